@@ -1,0 +1,299 @@
+"""A deal in play: the state of the table from the talon exchange to the last trick.
+
+``Game`` is the python-chess ``Board`` of tarock: it knows whose turn it is,
+``legal_cards()``, ``can_play(card)``, ``verify_play(card)`` (raises) and
+``play(card)``, which never raises on a rule violation: it records a finding
+and goes on with the card as played, so a record is replayed to its end.
+Hands and piles are 54-bit masks; the hot path allocates nothing per card.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, TAROK_MASK, cards_of
+from tarock.findings import Finding
+from tarock.options import SlovenianOptions
+from tarock.slovenian import (
+    CONTRACTS,
+    PAGAT_BIT,
+    TRULA,
+    Contract,
+    forced_pagat_applies,
+    legal_mask,
+    trick_winner,
+    violation,
+)
+
+
+class Phase(IntEnum):
+    """Where a deal stands; records are replayed through these in order."""
+
+    DEAL = 0
+    BIDDING = 1
+    KING = 2
+    TALON = 3
+    STASH = 4
+    ANNOUNCEMENTS = 5
+    PLAY = 6
+    DONE = 7
+
+
+class IllegalPlayError(ValueError):
+    """Raised by ``Game.verify_play`` for a card that may not be played now."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+_OBLIGATION = {
+    "R_FOLLOW_SUIT": "follow suit",
+    "R_MUST_TAROK": "play a tarok",
+    "R_MUST_OVERTRUMP": "beat the highest card",
+    "R_PAGAT": "keep to the Pagat rule",
+}
+
+
+class Game:
+    """The card play of one deal under a contract.
+
+    ``hands`` are the masks each seat plays from (the declarer's after the
+    talon exchange); ``leader`` leads the first trick.  Completed tricks are
+    kept as ``tricks`` (card tuples in play order), ``trick_seats`` and
+    ``winners`` (seat of each trick's winner); ``piles`` are each seat's
+    taken cards.
+    """
+
+    __slots__ = (
+        "players", "n", "contract", "options", "hands", "piles", "findings", "phase",
+        "tricks", "trick_seats", "winners", "_cards", "_seats", "_mask", "_led", "_win_card",
+        "_win_pos", "_turn", "_force_pagat", "_n_tricks", "played",
+    )
+
+    def __init__(self, players: tuple[str, ...], hands: list[int], contract: Contract | str,
+                 options: SlovenianOptions, leader: int = 0) -> None:
+        self.players = players
+        self.n = len(players)
+        self.contract = CONTRACTS[contract] if isinstance(contract, str) else contract
+        self.options = options
+        self.hands = list(hands)
+        self.piles = [0] * self.n
+        self.findings: list[Finding] = []
+        self.phase = Phase.PLAY
+        self.tricks: list[tuple[int, ...]] = []
+        self.trick_seats: list[tuple[int, ...]] = []
+        self.winners: list[int] = []
+        self.played = 0
+        self._cards: list[int] = []
+        self._seats: list[int] = []
+        self._mask = 0
+        self._led = -1
+        self._win_card = -1
+        self._win_pos = 0
+        self._turn = leader
+        self._force_pagat = forced_pagat_applies(self.contract, options)
+        self._n_tricks = max(h.bit_count() for h in hands) if hands else 0
+
+    # -- queries -----------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """The seat that plays next."""
+        return self._turn
+
+    @property
+    def trick_number(self) -> int:
+        """The 1-based number of the trick being played."""
+        return len(self.tricks) + 1
+
+    @property
+    def current_trick(self) -> tuple[int, ...]:
+        """Cards already in the unfinished trick."""
+        return tuple(self._cards)
+
+    def legal_mask(self, seat: int | None = None) -> int:
+        """The cards ``seat`` (default: whoever's turn it is) may play now, as a mask."""
+        s = self._turn if seat is None else seat
+        return legal_mask(self.hands[s], self._led, self._win_card, self._mask, self.contract,
+                          self._force_pagat)
+
+    def legal_cards(self, seat: int | None = None) -> list[int]:
+        """The cards that may be played now, lowest first."""
+        return list(cards_of(self.legal_mask(seat)))
+
+    def can_play(self, card: int, seat: int | None = None) -> bool:
+        """Whether playing ``card`` now breaks no rule."""
+        s = self._turn if seat is None else seat
+        return self.phase == Phase.PLAY and bool(self.legal_mask(s) >> card & 1)
+
+    def verify_play(self, card: int, seat: int | None = None) -> None:
+        """Raise ``IllegalPlayError`` (carrying the finding) if ``card`` may not be played now."""
+        finding = self._judge(card, self._turn if seat is None else seat)
+        if finding is not None:
+            raise IllegalPlayError(finding)
+
+    # -- actions -----------------------------------------------------------
+    def play(self, card: int, seat: int | None = None) -> None:
+        """Play ``card`` (by ``seat`` when the record names the player; default: whose turn it is).
+
+        A rule violation is recorded in ``findings``; the card is played anyway.
+        """
+        turn = self._turn
+        if seat is None:
+            seat = turn
+        elif seat != turn:
+            self._out_of_turn(card, seat, turn)
+        bit = 1 << card
+        hand = self.hands[seat]
+        if not hand & bit:
+            self._not_in_hand(card, seat)
+        else:
+            legal = legal_mask(hand, self._led, self._win_card, self._mask, self.contract, self._force_pagat)
+            if not legal & bit:
+                self.findings.append(self._renons(card, seat, hand))
+            self.hands[seat] = hand ^ bit
+        cards = self._cards
+        if self._led < 0:
+            self._led = card
+            self._win_card = card
+            self._win_pos = 0
+        else:
+            win = self._win_card
+            cs = CARD_SUIT[card]
+            if self.contract.trumps and cs == TAROK:
+                if CARD_SUIT[win] != TAROK or card > win:
+                    self._win_card = card
+                    self._win_pos = len(cards)
+            elif cs == CARD_SUIT[self._led] and CARD_SUIT[win] == cs and card > win:
+                self._win_card = card
+                self._win_pos = len(cards)
+        cards.append(card)
+        self._seats.append(seat)
+        self._mask |= bit
+        self.played += 1
+        if len(cards) == self.n:
+            self._finish_trick()
+        else:
+            self._turn = self._next_seat(seat)
+
+    def _next_seat(self, seat: int) -> int:
+        """The next seat clockwise that has not yet played to this trick."""
+        n = self.n
+        nxt = (seat + 1) % n
+        seats = self._seats
+        if len(seats) > 1 or nxt in seats:
+            first = seats[0]
+            for step in range(1, n):
+                cand = (first + step) % n
+                if cand not in seats:
+                    return cand
+        return nxt
+
+    def _finish_trick(self) -> None:
+        cards = tuple(self._cards)
+        seats = tuple(self._seats)
+        pos = self._win_pos
+        if self._mask & TRULA == TRULA and self.options.emperor_trick and (
+            self.contract.trumps or CARD_SUIT[cards[0]] == TAROK
+        ):
+            pos = cards.index(0)
+        winner = seats[pos]
+        self.tricks.append(cards)
+        self.trick_seats.append(seats)
+        self.winners.append(winner)
+        self.piles[winner] |= self._mask
+        self._cards = []
+        self._seats = []
+        self._mask = 0
+        self._led = -1
+        self._win_card = -1
+        self._turn = winner
+        if not any(self.hands):
+            self.phase = Phase.DONE
+
+    # -- findings ----------------------------------------------------------
+    def _judge(self, card: int, seat: int) -> Finding | None:
+        if seat != self._turn:
+            return self._out_of_turn_finding(card, seat, self._turn)
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            return self._not_in_hand_finding(card, seat)
+        if not self.legal_mask(seat) >> card & 1:
+            return self._renons(card, seat, hand)
+        return None
+
+    def _where(self) -> tuple[int, int]:
+        return len(self.tricks) + 1, len(self._cards)
+
+    def _out_of_turn(self, card: int, seat: int, turn: int) -> None:
+        self.findings.append(self._out_of_turn_finding(card, seat, turn))
+
+    def _out_of_turn_finding(self, card: int, seat: int, turn: int) -> Finding:
+        trick, pos = self._where()
+        return Finding("R_OUT_OF_TURN", f"{self.players[seat]} played {CODES[card]} when it was "
+                       f"{self.players[turn]}'s turn", trick, pos, self.players[seat], CODES[card])
+
+    def _not_in_hand(self, card: int, seat: int) -> None:
+        self.findings.append(self._not_in_hand_finding(card, seat))
+        for other in range(self.n):  # keep the deck consistent: the card leaves whoever held it
+            if self.hands[other] >> card & 1:
+                self.hands[other] ^= 1 << card
+
+    def _not_in_hand_finding(self, card: int, seat: int) -> Finding:
+        trick, pos = self._where()
+        holder = next((self.players[s] for s in range(self.n) if self.hands[s] >> card & 1), None)
+        if holder is None:
+            msg = f"{self.players[seat]} played {CODES[card]}, which had already been played"
+            return Finding("E_DECK", msg, trick, pos, self.players[seat], CODES[card])
+        msg = f"{self.players[seat]} played {CODES[card]}, which {holder} held"
+        return Finding("E_NOT_IN_HAND", msg, trick, pos, self.players[seat], CODES[card])
+
+    def _renons(self, card: int, seat: int, hand: int) -> Finding:
+        code = violation(card, hand, self._led, self._win_card, self._mask, self.contract, self._force_pagat)
+        trick, pos = self._where()
+        who = self.players[seat]
+        return Finding(code, self._sentence(code, card, who, hand), trick, pos, who, CODES[card])
+
+    def _sentence(self, code: str, card: int, who: str, hand: int) -> str:
+        """One sentence a player understands, naming the card that should have been played."""
+        played = CODES[card]
+        if code == "R_PAGAT" and self._led < 0:
+            return f"{who} led the Pagat (T1) while holding other cards, which {self.contract.label} forbids"
+        led = self._led
+        legal = legal_mask(hand, led, self._win_card, self._mask, self.contract, self._force_pagat)
+        example = CODES[(legal & -legal).bit_length() - 1] if legal else "?"
+        if code == "R_FOLLOW_SUIT":
+            suit = CARD_SUIT[led]
+            name = "tarok" if suit == TAROK else SUIT_NAMES[suit][:-1]
+            return f"{who} played {played} on a {name} lead while holding {example}"
+        if code == "R_MUST_TAROK":
+            suit = SUIT_NAMES[CARD_SUIT[led]]
+            return f"{who} played {played}, void in {suit}, while holding the tarok {example}"
+        if code == "R_PAGAT":
+            if legal == PAGAT_BIT:
+                return f"{who} played {played} when Škis and Mond were in the trick and the Pagat had to be played"
+            return f"{who} played the Pagat (T1) while holding {example}; in {self.contract.label} " \
+                   "the Pagat may only be played as the last possible card"
+        return f"{who} played {played} under {CODES[self._win_card]} while holding {example}, " \
+               "which beats it"
+
+    # -- results -----------------------------------------------------------
+    def tricks_taken(self, seat: int) -> int:
+        return sum(1 for w in self.winners if w == seat)
+
+    def unplayed(self) -> int:
+        """Cards still in hands (a record that stopped early)."""
+        m = 0
+        for h in self.hands:
+            m |= h
+        return m
+
+    @property
+    def trick_in_progress(self) -> bool:
+        return bool(self._cards)
+
+    def pagat_in_hand(self, seat: int) -> bool:
+        return bool(self.hands[seat] & PAGAT_BIT)
+
+    def taroks_left(self, seat: int) -> int:
+        return (self.hands[seat] & TAROK_MASK).bit_count()

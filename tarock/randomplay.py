@@ -1,0 +1,87 @@
+"""Random legal deals: every choice drawn uniformly from what the rules allow.
+
+The reference for property tests ("a game played from ``legal_cards()`` is
+never flagged") and the load for benchmarks.  The session simulator plays
+with heuristics instead; this module only guarantees legality.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tarock.cards import CODES, KINGS, KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA_MASK, cards_of, mask_of
+from tarock.game import Game
+from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
+from tarock.slovenian import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, allowed_contract
+
+NAMES = ("Ana", "Boris", "Cilka", "David")
+
+
+def deal_cards(rng: random.Random, n_players: int) -> tuple[list[list[int]], list[int]]:
+    """Shuffle and deal hands (sorted) and the talon (in dealt order); redeal a hand without a tarok."""
+    per = CARDS_PER_HAND[n_players]
+    deck = list(range(54))
+    while True:
+        rng.shuffle(deck)
+        talon = deck[:TALON_SIZE]
+        hands = [sorted(deck[TALON_SIZE + i * per: TALON_SIZE + (i + 1) * per]) for i in range(n_players)]
+        if all(h[0] < 22 for h in hands):
+            return hands, talon
+
+
+def legal_stash(rng: random.Random, hand: int, k: int) -> list[int]:
+    """``k`` cards that may be laid away: suit cards other than kings first, then plain taroks."""
+    suit = list(cards_of(hand & PLAIN_MASK & ~KINGS_MASK))
+    rng.shuffle(suit)
+    chosen = suit[:k]
+    if len(chosen) < k:
+        taroks = list(cards_of(hand & TAROK_MASK & ~TRULA_MASK))
+        rng.shuffle(taroks)
+        chosen += taroks[: k - len(chosen)]
+    return sorted(chosen)
+
+
+def random_record(rng: random.Random, n_players: int = 4, contract: str | None = None,
+                  options: SlovenianOptions = DEFAULT_SLOVENIAN, named: bool = False) -> dict[str, Any]:
+    """A complete, legal ``tarock-record/1`` object with random choices throughout."""
+    players = NAMES[:n_players]
+    hands, talon = deal_cards(rng, n_players)
+    names = [c for c in CONTRACTS if allowed_contract(CONTRACTS[c], n_players)]
+    info = CONTRACTS[contract or rng.choice(names)]
+    declarer = None if info.is_klop else rng.randrange(n_players)
+    record: dict[str, Any] = {
+        "format": "tarock-record/1",
+        "ruleset": "slovenian",
+        "players": list(players),
+        "hands": {p: [CODES[c] for c in h] for p, h in zip(players, hands)},
+        "talon": [CODES[c] for c in talon],
+        "contract": info.name,
+    }
+    masks = [mask_of(h) for h in hands]
+    if declarer is not None:
+        record["declarer"] = players[declarer]
+        if info.calls_king and n_players == 4:
+            record["called_king"] = CODES[rng.choice(KINGS)]
+        k = info.talon_group
+        if k:
+            group = rng.randrange(TALON_SIZE // k)
+            pick = talon[group * k:(group + 1) * k]
+            after = masks[declarer] | mask_of(pick)
+            stash = legal_stash(rng, after, k)
+            masks[declarer] = after & ~mask_of(stash)
+            record["talon_pick"] = [CODES[c] for c in pick]
+            record["stash"] = [CODES[c] for c in stash]
+    leader = declarer if info.declarer_leads and declarer is not None else 0
+    game = Game(players, masks, info, options, leader)
+    tricks: list[list[str]] = []
+    for _ in range(CARDS_PER_HAND[n_players]):
+        trick: list[str] = []
+        for _ in range(n_players):
+            seat = game.turn
+            card = rng.choice(game.legal_cards())
+            game.play(card)
+            trick.append(f"{players[seat]}:{CODES[card]}" if named else CODES[card])
+        tricks.append(trick)
+    record["tricks"] = tricks
+    return record

@@ -1,0 +1,649 @@
+"""Scoring of the ``slovenian`` ruleset: a replayed deal's facts -> a score breakdown.
+
+``score_deal`` turns a ``DealFacts`` (what the card play established) and the
+radelci each player holds into a ``ScoreResult``: one ``Line`` per component of
+the score, in the breakdown order RULES.md fixes (game, difference, trula,
+kings, pagat_ultimo, king_ultimo, valat, mondfang, klop, penalty, radelc), the
+per-player totals those lines add up to, and the radelci after the hand.
+
+The score sheet is not zero-sum: in Tri … Valat only the playing side
+(declarer and partner) writes, each the full amount; opponents write 0 unless
+a Mondfang or a renons penalty concerns them.  Klop is scored per player.
+Every number comes from the tables below (RULES.md, "Decisions — ruleset
+slovenian" and "slovenian scoring details (settled)"; seed 004).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from tarock.facts import DECLARER, DealFacts, Side
+
+# --- the rules as data ------------------------------------------------------
+
+CONTRACT_VALUES: Mapping[str, int] = MappingProxyType(
+    {
+        "klop": 0,
+        "tri": 10,
+        "dva": 20,
+        "ena": 30,
+        "solo_tri": 40,
+        "solo_dva": 50,
+        "solo_ena": 60,
+        "berac": 70,
+        "solo_brez": 80,
+        "odprti_berac": 90,
+        "barvni_valat": 125,
+        "valat": 500,
+    }
+)
+"""Game value of each contract (seed 004's bidding ladder)."""
+
+CONTRACT_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "klop": "Klop",
+        "tri": "Tri",
+        "dva": "Dva",
+        "ena": "Ena",
+        "solo_tri": "Solo tri",
+        "solo_dva": "Solo dva",
+        "solo_ena": "Solo ena",
+        "berac": "Berač",
+        "solo_brez": "Solo brez",
+        "odprti_berac": "Odprti berač",
+        "barvni_valat": "Barvni valat",
+        "valat": "Valat",
+    }
+)
+"""How a contract is named in a sentence."""
+
+NORMAL_CONTRACTS = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena")
+"""Won with >= 36 card points; scored as game + difference + bonuses."""
+
+NEGATIVE_CONTRACTS = ("berac", "odprti_berac")
+"""Won when the declarer takes no trick."""
+
+VALAT_CONTRACTS = ("barvni_valat", "valat")
+"""Won when the declarer takes every trick."""
+
+HIGHER_CONTRACTS = ("berac", "solo_brez", "odprti_berac", "barvni_valat", "valat")
+"""Flat ± value × game kontra (× radelc): no difference, no bonuses."""
+
+MONDFANG_CONTRACTS = NORMAL_CONTRACTS + ("solo_brez",)
+"""Contracts in which a captured Mond costs its owner a Mondfang."""
+
+RADELC_CONTRACTS = ("klop",) + HIGHER_CONTRACTS
+"""Playing one of these gives every player a radelc (so does any valat line)."""
+
+WIN_THRESHOLD = 36
+"""Card points a side needs to win a normal contract."""
+
+HALF = 35
+"""The difference is counted from here."""
+
+KLOP_FULL = 70
+"""Klop: +70 for no trick, -70 for more than 35 points; also the Klop renons penalty."""
+
+SESSION_END_PER_RADELC = -100
+"""What each uncancelled radelc costs at the end of a session."""
+
+BONUS_VALUES: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {
+        "trula": (10, 20),
+        "kings": (10, 20),
+        "pagat_ultimo": (25, 50),
+        "king_ultimo": (10, 20),
+        "valat": (250, 500),
+    }
+)
+"""(silent, announced) value of each bonus; an announcement that fails costs the announced value."""
+
+BONUS_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "trula": "trula",
+        "kings": "all kings",
+        "pagat_ultimo": "pagat ultimo",
+        "king_ultimo": "king ultimo",
+        "valat": "valat",
+    }
+)
+
+COMPONENTS = (
+    "game",
+    "difference",
+    "trula",
+    "kings",
+    "pagat_ultimo",
+    "king_ultimo",
+    "valat",
+    "mondfang",
+    "klop",
+    "penalty",
+    "radelc",
+)
+"""Breakdown order of the lines (RULES.md, "audit explanation")."""
+
+DOUBLED_BY_RADELC = ("game", "difference", "trula", "kings", "pagat_ultimo", "king_ultimo", "valat", "klop")
+"""Components a radelc doubles: everything but Mondfang and the penalty (which doubles on its own)."""
+
+KONTRA_NAMES: Mapping[int, str] = MappingProxyType({2: "kontra", 4: "re", 8: "sub", 16: "mord"})
+
+_EMPTY: Mapping[str, int] = MappingProxyType({})
+
+
+# --- results ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One component of a deal's score: what EACH listed player writes for it.
+
+    A player's score is the sum of the values of the lines listing them.
+    ``detail`` says it in plain words with the raw numbers.  ``basis`` keeps
+    those numbers (raw difference, kontra, base value, sign …) for the audit,
+    which tries plausible mis-scorings of a line; it takes no part in equality.
+    """
+
+    players: tuple[str, ...]
+    component: str
+    detail: str
+    value: int
+    basis: Mapping[str, int] = field(default_factory=lambda: _EMPTY, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The scored deal.
+
+    Attributes:
+        lines: the breakdown, in ``COMPONENTS`` order.
+        scores: every player's score for the deal (0 when they write nothing).
+        radelci_before / radelci_after: uncancelled radelci per player.
+        won: whether the declarer's side won; None in Klop and when annulled.
+        unpenalised: the scores without the renons penalty, when one applied.
+        policy: the penalty policy applied, or ``"none"``.
+        contract, declarer: the contract and the declarer's name (None in Klop).
+        cancelled: players one of whose radelci this deal cancelled.
+        award_reason: why everyone received a radelc ("the Berač", "the Klop",
+            "the valat"), or None when nobody did.
+    """
+
+    lines: tuple[Line, ...]
+    scores: dict[str, int]
+    radelci_before: dict[str, int]
+    radelci_after: dict[str, int]
+    won: bool | None
+    unpenalised: dict[str, int] | None = None
+    policy: str = "none"
+    contract: str = ""
+    declarer: str | None = None
+    cancelled: tuple[str, ...] = ()
+    award_reason: str | None = None
+
+    def lines_of(self, player: str) -> tuple[Line, ...]:
+        """The lines ``player`` writes, in breakdown order."""
+        return tuple(line for line in self.lines if player in line.players)
+
+
+@dataclass(slots=True)
+class _Play:
+    """The hand as played, before radelci and penalties."""
+
+    lines: list[Line]
+    won: bool | None
+    valat_scored: bool = False
+
+
+# --- small helpers ----------------------------------------------------------
+
+
+def signed(n: int) -> str:
+    """``+30``, ``-140``, ``0``: a score as a score sheet writes it."""
+    return f"{n:+d}" if n else "0"
+
+
+def round_difference(raw: int, mode: str) -> int:
+    """``points - 35`` rounded to the nearest 5 (``nearest5``: 8 -> 10, 7 -> 5, -2 -> 0, -8 -> -10) or kept."""
+    if mode == "none":
+        return raw
+    return 5 * ((raw + 2) // 5)
+
+
+def _kontra_text(k: int) -> str:
+    """`` × kontra 2`` for a kontra'd line, empty otherwise."""
+    return f" × {KONTRA_NAMES.get(k, 'kontra')} {k}" if k > 1 else ""
+
+
+def _side_sign(side: Side) -> int:
+    """+1 for the declarer's side, -1 for the opponents: the declarer-side line's sign."""
+    return 1 if side == DECLARER else -1
+
+
+def _side_words(side: Side) -> str:
+    return "the declarer's side" if side == DECLARER else "the opponents"
+
+
+def _announcers(facts: DealFacts, bonus: str) -> tuple[Side, ...]:
+    """The sides that announced ``bonus``, each once, in announcement order."""
+    sides: list[Side] = []
+    for name, side in facts.announced:
+        if name == bonus and side not in sides:
+            sides.append(side)
+    return tuple(sides)
+
+
+def _names(facts: DealFacts, seats: Iterable[int]) -> tuple[str, ...]:
+    return tuple(facts.players[s] for s in seats)
+
+
+def _basis(**numbers: int) -> Mapping[str, int]:
+    return MappingProxyType(dict(numbers))
+
+
+# --- normal contracts (Tri … Solo ena) ---------------------------------------
+
+
+def _game_lines(facts: DealFacts, names: tuple[str, ...]) -> tuple[bool, list[Line]]:
+    """Game value and difference of a normal contract; both × the game kontra."""
+    assert facts.card_points is not None
+    points = facts.card_points[0]
+    won = points >= WIN_THRESHOLD
+    value = CONTRACT_VALUES[facts.contract]
+    k = facts.kontra.get("game", 1)
+    sign = 1 if won else -1
+    label = CONTRACT_LABELS[facts.contract]
+    game = Line(
+        names,
+        "game",
+        f"{label} {'won' if won else 'lost'}: {signed(sign * value)}{_kontra_text(k)}",
+        sign * value * k,
+        _basis(base=value, sign=sign, kontra=k),
+    )
+    raw = points - HALF
+    rounded = round_difference(raw, facts.options.diff_rounding)
+    text = f"card points {points}, difference {raw}"
+    if rounded != raw:
+        text += f" rounded to {rounded}"
+    if k > 1:
+        text += f",{_kontra_text(k)}"
+    difference = Line(
+        names,
+        "difference",
+        text,
+        rounded * k,
+        _basis(points=points, raw=raw, rounded=rounded, kontra=k),
+    )
+    return won, [game, difference]
+
+
+def _collection_lines(facts: DealFacts, names: tuple[str, ...], bonus: str) -> list[Line]:
+    """Trula or all kings: silent 10 / announced 20 / announced and failed -20; never kontra'd."""
+    holder = facts.trula_side if bonus == "trula" else facts.kings_side
+    silent, announced = BONUS_VALUES[bonus]
+    label = BONUS_LABELS[bonus]
+    lines = []
+    announcers = _announcers(facts, bonus)
+    for side in announcers:
+        made = holder == side
+        value = (announced if made else -announced) * _side_sign(side)
+        by = "" if side == DECLARER else " by the opponents"
+        lines.append(
+            Line(
+                names,
+                bonus,
+                f"{label} announced{by} and {'made' if made else 'failed'}: {signed(value)}",
+                value,
+                _basis(base=announced, sign=_side_sign(side) * (1 if made else -1), announced=1, kontra=1),
+            )
+        )
+    if not announcers and holder is not None:
+        value = silent * _side_sign(holder)
+        lines.append(
+            Line(
+                names,
+                bonus,
+                f"silent {label} by {_side_words(holder)}: {signed(value)}",
+                value,
+                _basis(base=silent, sign=_side_sign(holder), announced=0, kontra=1),
+            )
+        )
+    return lines
+
+
+def _ultimo_line(
+    names: tuple[str, ...], bonus: str, side: Side, made: bool, announced: bool, k: int
+) -> Line:
+    """One pagat/king ultimo line, from the declarer side's point of view."""
+    silent_value, announced_value = BONUS_VALUES[bonus]
+    base = announced_value if announced else silent_value
+    sign = _side_sign(side) * (1 if made else -1)
+    label = BONUS_LABELS[bonus]
+    how = "made" if made else "failed"
+    if announced:
+        by = "" if side == DECLARER else " by the opponents"
+        text = f"{label} announced{by} and {how}: {signed(sign * base)}{_kontra_text(k)}"
+    else:
+        text = f"silent {label} {how} by {_side_words(side)}: {signed(sign * base)}"
+    return Line(names, bonus, text, sign * base * k, _basis(base=base, sign=sign, announced=int(announced), kontra=k))
+
+
+def _pagat_lines(facts: DealFacts, names: tuple[str, ...]) -> list[Line]:
+    """Pagat ultimo: the Pagat itself wins the last trick; own kontra chain."""
+    k = facts.kontra.get("pagat_ultimo", 1)
+    announcers = _announcers(facts, "pagat_ultimo")
+    lines = [
+        _ultimo_line(names, "pagat_ultimo", side, facts.pagat_last == (side, True), True, k)
+        for side in announcers
+    ]
+    if not announcers and facts.pagat_last is not None:
+        side, pagat_won = facts.pagat_last
+        if pagat_won or facts.options.silent_pagat_failure:
+            lines.append(_ultimo_line(names, "pagat_ultimo", side, pagat_won, False, 1))
+    return lines
+
+
+def _king_ultimo_lines(facts: DealFacts, names: tuple[str, ...]) -> list[Line]:
+    """King ultimo: the called king in the last trick, taken by the announcer's side.
+
+    Silently it only scores for the declarer's side, and only when made.
+    """
+    k = facts.kontra.get("king_ultimo", 1)
+    announcers = _announcers(facts, "king_ultimo")
+    lines = [_ultimo_line(names, "king_ultimo", side, facts.king_last == side, True, k) for side in announcers]
+    if not announcers and facts.king_last == DECLARER:
+        lines.append(_ultimo_line(names, "king_ultimo", DECLARER, True, False, 1))
+    return lines
+
+
+def _valat_line(facts: DealFacts, names: tuple[str, ...]) -> Line | None:
+    """The valat bonus of a normal contract, or None when no valat line applies.
+
+    Announced: ±500 × the valat chain; silent (either side): ±250 × the game kontra.
+    """
+    silent, announced = BONUS_VALUES["valat"]
+    announcers = _announcers(facts, "valat")
+    if announcers:
+        side = announcers[0]
+        return _ultimo_line(names, "valat", side, facts.valat_side == side, True, facts.kontra.get("valat", 1))
+    if facts.valat_side is None:
+        return None
+    k = facts.kontra.get("game", 1)
+    value = silent * _side_sign(facts.valat_side)
+    return Line(
+        names,
+        "valat",
+        f"silent valat by {_side_words(facts.valat_side)}: {signed(value)}{_kontra_text(k)}",
+        value * k,
+        _basis(base=silent, sign=_side_sign(facts.valat_side), announced=0, kontra=k),
+    )
+
+
+def _mondfang_lines(facts: DealFacts) -> list[Line]:
+    """-21 (option 20) to each captured Mond's owner, ×2 if announced, × the Mondfang chain.
+
+    The announcement doubles a Mondfang suffered by the side it was made
+    against; an announced Mondfang that does not happen scores nothing.
+    """
+    if facts.contract not in MONDFANG_CONTRACTS:
+        return []
+    base = facts.options.mondfang_value
+    k = facts.kontra.get("mondfang", 1)
+    announcers = _announcers(facts, "mondfang")
+    lines = []
+    for seat in facts.mondfang:
+        owner = facts.players[seat]
+        announced = any(side != facts.side_of(seat) for side in announcers)
+        factor = 2 if announced else 1
+        text = f"Mondfang: {owner}'s Mond captured: {signed(-base)}"
+        if announced:
+            text += " × 2 (announced)"
+        lines.append(
+            Line((owner,), "mondfang", text + _kontra_text(k), -base * factor * k,
+                 _basis(base=base, announced=int(announced), kontra=k))
+        )
+    return lines
+
+
+def _score_normal(facts: DealFacts) -> _Play:
+    """Tri … Solo ena: game, difference and bonuses, unless a valat replaces them all."""
+    if facts.card_points is None:
+        raise ValueError(f"a {facts.contract} needs card points")
+    names = _names(facts, facts.playing_side)
+    valat = _valat_line(facts, names)
+    if valat is not None:
+        return _Play([valat], won=valat.value > 0, valat_scored=True)
+    won, lines = _game_lines(facts, names)
+    lines += _collection_lines(facts, names, "trula")
+    lines += _collection_lines(facts, names, "kings")
+    lines += _pagat_lines(facts, names)
+    lines += _king_ultimo_lines(facts, names)
+    lines += _mondfang_lines(facts)
+    return _Play(lines, won=won)
+
+
+# --- higher contracts (Berač … Valat) -----------------------------------------
+
+
+def _higher_won(facts: DealFacts) -> bool:
+    """Berač / Odprti berač: no trick taken; the valats: no trick lost; Solo brez: >= 36 points."""
+    if facts.contract in NEGATIVE_CONTRACTS:
+        return not facts.declarer_took_trick
+    if facts.contract in VALAT_CONTRACTS:
+        return not facts.declarer_lost_trick
+    if facts.card_points is None:
+        raise ValueError("a solo_brez needs card points")
+    return facts.card_points[0] >= WIN_THRESHOLD
+
+
+def _score_higher(facts: DealFacts) -> _Play:
+    """Flat ± value × game kontra for the declarer; Solo brez keeps its Mondfang lines."""
+    won = _higher_won(facts)
+    value = CONTRACT_VALUES[facts.contract]
+    k = facts.kontra.get("game", 1)
+    sign = 1 if won else -1
+    line = Line(
+        _names(facts, facts.playing_side),
+        "game",
+        f"{CONTRACT_LABELS[facts.contract]} {'won' if won else 'lost'}: {signed(sign * value)}{_kontra_text(k)}",
+        sign * value * k,
+        _basis(base=value, sign=sign, kontra=k),
+    )
+    return _Play([line, *_mondfang_lines(facts)], won=won)
+
+
+# --- Klop ---------------------------------------------------------------------
+
+
+def _klop_result(points: int, tricks: int) -> tuple[int, str]:
+    """One player's Klop result and why: no trick +70, more than 35 points -70, else -points."""
+    if tricks == 0:
+        return KLOP_FULL, "Klop: no trick taken: +70"
+    if points > HALF:
+        return -KLOP_FULL, f"Klop: {points} card points, more than 35: -70"
+    return -points, f"Klop: {points} card points: {signed(-points)}"
+
+
+def _score_klop(facts: DealFacts) -> _Play:
+    """Each player alone; if anyone is at ±70, only those players score."""
+    if facts.klop_points is None or facts.klop_tricks is None:
+        raise ValueError("a klop needs klop_points and klop_tricks")
+    results = [_klop_result(p, t) for p, t in zip(facts.klop_points, facts.klop_tricks)]
+    full = [(t == 0 or p > HALF) for p, t in zip(facts.klop_points, facts.klop_tricks)]
+    only_full = any(full)
+    lines = [
+        Line((name,), "klop", text, value, _basis(points=points, tricks=tricks, base=value))
+        for name, (value, text), is_full, points, tricks in zip(
+            facts.players, results, full, facts.klop_points, facts.klop_tricks
+        )
+        if is_full or not only_full
+    ]
+    return _Play(lines, won=None)
+
+
+# --- radelci --------------------------------------------------------------------
+
+
+def _doubled_base(lines: Iterable[Line], player: str) -> int:
+    """What a radelc doubles for ``player``: their lines other than Mondfang and penalty."""
+    return sum(l.value for l in lines if player in l.players and l.component in DOUBLED_BY_RADELC)
+
+
+def _radelc_holders(facts: DealFacts, before: Mapping[str, int]) -> list[str]:
+    """The playing-side players whose score a radelc doubles.
+
+    ``radelc_scope`` ``declarer``: the whole playing side when the declarer
+    holds one; ``each_player``: each playing-side player holding one.
+    """
+    names = _names(facts, facts.playing_side)
+    if facts.options.radelc_scope == "each_player":
+        return [n for n in names if before[n] >= 1]
+    if facts.declarer is None or before[facts.players[facts.declarer]] < 1:
+        return []
+    return list(names)
+
+
+def _radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> tuple[list[Line], list[str]]:
+    """The radelc doubling lines and the players one of whose radelci the hand cancels.
+
+    Several radelci still double only once; a radelc is cancelled only when
+    the declarer's side wins (under ``each_player``, each doubled player's).
+    """
+    if not facts.options.radelci:
+        return [], []
+    if facts.contract == "klop":
+        return _klop_radelc_lines(facts, play, before)
+    doubled = _radelc_holders(facts, before)
+    if not doubled:
+        return [], []
+    if facts.options.radelc_scope == "each_player":
+        text = "radelc: " + ", ".join(f"{n} holds {before[n]}" for n in doubled) + ", own score doubled"
+        cancelled = doubled
+    else:
+        declarer = facts.players[facts.declarer]  # type: ignore[index]
+        text = f"radelc: declarer holds {before[declarer]}, score doubled"
+        cancelled = [declarer]
+    line = Line(tuple(doubled), "radelc", text, _doubled_base(play.lines, doubled[0]))
+    return [line], (cancelled if play.won else [])
+
+
+def _klop_radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> tuple[list[Line], list[str]]:
+    """Klop: a player holding a radelc has their result doubled (option); a +70 cancels one."""
+    lines, cancelled = [], []
+    for line in play.lines:
+        (name,) = line.players
+        if before[name] < 1:
+            continue
+        if facts.options.klop_radelc_double:
+            lines.append(
+                Line((name,), "radelc", f"radelc: {name} holds {before[name]}, Klop result doubled",
+                     line.value, _basis(count=before[name]))
+            )
+        if line.value == KLOP_FULL:
+            cancelled.append(name)
+    return lines, cancelled
+
+
+def _award_reason(facts: DealFacts, play: _Play) -> str | None:
+    """Why every player receives a radelc after this hand, if they do."""
+    if not facts.options.radelci:
+        return None
+    if facts.contract in RADELC_CONTRACTS:
+        return f"the {CONTRACT_LABELS[facts.contract]}"
+    if play.valat_scored:
+        return "the valat"
+    return None
+
+
+def _radelci_after(
+    before: Mapping[str, int], cancelled: Iterable[str], award: bool
+) -> dict[str, int]:
+    after = dict(before)
+    for name in cancelled:
+        after[name] -= 1
+    if award:
+        after = {name: n + 1 for name, n in after.items()}
+    return after
+
+
+# --- penalties ----------------------------------------------------------------
+
+
+def _penalty_lines(facts: DealFacts, before: Mapping[str, int]) -> list[Line]:
+    """``slovenian_renons``: each offender writes -(contract value) (Klop -70) × game kontra × declarer's radelc."""
+    policy = facts.options.penalty
+    base = CONTRACT_VALUES[facts.contract] or KLOP_FULL
+    k = facts.kontra.get("game", 1)
+    declarer = facts.players[facts.declarer] if facts.declarer is not None else None
+    radelc = 2 if facts.options.radelci and declarer is not None and before[declarer] >= 1 else 1
+    text = f"renons: -{base} ({CONTRACT_LABELS[facts.contract]}){_kontra_text(k)}"
+    if radelc > 1:
+        text += " × 2 (declarer's radelc)"
+    if policy != "slovenian_renons":
+        text += f"; {policy} is not implemented yet, scored as slovenian_renons"
+    seen: list[int] = []
+    for seat in facts.offenders:
+        if seat not in seen:
+            seen.append(seat)
+    return [
+        Line((facts.players[s],), "penalty", text, -base * k * radelc, _basis(base=base, kontra=k, radelc=radelc))
+        for s in seen
+    ]
+
+
+def _sum_scores(players: Iterable[str], lines: Iterable[Line]) -> dict[str, int]:
+    scores = {name: 0 for name in players}
+    for line in lines:
+        for name in line.players:
+            scores[name] += line.value
+    return scores
+
+
+def _ordered(lines: Iterable[Line]) -> tuple[Line, ...]:
+    return tuple(sorted(lines, key=lambda l: COMPONENTS.index(l.component)))
+
+
+# --- entry point ----------------------------------------------------------------
+
+
+def score_deal(facts: DealFacts, radelci_before: Mapping[str, int] | None = None) -> ScoreResult:
+    """Score one deal from its facts and the radelci the players hold (by name).
+
+    Pure: the same facts and radelci always give the same result.  Raises
+    ValueError for a contract this ruleset does not know or facts that lack
+    what the contract needs (card points, Klop piles).
+    """
+    if facts.contract not in CONTRACT_VALUES:
+        raise ValueError(f"unknown slovenian contract {facts.contract!r}")
+    before = {name: int((radelci_before or {}).get(name, 0)) for name in facts.players}
+    if facts.contract == "klop":
+        play = _score_klop(facts)
+    elif facts.contract in NORMAL_CONTRACTS:
+        play = _score_normal(facts)
+    else:
+        play = _score_higher(facts)
+    radelc, cancelled = _radelc_lines(facts, play, before)
+    award = _award_reason(facts, play)
+    played = _ordered(play.lines + radelc)
+    declarer = facts.players[facts.declarer] if facts.declarer is not None else None
+    common = dict(radelci_before=before, contract=facts.contract, declarer=declarer)
+    policy = facts.options.penalty if facts.offenders else "none"
+    if policy == "annul":
+        return ScoreResult(
+            lines=(), scores={n: 0 for n in facts.players}, radelci_after=dict(before), won=None,
+            unpenalised=_sum_scores(facts.players, played), policy="annul", **common,
+        )
+    penalties = _penalty_lines(facts, before) if policy not in ("none", "record_as_played") else []
+    lines = _ordered(play.lines + penalties + radelc)
+    return ScoreResult(
+        lines=lines,
+        scores=_sum_scores(facts.players, lines),
+        radelci_after=_radelci_after(before, cancelled, award is not None),
+        won=play.won,
+        unpenalised=_sum_scores(facts.players, played) if penalties else None,
+        policy="slovenian_renons" if penalties else policy,
+        cancelled=tuple(cancelled),
+        award_reason=award,
+        **common,
+    )
