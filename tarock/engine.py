@@ -190,7 +190,9 @@ def _hands(deal: Deal, contract: Contract, declarer: int | None, seats: list[lis
             mask = mask_of(cards)
             if mask.bit_count() != len(cards) or mask & seen:
                 dup = _duplicate(cards, seen)
-                _err(out, "E_DECK", f"{CODES[dup]} is dealt twice", deal.players[seat], dup)
+                first = next((deal.players[s] for s, h in enumerate(hands) if h >> dup & 1), deal.players[seat])
+                _err(out, "E_DECK", f"{CODES[dup]} is dealt twice: to {first} and to {deal.players[seat]}",
+                     deal.players[seat], dup)
                 raise _Abort
             seen |= mask
             if len(cards) != per_hand:

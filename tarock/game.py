@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, TAROK_MASK, cards_of
+from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, cards_of
 from tarock.findings import Finding
 from tarock.options import SlovenianOptions
 from tarock.slovenian import (
@@ -47,14 +47,6 @@ class IllegalPlayError(ValueError):
         self.finding = finding
 
 
-_OBLIGATION = {
-    "R_FOLLOW_SUIT": "follow suit",
-    "R_MUST_TAROK": "play a tarok",
-    "R_MUST_OVERTRUMP": "beat the highest card",
-    "R_PAGAT": "keep to the Pagat rule",
-}
-
-
 class Game:
     """The card play of one deal under a contract.
 
@@ -68,7 +60,7 @@ class Game:
     __slots__ = (
         "players", "n", "contract", "options", "hands", "piles", "findings", "phase",
         "tricks", "trick_seats", "winners", "_cards", "_seats", "_mask", "_led", "_win_card",
-        "_win_pos", "_turn", "_force_pagat", "_n_tricks", "played",
+        "_win_pos", "_turn", "_force_pagat", "_seen", "played",
     )
 
     def __init__(self, players: tuple[str, ...], hands: list[int], contract: Contract | str,
@@ -93,7 +85,7 @@ class Game:
         self._win_pos = 0
         self._turn = leader
         self._force_pagat = forced_pagat_applies(self.contract, options)
-        self._n_tricks = max(h.bit_count() for h in hands) if hands else 0
+        self._seen = 0  # every card played so far
 
     # -- queries -----------------------------------------------------------
     @property
@@ -202,6 +194,7 @@ class Game:
         self.trick_seats.append(seats)
         self.winners.append(winner)
         self.piles[winner] |= self._mask
+        self._seen |= self._mask
         self._cards = []
         self._seats = []
         self._mask = 0
@@ -241,12 +234,14 @@ class Game:
 
     def _not_in_hand_finding(self, card: int, seat: int) -> Finding:
         trick, pos = self._where()
+        who = self.players[seat]
+        if (self._seen | self._mask) >> card & 1:
+            return Finding("E_DECK", f"{who} played {CODES[card]}, which had already been played",
+                           trick, pos, who, CODES[card])
         holder = next((self.players[s] for s in range(self.n) if self.hands[s] >> card & 1), None)
-        if holder is None:
-            msg = f"{self.players[seat]} played {CODES[card]}, which had already been played"
-            return Finding("E_DECK", msg, trick, pos, self.players[seat], CODES[card])
-        msg = f"{self.players[seat]} played {CODES[card]}, which {holder} held"
-        return Finding("E_NOT_IN_HAND", msg, trick, pos, self.players[seat], CODES[card])
+        where = f"{holder} held" if holder else "was in no hand (it lies in the talon or the stash)"
+        return Finding("E_NOT_IN_HAND", f"{who} played {CODES[card]}, which {where}", trick, pos, who,
+                       CODES[card])
 
     def _renons(self, card: int, seat: int, hand: int) -> Finding:
         code = violation(card, hand, self._led, self._win_card, self._mask, self.contract, self._force_pagat)
@@ -291,9 +286,3 @@ class Game:
     @property
     def trick_in_progress(self) -> bool:
         return bool(self._cards)
-
-    def pagat_in_hand(self, seat: int) -> bool:
-        return bool(self.hands[seat] & PAGAT_BIT)
-
-    def taroks_left(self, seat: int) -> int:
-        return (self.hands[seat] & TAROK_MASK).bit_count()

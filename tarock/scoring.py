@@ -205,7 +205,10 @@ def signed(n: int) -> str:
 
 
 def round_difference(raw: int, mode: str) -> int:
-    """``points - 35`` rounded to the nearest 5 (``nearest5``: 8 -> 10, 7 -> 5, -2 -> 0, -8 -> -10) or kept."""
+    """``points - 35`` rounded to the nearest 5 or kept as is (``diff_rounding`` ``none``).
+
+    ``nearest5``: 8 -> 10, 7 -> 5, -2 -> 0, -8 -> -10 (an integer never ties).
+    """
     if mode == "none":
         return raw
     return 5 * ((raw + 2) // 5)
@@ -238,6 +241,10 @@ def _names(facts: DealFacts, seats: Iterable[int]) -> tuple[str, ...]:
     return tuple(facts.players[s] for s in seats)
 
 
+def _declarer_name(facts: DealFacts) -> str | None:
+    return facts.players[facts.declarer] if facts.declarer is not None else None
+
+
 def _basis(**numbers: int) -> Mapping[str, int]:
     return MappingProxyType(dict(numbers))
 
@@ -245,22 +252,26 @@ def _basis(**numbers: int) -> Mapping[str, int]:
 # --- normal contracts (Tri … Solo ena) ---------------------------------------
 
 
-def _game_lines(facts: DealFacts, names: tuple[str, ...]) -> tuple[bool, list[Line]]:
-    """Game value and difference of a normal contract; both × the game kontra."""
-    assert facts.card_points is not None
-    points = facts.card_points[0]
-    won = points >= WIN_THRESHOLD
+def _game_line(facts: DealFacts, names: tuple[str, ...], won: bool) -> Line:
+    """± the contract's value × the game kontra (every contract but Klop)."""
     value = CONTRACT_VALUES[facts.contract]
     k = facts.kontra.get("game", 1)
     sign = 1 if won else -1
-    label = CONTRACT_LABELS[facts.contract]
-    game = Line(
+    return Line(
         names,
         "game",
-        f"{label} {'won' if won else 'lost'}: {signed(sign * value)}{_kontra_text(k)}",
+        f"{CONTRACT_LABELS[facts.contract]} {'won' if won else 'lost'}: "
+        f"{signed(sign * value)}{_kontra_text(k)}",
         sign * value * k,
         _basis(base=value, sign=sign, kontra=k),
     )
+
+
+def _game_lines(facts: DealFacts, names: tuple[str, ...], points: int) -> tuple[bool, list[Line]]:
+    """Game value and difference of a normal contract; both × the game kontra."""
+    won = points >= WIN_THRESHOLD
+    k = facts.kontra.get("game", 1)
+    game = _game_line(facts, names, won)
     raw = points - HALF
     rounded = round_difference(raw, facts.options.diff_rounding)
     text = f"card points {points}, difference {raw}"
@@ -279,43 +290,24 @@ def _game_lines(facts: DealFacts, names: tuple[str, ...]) -> tuple[bool, list[Li
 
 
 def _collection_lines(facts: DealFacts, names: tuple[str, ...], bonus: str) -> list[Line]:
-    """Trula or all kings: silent 10 / announced 20 / announced and failed -20; never kontra'd."""
+    """Trula or all kings: silent 10 / announced 20 / announced and failed -20; never kontra'd.
+
+    An announced bonus scores only the announcement, whoever ends up holding the cards.
+    """
     holder = facts.trula_side if bonus == "trula" else facts.kings_side
-    silent, announced = BONUS_VALUES[bonus]
-    label = BONUS_LABELS[bonus]
-    lines = []
     announcers = _announcers(facts, bonus)
-    for side in announcers:
-        made = holder == side
-        value = (announced if made else -announced) * _side_sign(side)
-        by = "" if side == DECLARER else " by the opponents"
-        lines.append(
-            Line(
-                names,
-                bonus,
-                f"{label} announced{by} and {'made' if made else 'failed'}: {signed(value)}",
-                value,
-                _basis(base=announced, sign=_side_sign(side) * (1 if made else -1), announced=1, kontra=1),
-            )
-        )
+    lines = [_bonus_line(names, bonus, side, holder == side, True, 1) for side in announcers]
     if not announcers and holder is not None:
-        value = silent * _side_sign(holder)
-        lines.append(
-            Line(
-                names,
-                bonus,
-                f"silent {label} by {_side_words(holder)}: {signed(value)}",
-                value,
-                _basis(base=silent, sign=_side_sign(holder), announced=0, kontra=1),
-            )
-        )
+        lines.append(_bonus_line(names, bonus, holder, True, False, 1))
     return lines
 
 
-def _ultimo_line(
-    names: tuple[str, ...], bonus: str, side: Side, made: bool, announced: bool, k: int
-) -> Line:
-    """One pagat/king ultimo line, from the declarer side's point of view."""
+def _bonus_line(names: tuple[str, ...], bonus: str, side: Side, made: bool, announced: bool, k: int) -> Line:
+    """One bonus line, from the declarer side's point of view: ``side`` made (or failed) it.
+
+    Made by the declarer's side or failed by the opponents counts positive;
+    ``k`` is the bonus's own kontra chain (the game's, for a silent valat).
+    """
     silent_value, announced_value = BONUS_VALUES[bonus]
     base = announced_value if announced else silent_value
     sign = _side_sign(side) * (1 if made else -1)
@@ -325,8 +317,10 @@ def _ultimo_line(
         by = "" if side == DECLARER else " by the opponents"
         text = f"{label} announced{by} and {how}: {signed(sign * base)}{_kontra_text(k)}"
     else:
-        text = f"silent {label} {how} by {_side_words(side)}: {signed(sign * base)}"
-    return Line(names, bonus, text, sign * base * k, _basis(base=base, sign=sign, announced=int(announced), kontra=k))
+        text = f"silent {label} {how} by {_side_words(side)}: {signed(sign * base)}{_kontra_text(k)}"
+    return Line(
+        names, bonus, text, sign * base * k, _basis(base=base, sign=sign, announced=int(announced), kontra=k)
+    )
 
 
 def _pagat_lines(facts: DealFacts, names: tuple[str, ...]) -> list[Line]:
@@ -334,13 +328,13 @@ def _pagat_lines(facts: DealFacts, names: tuple[str, ...]) -> list[Line]:
     k = facts.kontra.get("pagat_ultimo", 1)
     announcers = _announcers(facts, "pagat_ultimo")
     lines = [
-        _ultimo_line(names, "pagat_ultimo", side, facts.pagat_last == (side, True), True, k)
+        _bonus_line(names, "pagat_ultimo", side, facts.pagat_last == (side, True), True, k)
         for side in announcers
     ]
     if not announcers and facts.pagat_last is not None:
         side, pagat_won = facts.pagat_last
         if pagat_won or facts.options.silent_pagat_failure:
-            lines.append(_ultimo_line(names, "pagat_ultimo", side, pagat_won, False, 1))
+            lines.append(_bonus_line(names, "pagat_ultimo", side, pagat_won, False, 1))
     return lines
 
 
@@ -351,9 +345,9 @@ def _king_ultimo_lines(facts: DealFacts, names: tuple[str, ...]) -> list[Line]:
     """
     k = facts.kontra.get("king_ultimo", 1)
     announcers = _announcers(facts, "king_ultimo")
-    lines = [_ultimo_line(names, "king_ultimo", side, facts.king_last == side, True, k) for side in announcers]
+    lines = [_bonus_line(names, "king_ultimo", side, facts.king_last == side, True, k) for side in announcers]
     if not announcers and facts.king_last == DECLARER:
-        lines.append(_ultimo_line(names, "king_ultimo", DECLARER, True, False, 1))
+        lines.append(_bonus_line(names, "king_ultimo", DECLARER, True, False, 1))
     return lines
 
 
@@ -362,22 +356,13 @@ def _valat_line(facts: DealFacts, names: tuple[str, ...]) -> Line | None:
 
     Announced: ±500 × the valat chain; silent (either side): ±250 × the game kontra.
     """
-    silent, announced = BONUS_VALUES["valat"]
     announcers = _announcers(facts, "valat")
     if announcers:
         side = announcers[0]
-        return _ultimo_line(names, "valat", side, facts.valat_side == side, True, facts.kontra.get("valat", 1))
+        return _bonus_line(names, "valat", side, facts.valat_side == side, True, facts.kontra.get("valat", 1))
     if facts.valat_side is None:
         return None
-    k = facts.kontra.get("game", 1)
-    value = silent * _side_sign(facts.valat_side)
-    return Line(
-        names,
-        "valat",
-        f"silent valat by {_side_words(facts.valat_side)}: {signed(value)}{_kontra_text(k)}",
-        value * k,
-        _basis(base=silent, sign=_side_sign(facts.valat_side), announced=0, kontra=k),
-    )
+    return _bonus_line(names, "valat", facts.valat_side, True, False, facts.kontra.get("game", 1))
 
 
 def _mondfang_lines(facts: DealFacts) -> list[Line]:
@@ -400,8 +385,13 @@ def _mondfang_lines(facts: DealFacts) -> list[Line]:
         if announced:
             text += " × 2 (announced)"
         lines.append(
-            Line((owner,), "mondfang", text + _kontra_text(k), -base * factor * k,
-                 _basis(base=base, announced=int(announced), kontra=k))
+            Line(
+                (owner,),
+                "mondfang",
+                text + _kontra_text(k),
+                -base * factor * k,
+                _basis(base=base, announced=int(announced), kontra=k),
+            )
         )
     return lines
 
@@ -414,7 +404,7 @@ def _score_normal(facts: DealFacts) -> _Play:
     valat = _valat_line(facts, names)
     if valat is not None:
         return _Play([valat], won=valat.value > 0, valat_scored=True)
-    won, lines = _game_lines(facts, names)
+    won, lines = _game_lines(facts, names, facts.card_points[0])
     lines += _collection_lines(facts, names, "trula")
     lines += _collection_lines(facts, names, "kings")
     lines += _pagat_lines(facts, names)
@@ -440,44 +430,36 @@ def _higher_won(facts: DealFacts) -> bool:
 def _score_higher(facts: DealFacts) -> _Play:
     """Flat ± value × game kontra for the declarer; Solo brez keeps its Mondfang lines."""
     won = _higher_won(facts)
-    value = CONTRACT_VALUES[facts.contract]
-    k = facts.kontra.get("game", 1)
-    sign = 1 if won else -1
-    line = Line(
-        _names(facts, facts.playing_side),
-        "game",
-        f"{CONTRACT_LABELS[facts.contract]} {'won' if won else 'lost'}: {signed(sign * value)}{_kontra_text(k)}",
-        sign * value * k,
-        _basis(base=value, sign=sign, kontra=k),
-    )
+    line = _game_line(facts, _names(facts, facts.playing_side), won)
     return _Play([line, *_mondfang_lines(facts)], won=won)
 
 
 # --- Klop ---------------------------------------------------------------------
 
 
-def _klop_result(points: int, tricks: int) -> tuple[int, str]:
-    """One player's Klop result and why: no trick +70, more than 35 points -70, else -points."""
+def _klop_result(points: int, tricks: int) -> tuple[int, str, bool]:
+    """One player's Klop result, why, and whether it is a ±70 ("full") result.
+
+    No trick +70, more than 35 points -70, else minus the player's points.
+    """
     if tricks == 0:
-        return KLOP_FULL, "Klop: no trick taken: +70"
+        return KLOP_FULL, "Klop: no trick taken: +70", True
     if points > HALF:
-        return -KLOP_FULL, f"Klop: {points} card points, more than 35: -70"
-    return -points, f"Klop: {points} card points: {signed(-points)}"
+        return -KLOP_FULL, f"Klop: {points} card points, more than 35: -70", True
+    return -points, f"Klop: {points} card points: {signed(-points)}", False
 
 
 def _score_klop(facts: DealFacts) -> _Play:
     """Each player alone; if anyone is at ±70, only those players score."""
     if facts.klop_points is None or facts.klop_tricks is None:
         raise ValueError("a klop needs klop_points and klop_tricks")
-    results = [_klop_result(p, t) for p, t in zip(facts.klop_points, facts.klop_tricks)]
-    full = [(t == 0 or p > HALF) for p, t in zip(facts.klop_points, facts.klop_tricks)]
-    only_full = any(full)
+    piles = zip(facts.players, facts.klop_points, facts.klop_tricks, strict=True)
+    results = [(name, points, tricks, *_klop_result(points, tricks)) for name, points, tricks in piles]
+    anyone_full = any(full for *_, full in results)
     lines = [
         Line((name,), "klop", text, value, _basis(points=points, tricks=tricks, base=value))
-        for name, (value, text), is_full, points, tricks in zip(
-            facts.players, results, full, facts.klop_points, facts.klop_tricks
-        )
-        if is_full or not only_full
+        for name, points, tricks, value, text, full in results
+        if full or not anyone_full
     ]
     return _Play(lines, won=None)
 
@@ -487,7 +469,7 @@ def _score_klop(facts: DealFacts) -> _Play:
 
 def _doubled_base(lines: Iterable[Line], player: str) -> int:
     """What a radelc doubles for ``player``: their lines other than Mondfang and penalty."""
-    return sum(l.value for l in lines if player in l.players and l.component in DOUBLED_BY_RADELC)
+    return sum(ln.value for ln in lines if player in ln.players and ln.component in DOUBLED_BY_RADELC)
 
 
 def _radelc_holders(facts: DealFacts, before: Mapping[str, int]) -> list[str]:
@@ -499,9 +481,8 @@ def _radelc_holders(facts: DealFacts, before: Mapping[str, int]) -> list[str]:
     names = _names(facts, facts.playing_side)
     if facts.options.radelc_scope == "each_player":
         return [n for n in names if before[n] >= 1]
-    if facts.declarer is None or before[facts.players[facts.declarer]] < 1:
-        return []
-    return list(names)
+    declarer = _declarer_name(facts)
+    return list(names) if declarer is not None and before[declarer] >= 1 else []
 
 
 def _radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> tuple[list[Line], list[str]]:
@@ -521,14 +502,16 @@ def _radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> t
         text = "radelc: " + ", ".join(f"{n} holds {before[n]}" for n in doubled) + ", own score doubled"
         cancelled = doubled
     else:
-        declarer = facts.players[facts.declarer]  # type: ignore[index]
+        declarer = doubled[0]  # the playing side lists the declarer first
         text = f"radelc: declarer holds {before[declarer]}, score doubled"
         cancelled = [declarer]
     line = Line(tuple(doubled), "radelc", text, _doubled_base(play.lines, doubled[0]))
     return [line], (cancelled if play.won else [])
 
 
-def _klop_radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> tuple[list[Line], list[str]]:
+def _klop_radelc_lines(
+    facts: DealFacts, play: _Play, before: Mapping[str, int]
+) -> tuple[list[Line], list[str]]:
     """Klop: a player holding a radelc has their result doubled (option); a +70 cancels one."""
     lines, cancelled = [], []
     for line in play.lines:
@@ -537,8 +520,9 @@ def _klop_radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int])
             continue
         if facts.options.klop_radelc_double:
             lines.append(
-                Line((name,), "radelc", f"radelc: {name} holds {before[name]}, Klop result doubled",
-                     line.value, _basis(count=before[name]))
+                Line(
+                    (name,), "radelc", f"radelc: {name} holds {before[name]}, Klop result doubled", line.value
+                )
             )
         if line.value == KLOP_FULL:
             cancelled.append(name)
@@ -556,9 +540,8 @@ def _award_reason(facts: DealFacts, play: _Play) -> str | None:
     return None
 
 
-def _radelci_after(
-    before: Mapping[str, int], cancelled: Iterable[str], award: bool
-) -> dict[str, int]:
+def _radelci_after(before: Mapping[str, int], cancelled: Iterable[str], award: bool) -> dict[str, int]:
+    """The ledger after the hand: cancellations first, then everyone's award (awarded after scoring)."""
     after = dict(before)
     for name in cancelled:
         after[name] -= 1
@@ -571,11 +554,14 @@ def _radelci_after(
 
 
 def _penalty_lines(facts: DealFacts, before: Mapping[str, int]) -> list[Line]:
-    """``slovenian_renons``: each offender writes -(contract value) (Klop -70) × game kontra × declarer's radelc."""
+    """``slovenian_renons``: each offender, once, writes -(contract value) (Klop -70).
+
+    × the game kontra, × 2 when the declarer holds a radelc (opponents' penalties too).
+    """
     policy = facts.options.penalty
     base = CONTRACT_VALUES[facts.contract] or KLOP_FULL
     k = facts.kontra.get("game", 1)
-    declarer = facts.players[facts.declarer] if facts.declarer is not None else None
+    declarer = _declarer_name(facts)
     radelc = 2 if facts.options.radelci and declarer is not None and before[declarer] >= 1 else 1
     text = f"renons: -{base} ({CONTRACT_LABELS[facts.contract]}){_kontra_text(k)}"
     if radelc > 1:
@@ -587,7 +573,13 @@ def _penalty_lines(facts: DealFacts, before: Mapping[str, int]) -> list[Line]:
         if seat not in seen:
             seen.append(seat)
     return [
-        Line((facts.players[s],), "penalty", text, -base * k * radelc, _basis(base=base, kontra=k, radelc=radelc))
+        Line(
+            (facts.players[s],),
+            "penalty",
+            text,
+            -base * k * radelc,
+            _basis(base=base, kontra=k, radelc=radelc),
+        )
         for s in seen
     ]
 
@@ -601,7 +593,7 @@ def _sum_scores(players: Iterable[str], lines: Iterable[Line]) -> dict[str, int]
 
 
 def _ordered(lines: Iterable[Line]) -> tuple[Line, ...]:
-    return tuple(sorted(lines, key=lambda l: COMPONENTS.index(l.component)))
+    return tuple(sorted(lines, key=lambda ln: COMPONENTS.index(ln.component)))
 
 
 # --- entry point ----------------------------------------------------------------
@@ -624,26 +616,33 @@ def score_deal(facts: DealFacts, radelci_before: Mapping[str, int] | None = None
     else:
         play = _score_higher(facts)
     radelc, cancelled = _radelc_lines(facts, play, before)
-    award = _award_reason(facts, play)
-    played = _ordered(play.lines + radelc)
-    declarer = facts.players[facts.declarer] if facts.declarer is not None else None
-    common = dict(radelci_before=before, contract=facts.contract, declarer=declarer)
+    as_played = _sum_scores(facts.players, play.lines + radelc)
     policy = facts.options.penalty if facts.offenders else "none"
     if policy == "annul":
         return ScoreResult(
-            lines=(), scores={n: 0 for n in facts.players}, radelci_after=dict(before), won=None,
-            unpenalised=_sum_scores(facts.players, played), policy="annul", **common,
+            lines=(),
+            scores={name: 0 for name in facts.players},
+            radelci_before=before,
+            radelci_after=dict(before),
+            won=None,
+            unpenalised=as_played,
+            policy="annul",
+            contract=facts.contract,
+            declarer=_declarer_name(facts),
         )
-    penalties = _penalty_lines(facts, before) if policy not in ("none", "record_as_played") else []
+    penalties = [] if policy in ("none", "record_as_played") else _penalty_lines(facts, before)
+    award = _award_reason(facts, play)
     lines = _ordered(play.lines + penalties + radelc)
     return ScoreResult(
         lines=lines,
         scores=_sum_scores(facts.players, lines),
+        radelci_before=before,
         radelci_after=_radelci_after(before, cancelled, award is not None),
         won=play.won,
-        unpenalised=_sum_scores(facts.players, played) if penalties else None,
+        unpenalised=as_played if penalties else None,
         policy="slovenian_renons" if penalties else policy,
+        contract=facts.contract,
+        declarer=_declarer_name(facts),
         cancelled=tuple(cancelled),
         award_reason=award,
-        **common,
     )

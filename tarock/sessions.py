@@ -13,7 +13,7 @@ business; ``order_session`` does the usual (``seq``, else file order).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 from tarock.facts import DealFacts
 from tarock.scoring import SESSION_END_PER_RADELC, ScoreResult, score_deal
@@ -105,7 +105,7 @@ def _seq_of(deal: Any) -> int | None:
     return getattr(deal, "seq", None)
 
 
-def order_session(deals: Sequence[T] | Iterable[T], seq: Callable[[T], int | None] = _seq_of) -> list[T]:
+def order_session(deals: Iterable[T], seq: Callable[[T], int | None] = _seq_of) -> list[T]:
     """The deals sorted by ``seq`` where given, else by their original index; stable for ties."""
     indexed = list(enumerate(deals))
     indexed.sort(key=lambda pair: s if (s := seq(pair[1])) is not None else pair[0])

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up everything the tests need, then run the whole suite. Fails when any test fails or none ran.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh test || exit 1
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+status=$?
+if [ "$status" -eq 5 ]; then
+  echo "no test ran" >&2
+  exit 1
+fi
+exit "$status"

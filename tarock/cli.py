@@ -1,0 +1,109 @@
+"""The ``tarock`` command line: the one entry module that may reach every layer.
+
+Commands import what they need inside their bodies, so ``tarock check``
+starts without loading the store's libraries.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import orjson
+import typer
+
+from tarock.options import OptionError, slovenian_options
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Replay recorded tarock deals, find every rule violation, recompute and audit the scores.",
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Replay recorded tarock deals, find every rule violation, recompute and audit the scores."""
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs from the command line, validated as slovenian options."""
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--ruleset-option")
+        out[key.strip()] = value.strip()
+    try:
+        slovenian_options(overrides=out)
+    except OptionError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--ruleset-option") from None
+    return out
+
+
+def _existing(paths: list[Path]) -> list[Path]:
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        typer.echo(f"tarock: no such file or directory: {', '.join(missing)}", err=True)
+        raise typer.Exit(2)
+    return paths
+
+
+def _dump(obj: Any) -> str:
+    return orjson.dumps(obj).decode()
+
+
+OptionOverrides = Annotated[
+    Optional[list[str]],
+    typer.Option("--ruleset-option", "-o", help="Override a ruleset option, KEY=VALUE (repeatable)."),
+]
+
+
+@app.command()
+def check(
+    files: Annotated[list[Path], typer.Argument(help="Record files or directories (.json, .jsonl, .gz).")],
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="text (linter lines) or json (one object per deal).")] = Format.text,
+    ruleset_option: OptionOverrides = None,
+) -> None:
+    """Replay every deal card by card and report every finding.
+
+    Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
+    """
+    from tarock.checking import check_items
+    from tarock.records import iter_record_files, read_many
+
+    overrides = parse_overrides(ruleset_option)
+    paths = iter_record_files(_existing(files))
+    counts = {"ok": 0, "renons": 0, "error": 0}
+    n_findings = 0
+    out = sys.stdout
+    for summary in check_items(read_many(paths), overrides):
+        counts[summary["status"]] = counts.get(summary["status"], 0) + 1
+        n_findings += len(summary["findings"])
+        if fmt is Format.json:
+            out.write(_dump(summary) + "\n")
+            continue
+        for f in summary["findings"]:
+            where = f" trick {f['trick']}" if f.get("trick") is not None else ""
+            out.write(f"{f.get('file')}:{f.get('line')} {summary['id'] or '-'}{where}: {f['code']} {f['message']}\n")
+    total = sum(counts.values())
+    line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
+            f"{n_findings} findings")
+    typer.echo(line, err=fmt is Format.json)
+    raise typer.Exit(1 if counts["renons"] or counts["error"] else 0)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""One deal's replay as the JSON object ``tarock check --format json`` prints.
+
+This is the shape DESIGN.md fixes for dashboards and ingest: they store
+exactly what this returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tarock.cards import CARD_POINTS, CODES
+from tarock.engine import Replay
+from tarock.findings import Finding
+
+
+def finding_dict(f: Finding, file: str | None, line: int | None) -> dict[str, Any]:
+    """A finding with the record's place filled in."""
+    d = f.to_dict()
+    if d.get("file") is None:
+        d["file"] = file
+    if d.get("line") is None:
+        d["line"] = line
+    return d
+
+
+def parse_error(finding: Finding) -> dict[str, Any]:
+    """The object printed for an input line that is not a record."""
+    return {
+        "id": None,
+        "file": finding.file,
+        "line": finding.line,
+        "status": "error",
+        "findings": [finding.to_dict()],
+    }
+
+
+def deal_summary(rp: Replay, file: str | None = None, line: int | None = None) -> dict[str, Any]:
+    """The check object of a replayed deal (without scores; scoring adds those)."""
+    deal = rp.deal
+    players = deal.players
+    tricks = []
+    for cards, seats, winner in zip(rp.tricks, rp.trick_seats, rp.winners):
+        tricks.append({
+            "leader": players[seats[0]],
+            "players": [players[s] for s in seats],
+            "cards": [CODES[c] for c in cards],
+            "winner": players[winner],
+            "points": sum(CARD_POINTS[c] for c in cards),
+        })
+    return {
+        "id": deal.id,
+        "file": file,
+        "line": line,
+        "session": deal.session,
+        "seq": deal.seq,
+        "status": rp.status,
+        "findings": [finding_dict(f, file, line) for f in rp.findings],
+        "ruleset": deal.ruleset,
+        "players": list(players),
+        "contract": deal.contract,
+        "declarer": rp.player(rp.declarer),
+        "partner": rp.player(rp.partner),
+        "tricks": tricks,
+        "card_points": rp.card_points,
+    }
