@@ -100,6 +100,40 @@ def check(
     raise typer.Exit(1 if counts["renons"] or counts["error"] else 0)
 
 
+class SheetFormat(str, Enum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+
+
+@app.command()
+def score(
+    files: Annotated[list[Path], typer.Argument(help="Record files or directories (.json, .jsonl, .gz).")],
+    fmt: Annotated[SheetFormat, typer.Option("--format", "-f", help="text (score sheets), csv or json.")] = SheetFormat.text,
+    ruleset_option: OptionOverrides = None,
+) -> None:
+    """Print each session's score sheet: hands as rows, players as columns, totals and radelci.
+
+    Recorded figures that differ from the recomputed ones are shown beside them.
+    Exit status: 0 when every recorded figure agrees, 1 when one does not (or a deal is in error), 2 for usage errors.
+    """
+    from tarock.records import iter_record_files, read_many
+    from tarock.sheet import build_sheets
+    from tarock.sheet_render import render_csv, render_text
+
+    overrides = parse_overrides(ruleset_option)
+    sheets, bad = build_sheets(read_many(iter_record_files(_existing(files))), overrides)
+    if fmt is SheetFormat.json:
+        for sheet in sheets:
+            sys.stdout.write(_dump(sheet.to_dict()) + "\n")
+    elif fmt is SheetFormat.csv:
+        sys.stdout.write(render_csv(sheets))
+    else:
+        render_text(sheets, bad)
+    disputed = any(row.mismatches or row.status == "error" for sheet in sheets for row in sheet.rows)
+    raise typer.Exit(1 if disputed or bad else 0)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -725,6 +725,7 @@ class _Piece:
     column: int
     data: bytes
     problem: str | None = None
+    parsed: dict[str, Any] | None = None  # the data already parsed (a .json list element)
 
 
 def _split_lines(
@@ -791,15 +792,17 @@ def _split_lines(
         yield _Piece(line_no, 1, b"", str(stop))
 
 
+_STRING = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 _NON_WS = re.compile(rb"[^ \t\r\n]")
-_SCAN_TOP = re.compile(rb'(?:[^"\[\]{},]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+', re.DOTALL)
+_SCAN_TOP = re.compile(rb'(?:[^"\[\]{},]++|' + _STRING + rb")*+", re.DOTALL)
 """At list level: runs of plain bytes and whole strings; stops at a bracket, a comma or an open string."""
-_SCAN_INNER = re.compile(rb'(?:[^"\[\]{}]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+', re.DOTALL)
+_SCAN_INNER = re.compile(rb'(?:[^"\[\]{}]++|' + _STRING + rb")*+", re.DOTALL)
 """Inside an element: the same, but commas are plain bytes."""
+
 _STRING_REST = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+"', re.DOTALL)
 """The rest of a string up to and including its closing quote."""
 _OPEN, _CLOSE = frozenset(b"[{"), frozenset(b"]}")
-_QUOTE, _COMMA, _LIST_END = ord('"'), ord(","), ord("]")
+_QUOTE, _COMMA, _LIST_END, _OBJECT_START = ord('"'), ord(","), ord("]"), ord("{")
 
 
 class _JsonSplitter:
@@ -833,6 +836,8 @@ class _JsonSplitter:
         self._elem_start = 0
         self._elem_size = 0
         self._elem_skipped = False  # outside start_line..end_line: scanned, not kept
+        self._parsed: Any = None  # the current element as parsed by _quick
+        self._parsed_end = 0  # where in the chunk _quick's element ended
         self._done = False
 
     def _advance(self, buf: bytes, pos: int) -> tuple[int, int]:
@@ -936,10 +941,42 @@ class _JsonSplitter:
                 self._keep(buf[self._elem_start : pos])
             if self._parts is None:
                 yield _Piece(line, column, b"", f"the record is longer than {_size_text(self._max)}")
+            elif self._parsed is not None and not buf[self._parsed_end : pos].strip():
+                yield _Piece(line, column, b"".join(self._parts), parsed=self._parsed)
             else:
                 yield _Piece(line, column, b"".join(self._parts))
         self._elem = None
         self._parts = None
+        self._parsed = None
+
+    def _quick(self, buf: bytes, pos: int) -> int:
+        """Try to take a whole object element starting at ``pos`` at once; where scanning goes on.
+
+        The first '}' that balances the braces counted so far (strings not
+        minded; bytes.find and bytes.count run in C) is a candidate end,
+        checked by parsing: a JSON object is never a proper prefix of a
+        longer valid text, so if the candidate parses it is exactly the
+        element, and the parse is kept for ``_item``.  Otherwise (a brace
+        inside a string, the element goes on past this chunk) the exact scan
+        takes over at ``pos``.
+        """
+        if buf[pos] != _OBJECT_START:
+            return pos
+        balance = 0
+        counted = pos
+        end = pos
+        while balance or end == pos:
+            end = buf.find(b"}", end + 1 if end > pos else pos) + 1
+            if not end:
+                return pos
+            balance += buf.count(b"{", counted, end) - buf.count(b"}", counted, end)
+            counted = end
+        try:
+            self._parsed = orjson.loads(buf[pos:end])
+        except orjson.JSONDecodeError:
+            return pos
+        self._parsed_end = end
+        return end
 
     def _string(self, buf: bytes, pos: int) -> int:
         """Scan on inside a string from ``pos``; where the scan goes on after it (len(buf): still open)."""
@@ -986,6 +1023,7 @@ class _JsonSplitter:
                 if not self._begin(buf, pos):
                     self._done = True
                     return
+                pos = self._quick(buf, pos)
             pos = (_SCAN_TOP if self._depth == 1 else _SCAN_INNER).match(buf, pos).end()  # type: ignore[union-attr]
             if pos >= n:
                 return
@@ -1046,7 +1084,7 @@ def _item(file: str, piece: _Piece, limits: ReaderLimits) -> ReadItem:
             reason = f"line {line} nests JSON deeper than {limits.max_depth} levels"
         else:
             try:
-                obj = orjson.loads(data)
+                obj = orjson.loads(data) if piece.parsed is None else piece.parsed
             except orjson.JSONDecodeError as exc:
                 at = line + exc.lineno - 1
                 column = exc.colno + (piece.column - 1 if exc.lineno == 1 else 0)

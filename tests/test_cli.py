@@ -1,0 +1,123 @@
+"""The command line: tarock check and tarock score, run as a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+from typer.testing import CliRunner
+
+from tarock.cli import app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def json_lines(output: str) -> list[dict]:
+    return [orjson.loads(line) for line in output.splitlines() if line.startswith("{")]
+
+
+def test_check_clean_file_exits_0_with_summary() -> None:
+    code, out = run("check", str(EXAMPLES / "seed_hearts_trick.json"))
+    assert code == 0
+    assert out.strip().endswith("1 deals: 1 ok, 0 renons, 0 error; 0 findings")
+
+
+def test_check_renons_exits_1_and_prints_linter_lines() -> None:
+    path = EXAMPLES / "findings" / "r_follow_suit.json"
+    code, out = run("check", str(path))
+    assert code == 1
+    first = out.splitlines()[0]
+    # FILE:LINE DEAL-ID trick N: CODE message
+    assert first.startswith(f"{path}:2 example-r_follow_suit trick ")
+    assert ": R_FOLLOW_SUIT Boris played " in first
+
+
+def test_check_json_fields() -> None:
+    code, out = run("check", "--format", "json", str(EXAMPLES / "seed_emperor_trick.json"))
+    assert code == 0
+    (obj,) = json_lines(out)
+    for key in ("id", "status", "findings", "contract", "declarer", "partner", "tricks", "card_points", "scores",
+                "breakdown", "radelci_before", "radelci_after"):
+        assert key in obj
+    assert obj["status"] == "ok" and obj["contract"] == "tri" and obj["declarer"] == "Ana"
+    first = obj["tricks"][0]
+    # Škis (5) + Mond (5) + Pagat (5) + T9 (1): raw 16; Cilka's Pagat wins the emperor trick
+    assert first == {"leader": "Ana", "players": ["Ana", "Boris", "Cilka", "David"],
+                     "cards": ["T22", "T21", "T1", "T9"], "winner": "Cilka", "points": 16}
+    assert obj["card_points"]["declarer_side"] + obj["card_points"]["opponents"] == 70
+    assert sum(obj["scores"].values()) == sum(
+        line["value"] * len(line["players"]) for line in obj["breakdown"])
+
+
+def test_check_parse_error_object_and_exit() -> None:
+    code, out = run("check", "-f", "json", str(EXAMPLES / "findings" / "e_parse.jsonl"))
+    assert code == 1
+    objs = json_lines(out)
+    assert [o["status"] for o in objs] == ["error", "error", "ok"]
+    assert objs[0]["id"] is None and objs[0]["line"] == 1 and objs[0]["findings"][0]["code"] == "E_PARSE"
+
+
+def test_check_usage_errors_exit_2() -> None:
+    assert run("check", "no/such/file.jsonl")[0] == 2
+    assert run("check", "-o", "diff_rounding=sometimes", str(EXAMPLES / "seed_pik10_trick.json"))[0] == 2
+    assert run("check", "-o", "nonsense", str(EXAMPLES / "seed_pik10_trick.json"))[0] == 2
+
+
+def test_check_ruleset_option_changes_the_result() -> None:
+    path = str(EXAMPLES / "seed_emperor_trick.json")
+    base = json_lines(run("check", "-f", "json", path)[1])[0]
+    off = json_lines(run("check", "-f", "json", "-o", "emperor_trick=false", path)[1])[0]
+    # with the emperor trick off, the Škis (Ana, declarer) wins trick 1 instead of Cilka's Pagat
+    assert base["tricks"][0]["winner"] == "Cilka"
+    assert off["tricks"][0]["winner"] == "Ana"
+
+
+def test_score_reproduces_the_seed_sheet() -> None:
+    code, out = run("score", "-f", "json", str(EXAMPLES / "seed_session.jsonl"))
+    assert code == 0
+    (sheet,) = json_lines(out)
+    cells = [h["cells"] for h in sheet["hands"]]
+    # Seed 004's worked example: only the playing side writes.
+    assert cells[0] == {"Ana": 40, "Boris": None, "Cilka": 40, "David": None}
+    assert cells[1] == {"Boris": 70, "Cilka": None, "David": None, "Ana": None}
+    assert cells[2] == {"Cilka": 150, "David": None, "Ana": None, "Boris": None}
+    assert cells[3] == {"David": -140, "Ana": -140, "Boris": None, "Cilka": None}
+    # Radelci: everyone gets one after the Berač; Cilka's is cancelled by her won Solo tri;
+    # David's stays after his lost Dva.
+    assert sheet["hands"][1]["radelci_after"] == {"Ana": 1, "Boris": 1, "Cilka": 1, "David": 1}
+    assert sheet["hands"][2]["radelci_after"]["Cilka"] == 0
+    assert sheet["radelci"] == {"Ana": 1, "Boris": 1, "Cilka": 0, "David": 1}
+    # totals: Ana 40-140, Boris 70, Cilka 40+150, David -140; session end -100 per open radelc
+    assert sheet["totals"] == {"Ana": -100, "Boris": 70, "Cilka": 190, "David": -140}
+    assert sheet["final"] == {"Ana": -200, "Boris": -30, "Cilka": 190, "David": -240}
+
+
+def test_score_flags_a_wrong_sheet_figure(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "seed_session.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    first["recorded"]["scores"]["Ana"] = 30  # the difference forgotten: 30 instead of 30 + 10
+    lines[0] = json.dumps(first)
+    path = tmp_path / "sheet.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, out = run("score", str(path))
+    assert code == 1
+    assert "(sheet +30)" in out
+    code, out = run("check", "-f", "json", str(path))
+    audit = [f for f in json_lines(out)[0]["findings"] if f["code"] == "A_SCORE_MISMATCH"]
+    assert len(audit) == 1 and audit[0]["player"] == "Ana"
+    assert "recorded +30" in audit[0]["message"] and "+40" in audit[0]["message"]
+
+
+def test_score_csv_has_a_row_per_player_and_session_end() -> None:
+    code, out = run("score", "-f", "csv", str(EXAMPLES / "seed_session.jsonl"))
+    rows = out.strip().splitlines()
+    assert rows[0].startswith("session,hand,id,contract")
+    assert len(rows) == 1 + 4 * 4 + 4  # header, 4 hands x 4 players, session end per player
+    assert "seed-004,end,,session_end,,,Ana,-100,,0,1" in rows
