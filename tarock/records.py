@@ -112,6 +112,10 @@ _RULESET_SET = frozenset(RULESETS)
 _PLAY_CACHE: dict[str, tuple[str | None, int]] = {}
 """Play text ("HK", "Pagat", "Ana:HK") -> (named player or None, card); bounded by _PLAY_CACHE_MAX."""
 _PLAY_CACHE_MAX = 1 << 16
+_MAX_ALIAS = 64
+"""Longer texts are not looked up as name aliases (nor kept in the lookup cache)."""
+MAX_NAME = 100
+"""The longest player name accepted, in characters."""
 
 
 def _show(value: Any) -> str:
@@ -121,6 +125,11 @@ def _show(value: Any) -> str:
     except TypeError:
         text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _q(text: str) -> str:
+    """A text quoted for an error message, cut short when long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _kind(value: Any) -> str:
@@ -161,10 +170,11 @@ def _name(value: Any, known: frozenset[str], where: str, what: str) -> str:
         raise RecordError(f"{where} must be a {what} name, not {_kind(value)}")
     if value in known:
         return value
-    for form in _name_forms(value):
-        if form in known:
-            return form
-    raise RecordError(f"{where}: unknown {what} {value!r}")
+    if len(value) <= _MAX_ALIAS:
+        for form in _name_forms(value):
+            if form in known:
+                return form
+    raise RecordError(f"{where}: unknown {what} {_q(value)}")
 
 
 def _int(value: Any, where: str, minimum: int | None = None) -> int:
@@ -185,7 +195,7 @@ def _object(value: Any, where: str) -> dict[str, Any]:
 def _only(obj: dict[str, Any], allowed: frozenset[str], where: str) -> None:
     """RecordError when an object has a field other than ``allowed`` (it would be lost on writing)."""
     if not obj.keys() <= allowed:
-        raise RecordError(f"{where}: unknown field {min(obj.keys() - allowed)!r}")
+        raise RecordError(f"{where}: unknown field {_q(min(obj.keys() - allowed))}")
 
 
 def _list(value: Any, where: str) -> list[Any]:
@@ -198,7 +208,7 @@ def _player(value: Any, players: frozenset[str], where: str) -> str:
     if type(value) is not str:
         raise RecordError(f"{where} must be a player name, not {_kind(value)}")
     if value not in players:
-        raise RecordError(f"{where}: {value!r} is not one of the players")
+        raise RecordError(f"{where}: {_q(value)} is not one of the players")
     return value
 
 
@@ -212,7 +222,7 @@ def _card(text: Any, where: str) -> int:
     try:
         return parse_card(text)
     except UnknownCardError:
-        raise RecordError(f"{where}: unknown card {text!r}") from None
+        raise RecordError(f"{where}: unknown card {_q(text)}") from None
 
 
 def _cards(value: Any, where: str) -> tuple[int, ...]:
@@ -244,17 +254,18 @@ def _play(text: Any, players: frozenset[str], where: str) -> tuple[str | None, i
     if ":" in rest:
         name = max((p for p in players if text.startswith(p + ":")), key=len, default=None)
         if name is None:
-            raise RecordError(f"{where}: unknown player {prefix!r} in {text!r}")
+            raise RecordError(f"{where}: unknown player {_q(prefix)} in {_q(text)}")
         return name, _card(text[len(name) + 1 :], where)  # depends on the players: not cached
     if not colon:
         play: tuple[str | None, int] = (None, _card(text, where))
     elif prefix in players:
         play = (prefix, _card(rest, where))
     else:
-        raise RecordError(f"{where}: unknown player {prefix!r} in {text!r}")
-    if len(_PLAY_CACHE) >= _PLAY_CACHE_MAX:
-        _PLAY_CACHE.clear()
-    _PLAY_CACHE[text] = play
+        raise RecordError(f"{where}: unknown player {_q(prefix)} in {_q(text)}")
+    if len(text) <= MAX_NAME + 8:
+        if len(_PLAY_CACHE) >= _PLAY_CACHE_MAX:
+            _PLAY_CACHE.clear()
+        _PLAY_CACHE[text] = play
     return play
 
 
@@ -336,7 +347,7 @@ def _scores(value: Any, players: tuple[str, ...], where: str) -> Mapping[str, in
     obj = _object(value, where)
     for name, score in obj.items():
         if name not in players:
-            raise RecordError(f"{where}: {name!r} is not one of the players")
+            raise RecordError(f"{where}: {_q(name)} is not one of the players")
         _int(score, f"{where}.{name}")
     return MappingProxyType({p: obj[p] for p in players if p in obj})
 
@@ -359,10 +370,10 @@ def _players(value: Any, ruleset: str) -> tuple[str, ...]:
     if (
         type(value) is not list
         or len(value) not in (3, 4)
-        or any(type(p) is not str or not p.strip() for p in value)
+        or any(type(p) is not str or not p.strip() or len(p) > MAX_NAME for p in value)
         or len(set(value)) != len(value)
     ):
-        raise RecordError("players must be 3 or 4 distinct names")
+        raise RecordError(f"players must be 3 or 4 distinct names of at most {MAX_NAME} characters")
     if ruleset == "koenigrufen" and len(value) != 4:
         raise RecordError("players must be 4 names in koenigrufen")
     return tuple(value)
@@ -385,9 +396,9 @@ def _hands(value: Any, players: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     if obj.keys() != set(players):
         for name in obj:
             if name not in players:
-                raise RecordError(f"hands: {name!r} is not one of the players")
+                raise RecordError(f"hands: {_q(name)} is not one of the players")
         missing = next(name for name in players if name not in obj)
-        raise RecordError(f"hands has no hand for {missing!r}")
+        raise RecordError(f"hands has no hand for {_q(missing)}")
     return tuple(_cards(obj[name], f"hands.{name}") for name in players)
 
 
@@ -822,7 +833,7 @@ class _JsonSplitter:
         self._max = limits.max_line_bytes
         self._start_line = start_line
         self._end_line = end_line
-        self.line = 1  # line number at self._line_pos of the current chunk
+        self._line = 1  # line number at self._line_pos of the current chunk
         self._line_pos = 0
         self._last_newline = -1  # file offset of the last newline counted
         self._base = 0  # file offset of the current chunk
@@ -844,17 +855,17 @@ class _JsonSplitter:
         """Count lines up to ``pos`` of ``buf``; the (line, column) there."""
         newlines = buf.count(b"\n", self._line_pos, pos)
         if newlines:
-            self.line += newlines
+            self._line += newlines
             self._last_newline = self._base + buf.rfind(b"\n", self._line_pos, pos)
         self._line_pos = pos
-        return self.line, self._base + pos - self._last_newline
+        return self._line, self._base + pos - self._last_newline
 
     def pieces(self) -> Iterator[_Piece]:
         """Each record (or problem) of the file, in order; a read failure ends them with a problem."""
         try:
             yield from self._pieces()
         except _StopReading as stop:
-            yield _Piece(self.line, 1, b"", str(stop))
+            yield _Piece(self._line, 1, b"", str(stop))
 
     def _pieces(self) -> Iterator[_Piece]:
         buf = self._source.read().removeprefix(_BOM)
@@ -864,7 +875,7 @@ class _JsonSplitter:
             buf = self._source.read()
             start = _NON_WS.search(buf)
         if start is None:
-            yield _Piece(self.line, 1, b"", "the file holds no JSON record")
+            yield _Piece(self._line, 1, b"", "the file holds no JSON record")
             return
         if buf[start.start()] != ord("["):
             yield from self._whole(buf, start.start())
@@ -877,12 +888,14 @@ class _JsonSplitter:
                 return
             if self._parts is not None:
                 self._keep(buf[self._elem_start :])
-            self._elem_start = 0
+            if self._parsed is not None and buf[self._parsed_end :].strip():
+                self._parsed = None  # text after the object: the element is not just the object
+            self._elem_start = self._parsed_end = 0
             self._next_chunk(buf)
             buf, pos = self._source.read(), 0
-        if self._depth and self.line >= self._start_line:
+        if self._depth and self._line >= self._start_line:
             if self._elem is None:
-                yield _Piece(self.line, 1, b"", "the file ends before its list is closed")
+                yield _Piece(self._line, 1, b"", "the file ends before its list is closed")
             elif not self._elem_skipped:
                 line, column = self._elem
                 yield _Piece(line, column, b"", "the file ends before this record is complete")
@@ -963,14 +976,14 @@ class _JsonSplitter:
         if buf[pos] != _OBJECT_START:
             return pos
         balance = 0
-        counted = pos
         end = pos
-        while balance or end == pos:
-            end = buf.find(b"}", end + 1 if end > pos else pos) + 1
+        while True:
+            start, end = end, buf.find(b"}", end) + 1
             if not end:
                 return pos
-            balance += buf.count(b"{", counted, end) - buf.count(b"}", counted, end)
-            counted = end
+            balance += buf.count(b"{", start, end) - buf.count(b"}", start, end)
+            if balance <= 0:
+                break
         try:
             self._parsed = orjson.loads(buf[pos:end])
         except orjson.JSONDecodeError:

@@ -20,43 +20,14 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from tarock.facts import DECLARER, DealFacts, Side
+from tarock.slovenian import CONTRACTS
 
 # --- the rules as data ------------------------------------------------------
 
-CONTRACT_VALUES: Mapping[str, int] = MappingProxyType(
-    {
-        "klop": 0,
-        "tri": 10,
-        "dva": 20,
-        "ena": 30,
-        "solo_tri": 40,
-        "solo_dva": 50,
-        "solo_ena": 60,
-        "berac": 70,
-        "solo_brez": 80,
-        "odprti_berac": 90,
-        "barvni_valat": 125,
-        "valat": 500,
-    }
-)
+CONTRACT_VALUES: Mapping[str, int] = MappingProxyType({c.name: c.value for c in CONTRACTS.values()})
 """Game value of each contract (seed 004's bidding ladder)."""
 
-CONTRACT_LABELS: Mapping[str, str] = MappingProxyType(
-    {
-        "klop": "Klop",
-        "tri": "Tri",
-        "dva": "Dva",
-        "ena": "Ena",
-        "solo_tri": "Solo tri",
-        "solo_dva": "Solo dva",
-        "solo_ena": "Solo ena",
-        "berac": "Berač",
-        "solo_brez": "Solo brez",
-        "odprti_berac": "Odprti berač",
-        "barvni_valat": "Barvni valat",
-        "valat": "Valat",
-    }
-)
+CONTRACT_LABELS: Mapping[str, str] = MappingProxyType({c.name: c.label for c in CONTRACTS.values()})
 """How a contract is named in a sentence."""
 
 NORMAL_CONTRACTS = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena")
