@@ -221,79 +221,88 @@ def check_bidding(bids: list[tuple[int, str]], n_players: int, options: Slovenia
                   names: tuple[str, ...]) -> BiddingOutcome:
     """Replay the bids spoken, in order, and say who declares what.
 
-    A pass is final (except that under ``forehand_first`` a forehand who
-    passed keeps the Klop/Tri choice); a seat with higher priority (closer to
-    forehand) may match the current bid, others must bid higher; Klop and Tri
-    belong to forehand alone once all others have passed.  The winner may
-    raise once more after all others passed (the final declaration).
+    Bidding goes in rounds; in each round every seat still in speaks once, in
+    ``speaking_order``.  A pass is final (except that under
+    ``forehand_first`` a forehand who passed keeps the Klop/Tri choice); a
+    seat with higher priority (closer to forehand) may match the current
+    bid, others must bid higher; Klop and Tri belong to forehand alone once
+    all others have passed.  The winner may raise once more after all others
+    passed (the final declaration).  A bid out of turn is reported and then
+    taken as spoken.
     """
     order = speaking_order(n_players, options)
     passed: set[int] = set()
+    spoken: set[int] = set()  # seats that have spoken in the current round
     holder: int | None = None
     best: Contract | None = None
     errors: list[tuple[int, int, str]] = []
-    turn = 0  # index into order of the expected speaker
     done = False
+
+    def others_out() -> bool:
+        return all(s in passed for s in range(1, n_players))
+
+    def forehand_choice() -> bool:
+        return holder is None and others_out() and options.bidding_order == "forehand_first"
+
+    def expected() -> int | None:
+        for s in order:
+            if s not in spoken and (s not in passed or (s == 0 and forehand_choice())):
+                return s
+        return None
+
     for i, (seat, bid) in enumerate(bids):
         who = names[seat]
         if done:
             errors.append((i, seat, f"{who} bid {bid} after the bidding had ended"))
             continue
-        expected = order[turn % n_players]
-        if seat != expected:
-            errors.append((i, seat, f"{who} spoke out of turn: it was {names[expected]}'s turn to bid"))
-        others_out = all(s in passed for s in range(1, n_players))
-        forehand_choice = seat == 0 and others_out
-        if seat in passed and not (forehand_choice and options.bidding_order == "forehand_first"
-                                   and holder is None):
-            errors.append((i, seat, f"{who} bid {bid} after passing"))
+        turn = expected()
+        if turn is None:
+            spoken.clear()
+            turn = expected()
+        if turn is not None and seat != turn:
+            errors.append((i, seat, f"{who} spoke out of turn: it was {names[turn]}'s turn to bid"))
+        spoken.add(seat)
+        error = _bid_error(seat, bid, passed, holder, best, n_players, names, forehand_choice() and seat == 0,
+                           others_out())
+        if error:
+            errors.append((i, seat, error))
         elif bid == "pass":
             passed.add(seat)
         else:
-            contract = CONTRACTS[bid]
-            if not allowed_contract(contract, n_players):
-                errors.append((i, seat, f"{who} bid {contract.label}, which does not exist with 3 players"))
-            elif contract.forehand_only and not (seat == 0 and others_out):
-                errors.append((i, seat, f"{who} bid {contract.label}, which only forehand may choose "
-                                        "after everyone else has passed"))
-            elif best is not None and holder is not None and (
-                contract.rank < best.rank or (contract.rank == best.rank and seat >= holder)
-            ):
-                need = "at least match" if seat < holder else "bid higher than"
-                errors.append((i, seat, f"{who} bid {contract.label} but had to {need} "
-                                        f"{names[holder]}'s {best.label}"))
-            else:
-                best, holder = contract, seat
-                if seat in passed:
-                    passed.discard(seat)
+            best, holder = CONTRACTS[bid], seat
+            passed.discard(seat)
         active = [s for s in range(n_players) if s not in passed]
-        if holder is not None and active == [holder]:
-            if i + 1 < len(bids) and bids[i + 1][0] == holder and bids[i + 1][1] != "pass":
-                turn = order.index(holder)
-                continue  # the winner's final declaration
+        final_declaration = i + 1 < len(bids) and bids[i + 1][0] == holder and bids[i + 1][1] != "pass"
+        if holder is not None and active == [holder] and not final_declaration:
             done = True
-            continue
-        if not active:
+        elif holder is None and not active and not forehand_choice():
             done = True
-            continue
-        turn = _next_turn(order, turn, seat, passed, n_players, options)
+        elif holder is None and not active and bid == "pass" and seat == 0:
+            done = True
     if holder is None:
         everyone_passed = len(passed) == n_players
         return BiddingOutcome(None, "klop" if everyone_passed else None, tuple(errors))
     return BiddingOutcome(holder, best.name if best else None, tuple(errors))
 
 
-def _next_turn(order: list[int], turn: int, seat: int, passed: set[int], n_players: int,
-               options: SlovenianOptions) -> int:
-    """Index into ``order`` of the next seat that still speaks after ``seat``."""
-    start = order.index(seat) if seat in order else turn
-    for step in range(1, n_players + 1):
-        idx = (start + step) % n_players
-        nxt = order[idx]
-        if nxt not in passed:
-            return idx
-        if nxt == 0 and options.bidding_order == "forehand_first" and all(
-            s in passed for s in range(1, n_players)
-        ):
-            return idx
-    return start
+def _bid_error(seat: int, bid: str, passed: set[int], holder: int | None, best: Contract | None, n_players: int,
+               names: tuple[str, ...], forehand_choice: bool, others_out: bool) -> str | None:
+    """Why ``bid`` by ``seat`` is illegal now, or None."""
+    who = names[seat]
+    if seat in passed and not forehand_choice:
+        return f"{who} bid {bid} after passing"
+    if bid == "pass":
+        return None
+    contract = CONTRACTS[bid]
+    if not allowed_contract(contract, n_players):
+        return f"{who} bid {contract.label}, which does not exist with 3 players"
+    if contract.forehand_only and not (seat == 0 and others_out):
+        return f"{who} bid {contract.label}, which only forehand may choose after everyone else has passed"
+    if best is not None and holder is not None and seat != holder and (
+        contract.rank < best.rank or (contract.rank == best.rank and seat > holder)
+    ):
+        need = "at least match" if seat < holder else "bid higher than"
+        return f"{who} bid {contract.label} but had to {need} {names[holder]}'s {best.label}"
+    if best is not None and holder == seat and contract.rank <= best.rank:
+        return f"{who} bid {contract.label} but had already bid {best.label}"
+    return None

@@ -1,0 +1,223 @@
+"""The store's tables: one Arrow schema per table, and how each is partitioned on disk.
+
+This module is the single source of truth for column names and types: the
+row builder fills exactly these columns, the writer partitions by
+``PARTITION_COLUMNS``, the DuckDB views type an empty table from these
+schemas, and ``docs/store.md`` documents them (a test checks that every
+column is documented).
+
+Per-deal tables are hive-partitioned by ``ruleset`` and ``n_players``: the
+analysis queries (win rates by ruleset, 3- vs 4-player tables) prune by them,
+and they give few directories (a handful of combinations), so a shard writes
+at most a few files per table.  The partition columns live in the directory
+names only (``deals/ruleset=slovenian/n_players=4/part-<key>.parquet``);
+readers add them back from the path with ``hive_partitioning=true``.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from tarock.scoring import COMPONENTS
+
+PARTITION_COLUMNS = ("ruleset", "n_players")
+"""Hive partition keys of the per-deal tables, outermost first."""
+
+PARTITION_TYPES: dict[str, pa.DataType] = {"ruleset": pa.string(), "n_players": pa.int32()}
+"""The types readers give the partition columns (DuckDB ``hive_types``, polars ``hive_schema``)."""
+
+_STR = pa.string()
+_I32 = pa.int32()
+_I64 = pa.int64()
+_BOOL = pa.bool_()
+_STRS = pa.list_(pa.string())
+
+DEAL_KEY = (
+    pa.field("deal_id", _STR),
+    pa.field("content_hash", _STR),
+    pa.field("source_file", _STR),
+    pa.field("source_line", _I64),
+)
+"""The columns every per-deal child table starts with: which stored copy of which deal a row belongs to."""
+
+DEALS = pa.schema([
+    pa.field("deal_id", _STR),
+    pa.field("content_hash", _STR),
+    pa.field("players", _STRS),
+    pa.field("session", _STR),
+    pa.field("seq", _I64),
+    pa.field("date", pa.date32()),
+    pa.field("dealer", _STR),
+    pa.field("forehand", _STR),
+    pa.field("contract", _STR),
+    pa.field("declarer", _STR),
+    pa.field("partner", _STR),
+    pa.field("called_king", _STR),
+    pa.field("status", _STR),
+    pa.field("won", _BOOL),
+    pa.field("declarer_points", _I32),
+    pa.field("opponents_points", _I32),
+    pa.field("card_points_json", _STR),
+    pa.field("n_tricks", _I32),
+    pa.field("n_findings", _I32),
+    pa.field("n_renons", _I32),
+    pa.field("has_recorded", _BOOL),
+    pa.field("score_mismatch", _BOOL),
+    pa.field("options_hash", _STR),
+    pa.field("options_json", _STR),
+    pa.field("engine_version", _STR),
+    pa.field("source_file", _STR),
+    pa.field("source_line", _I64),
+    pa.field("shard", _STR),
+    pa.field("record", _STR),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+RESULTS = pa.schema([
+    *DEAL_KEY,
+    pa.field("player", _STR),
+    pa.field("seat", _STR),
+    pa.field("seat_no", _I32),
+    pa.field("role", _STR),
+    pa.field("score", _I32),
+    pa.field("recorded_score", _I32),
+    pa.field("score_diff", _I32),
+    pa.field("unpenalised", _I32),
+    pa.field("radelci_before", _I32),
+    pa.field("radelci_after", _I32),
+    pa.field("penalty_policy", _STR),
+    pa.field("won", _BOOL),
+    pa.field("breakdown_json", _STR),
+    *(pa.field(component, _I32) for component in COMPONENTS),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+TRICKS = pa.schema([
+    *DEAL_KEY,
+    pa.field("trick_no", _I32),
+    pa.field("leader", _STR),
+    pa.field("winner", _STR),
+    pa.field("cards", _STRS),
+    pa.field("players", _STRS),
+    pa.field("points", _I32),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+PLAYS = pa.schema([
+    *DEAL_KEY,
+    pa.field("trick_no", _I32),
+    pa.field("position", _I32),
+    pa.field("player", _STR),
+    pa.field("card", _STR),
+    pa.field("legal", _BOOL),
+    pa.field("code", _STR),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+FINDINGS = pa.schema([
+    *DEAL_KEY,
+    pa.field("idx", _I32),
+    pa.field("code", _STR),
+    pa.field("severity", _STR),
+    pa.field("trick", _I32),
+    pa.field("position", _I32),
+    pa.field("player", _STR),
+    pa.field("card", _STR),
+    pa.field("message", _STR),
+    pa.field("file", _STR),
+    pa.field("line", _I64),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+BIDS = pa.schema([
+    *DEAL_KEY,
+    pa.field("idx", _I32),
+    pa.field("player", _STR),
+    pa.field("bid", _STR),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+ANNOUNCEMENTS = pa.schema([
+    *DEAL_KEY,
+    pa.field("idx", _I32),
+    pa.field("player", _STR),
+    pa.field("bonus", _STR),
+    pa.field("kontra", _STR),
+    pa.field("level", _I32),
+    pa.field("against", _STR),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+
+REJECTS = pa.schema([
+    pa.field("file", _STR),
+    pa.field("line", _I64),
+    pa.field("reason", _STR),
+    pa.field("raw", _STR),
+    pa.field("shard", _STR),
+])
+
+DUPLICATES = pa.schema([
+    pa.field("content_hash", _STR),
+    pa.field("source_file", _STR),
+    pa.field("source_line", _I64),
+    pa.field("shard", _STR),
+    pa.field("kept_file", _STR),
+    pa.field("kept_line", _I64),
+    pa.field("kept_shard", _STR),
+])
+
+INGEST_RUNS = pa.schema([
+    pa.field("run_id", _STR),
+    pa.field("started_at", pa.timestamp("us", tz="UTC")),
+    pa.field("finished_at", pa.timestamp("us", tz="UTC")),
+    pa.field("seconds", pa.float64()),
+    pa.field("generation", _STR),
+    pa.field("rescore", _BOOL),
+    pa.field("files", _I64),
+    pa.field("shards", _I64),
+    pa.field("shards_skipped", _I64),
+    pa.field("shards_failed", _I64),
+    pa.field("read", _I64),
+    pa.field("stored", _I64),
+    pa.field("rejected", _I64),
+    pa.field("deduplicated", _I64),
+    pa.field("ok", _I64),
+    pa.field("renons", _I64),
+    pa.field("error", _I64),
+    pa.field("engine_version", _STR),
+    pa.field("options_json", _STR),
+    pa.field("executor", _STR),
+])
+
+SHARD_TABLES: dict[str, pa.Schema] = {
+    "findings": FINDINGS,
+    "bids": BIDS,
+    "announcements": ANNOUNCEMENTS,
+    "tricks": TRICKS,
+    "plays": PLAYS,
+    "results": RESULTS,
+    "rejects": REJECTS,
+    "deals": DEALS,
+}
+"""The tables a shard writes, in the order its files are published: ``deals`` last (see writer)."""
+
+DEAL_TABLES = tuple(name for name in SHARD_TABLES if name != "rejects")
+"""Tables with one or more rows per stored deal copy, partitioned by ``PARTITION_COLUMNS`` and deduplicated."""
+
+TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "ingest_runs": INGEST_RUNS}
+"""Every table a store exposes."""
+
+
+def file_schema(table: str) -> pa.Schema:
+    """The columns stored inside a table's Parquet files (the partition columns live in the path)."""
+    schema = TABLES[table]
+    if table not in DEAL_TABLES:
+        return schema
+    return pa.schema([f for f in schema if f.name not in PARTITION_COLUMNS])
