@@ -134,6 +134,28 @@ def score(
     raise typer.Exit(1 if disputed or bad else 0)
 
 
+@app.command()
+def simulate(
+    out: Annotated[Path, typer.Option("--out", help="Output file: .jsonl or .jsonl.gz (ground truth written beside it).")],
+    players: Annotated[int, typer.Option("--players", help="3 or 4 players.")] = 4,
+    sessions: Annotated[int, typer.Option("--sessions", help="Number of sessions.")] = 10,
+    deals_per_session: Annotated[int, typer.Option("--deals-per-session", help="Deals per session.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same arguments give byte-identical output.")] = 1,
+    mistakes: Annotated[float, typer.Option("--mistakes", help="Probability that a deal gets one injected mistake.")] = 0.0,
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes (output does not depend on it).")] = 1,
+) -> None:
+    """Play whole sessions with heuristic players and write realistic records, mistakes injected at a rate."""
+    from tarock.simulate import truth_path, write_simulation
+
+    try:
+        stats = write_simulation(out, players, sessions, deals_per_session, seed, mistakes, workers)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    typer.echo(f"wrote {stats.deals:,} deals in {stats.sessions:,} sessions to {out} "
+               f"({stats.mistakes:,} mistakes, truth in {truth_path(out)}); "
+               f"{stats.deals_per_second:,.0f} deals/s")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -121,3 +121,20 @@ def test_score_csv_has_a_row_per_player_and_session_end() -> None:
     assert rows[0].startswith("session,hand,id,contract")
     assert len(rows) == 1 + 4 * 4 + 4  # header, 4 hands x 4 players, session end per player
     assert "seed-004,end,,session_end,,,Ana,-100,,0,1" in rows
+
+
+def test_simulate_writes_records_and_truth_and_the_bundled_sample_matches_its_truth(tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl.gz"
+    code, text = run("simulate", "--players", "3", "--sessions", "2", "--deals-per-session", "5", "--seed", "9",
+                     "--mistakes", "0.5", "--out", str(out))
+    assert code == 0 and "wrote 10 deals in 2 sessions" in text
+    assert out.exists() and (tmp_path / "s.truth.jsonl").exists()
+    # the bundled sample: every injected mistake is found, nothing else
+    sample = EXAMPLES.parent / "sample"
+    for name in ("sample-4p", "sample-3p"):
+        truth = sorted((t["id"], t["code"], t["trick"], t["player"]) for t in
+                       map(json.loads, (sample / f"{name}.truth.jsonl").read_text().splitlines()))
+        found = sorted((o["id"], f["code"], f["trick"], f["player"]) for o in
+                       json_lines(run("check", "-f", "json", str(sample / f"{name}.jsonl.gz"))[1])
+                       for f in o["findings"])
+        assert found == truth and len(truth) > 10

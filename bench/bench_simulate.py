@@ -1,0 +1,54 @@
+"""Simulator benchmark: deals/s of ``write_simulation`` and the contract mix it produces.
+
+    .venv/bin/python bench/bench_simulate.py [--players 4] [--deals 100000] [--mistakes 0] [--workers 1]
+
+Writes ``bench/out/sim-<players>p-<deals>.jsonl.gz`` (git-ignored) and prints
+wall time, CPU time (this process and its pool workers, from
+``resource.getrusage``), deals/s per CPU second, and each contract's share.
+Every deal is replayed by the engine as it is simulated, so the figure
+includes that check.  Figures go in closing notes; tests never assert times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+from pathlib import Path
+
+from tarock.simulate import write_simulation
+
+OUT = Path(__file__).resolve().parent / "out"
+SESSION = 20
+
+
+def cpu_seconds() -> float:
+    """User + system time of this process and of its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--mistakes", type=float, default=0.0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    out = OUT / f"sim-{args.players}p-{args.deals}.jsonl.gz"
+    began = cpu_seconds()
+    stats = write_simulation(out, args.players, args.deals // SESSION, SESSION, args.seed, args.mistakes,
+                             args.workers)
+    cpu = cpu_seconds() - began
+    print(f"{stats.deals} deals, {args.workers} worker(s): wall {stats.seconds:.1f}s "
+          f"({stats.deals_per_second:.0f} deals/s), CPU {cpu:.1f}s "
+          f"({stats.deals / cpu:.0f} deals/s per CPU s)")
+    print(f"mistakes injected: {stats.mistakes} {dict(stats.kinds.most_common())}")
+    for contract, n in stats.contracts.most_common():
+        print(f"  {contract:14s} {n:7d} {100 * n / stats.deals:6.2f}%")
+
+
+if __name__ == "__main__":
+    main()
