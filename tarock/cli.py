@@ -156,6 +156,68 @@ def simulate(
                f"{stats.deals_per_second:,.0f} deals/s")
 
 
+def _report_counts(counts: Any, out: Path) -> None:
+    """Print what a conversion or import wrote and every input it had to leave out."""
+    for f in counts.findings:
+        where = f"{f.file}:{f.line}" if f.file else "-"
+        typer.echo(f"{where}: {f.code} {f.message}", err=True)
+    typer.echo(f"wrote {counts.written:,} records to {out}; {counts.rejected:,} rejected")
+
+
+@app.command()
+def convert(
+    src: Annotated[Path, typer.Argument(help="Input: .trk, .json, .jsonl (optionally .gz).")],
+    dst: Annotated[Path, typer.Argument(help="Output; its format is taken from its name.")],
+) -> None:
+    """Convert records between the .trk text format, .json and .jsonl, losslessly."""
+    from tarock.trk import convert as run_convert
+
+    _existing([src])
+    try:
+        counts = run_convert(src, dst)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    _report_counts(counts, dst)
+    raise typer.Exit(1 if counts.rejected else 0)
+
+
+import_app = typer.Typer(help="Import records kept elsewhere: OpenSpiel game logs, score-sheet CSV.",
+                         no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("openspiel")
+def import_openspiel(
+    src: Annotated[Path, typer.Argument(help='JSONL of {"players", "rng_seed", "actions"} lines.')],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Record file to write (.jsonl, .json, .trk, .gz).")],
+) -> None:
+    """Replay OpenSpiel tarok games (pyspiel) and write them as records with the openspiel preset."""
+    from tarock.openspiel import import_openspiel as run_import
+
+    _existing([src])
+    try:
+        counts = run_import(src, out)
+    except (ImportError, ValueError) as exc:
+        typer.echo(f"tarock: {exc}", err=True)
+        raise typer.Exit(2) from None
+    _report_counts(counts, out)
+    raise typer.Exit(1 if counts.rejected else 0)
+
+
+@import_app.command("sheet")
+def import_sheet(
+    src: Annotated[Path, typer.Argument(help="Score-sheet CSV: hand, contract, declarer, one column per player.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Record file to write (.jsonl, .json, .trk, .gz).")],
+) -> None:
+    """Read a score sheet as recorded scores without card play, and audit its arithmetic."""
+    from tarock.sheet_csv import import_sheet as run_import
+
+    _existing([src])
+    counts = run_import(src, out)
+    _report_counts(counts, out)
+    raise typer.Exit(1 if counts.findings else 0)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

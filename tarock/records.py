@@ -51,7 +51,7 @@ from tarock.deal import (
     Recorded,
 )
 from tarock.findings import Finding
-from tarock.options import slovenian_options
+from tarock.options import options_for
 
 
 class RecordError(ValueError):
@@ -175,6 +175,14 @@ def _name(value: Any, known: frozenset[str], where: str, what: str) -> str:
             if form in known:
                 return form
     raise RecordError(f"{where}: unknown {what} {_q(value)}")
+
+
+def lookup_name(text: str, known: frozenset[str]) -> str | None:
+    """The canonical name among ``known`` that ``text`` spells (same aliases as records), else None."""
+    try:
+        return _name(text, known, "", "")
+    except RecordError:
+        return None
 
 
 def _int(value: Any, where: str, minimum: int | None = None) -> int:
@@ -435,13 +443,12 @@ def _date(value: Any) -> str:
 
 
 def _options(value: Any, ruleset: str) -> Mapping[str, Any]:
-    """The raw options (validated for rulesets that have an options type)."""
+    """The raw options, validated against the ruleset's options type."""
     obj = _object(value, "options")
-    if ruleset == "slovenian":
-        try:
-            slovenian_options(obj)
-        except (ValueError, TypeError) as exc:  # OptionError, or an unhashable preset value
-            raise RecordError(f"options: {exc}") from None
+    try:
+        options_for(ruleset, obj)
+    except (ValueError, TypeError) as exc:  # OptionError, or an unhashable preset value
+        raise RecordError(f"options: {exc}") from None
     return MappingProxyType(dict(obj))
 
 
@@ -646,8 +653,8 @@ MIB = 1 << 20
 GIB = 1 << 30
 _CHUNK = MIB
 _BOM = b"\xef\xbb\xbf"
-RECORD_SUFFIXES = (".json", ".jsonl", ".ndjson")
-"""File endings read as records, each also with ``.gz``."""
+RECORD_SUFFIXES = (".json", ".jsonl", ".ndjson", ".trk")
+"""File endings read as records, each also with ``.gz`` (``.trk``: the text format of ``tarock.trk``)."""
 
 
 def _size_text(n: int) -> str:
@@ -1118,6 +1125,10 @@ def _is_json_list_file(name: str) -> bool:
     return name.removesuffix(".gz").endswith(".json")
 
 
+def _is_trk_file(name: str) -> bool:
+    return name.removesuffix(".gz").endswith(".trk")
+
+
 def read_records(
     path: str | os.PathLike[str],
     limits: ReaderLimits = ReaderLimits(),
@@ -1127,9 +1138,11 @@ def read_records(
     """Stream the records of one file as ReadItems; bad input becomes E_PARSE items, never an exception.
 
     ``.json`` (and ``.json.gz``) files hold one record or a list of them;
-    every other file is read as JSON Lines, one record per line, blank lines
-    skipped.  Only records starting on lines ``start_line``..``end_line``
-    (1-based, inclusive) are read, so a large file can be split into shards.
+    ``.trk`` (and ``.trk.gz``) files hold deals in the text format of
+    ``tarock.trk`` (a deal's line is where its first tag is); every other
+    file is read as JSON Lines, one record per line, blank lines skipped.
+    Only records starting on lines ``start_line``..``end_line`` (1-based,
+    inclusive) are read, so a large file can be split into shards.
     A file that cannot be opened yields one finding at line 0; a read failure
     (not gzip, truncated, past ``max_gz_bytes``) yields one finding at the
     line reached, and reading that file stops.
@@ -1146,6 +1159,12 @@ def read_records(
         return
     with stream:
         source = _Source(stream, limits.max_gz_bytes if gz else None)
+        if _is_trk_file(file):
+            from tarock.trk import read_trk_lines  # the text format builds on this module
+
+            lines = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, 1, None)
+            yield from read_trk_lines(file, lines, limits, start_line, end_line)
+            return
         if _is_json_list_file(file):
             pieces = _JsonSplitter(source, limits, start_line, end_line).pieces()
         else:
@@ -1159,9 +1178,9 @@ def read_records(
 def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
     """The record files under ``paths``: directories are searched recursively.
 
-    A directory contributes its files ending in .json, .jsonl or .ndjson (or
-    those plus .gz), sorted; a path given directly is kept whatever its name
-    (a missing one too, so reading it reports the problem).  The order is
+    A directory contributes its files ending in .json, .jsonl, .ndjson or
+    .trk (or those plus .gz), sorted; a path given directly is kept whatever
+    its name (a missing one too, so reading it reports the problem).  The order is
     that of ``paths``; a file is listed once.
     """
     if isinstance(paths, (str, os.PathLike)):
