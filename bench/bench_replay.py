@@ -1,6 +1,6 @@
 """Replay benchmark: parse + full validation (+ scoring) of generated 4-player deals, one core.
 
-    .venv/bin/python bench/bench_replay.py [--deals 10000] [--seed 1]
+    .venv/bin/python bench/bench_replay.py [--deals 10000] [--seed 1] [--ruleset koenigrufen]
 
 Prints deals/s for parse only, parse + replay, and parse + replay + score,
 and the cost scoring adds to a replay.  Figures go in closing notes; tests
@@ -15,10 +15,11 @@ import time
 
 import orjson
 
+from tarock import random_koenigrufen
 from tarock.engine import replay
 from tarock.randomplay import random_record
 from tarock.records import loads
-from tarock.scoring import score_deal
+from tarock.rulesets import score_facts
 
 
 def main() -> None:
@@ -26,9 +27,13 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--ruleset", choices=("slovenian", "koenigrufen"), default="slovenian")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    lines = [orjson.dumps(random_record(rng, args.players)) for _ in range(args.deals)]
+    if args.ruleset == "koenigrufen":
+        lines = [orjson.dumps(random_koenigrufen.random_record(rng)) for _ in range(args.deals)]
+    else:
+        lines = [orjson.dumps(random_record(rng, args.players)) for _ in range(args.deals)]
 
     def timed(label: str, fn) -> float:
         best = float("inf")
@@ -52,9 +57,10 @@ def main() -> None:
         for line in lines:
             rp = replay(loads(line))
             if rp.facts is not None:
-                score_deal(rp.facts)
+                score_facts(rp.facts)
 
-    print(f"{len(lines):,} generated {args.players}-player deals, best of 3 runs")
+    players = 4 if args.ruleset == "koenigrufen" else args.players
+    print(f"{len(lines):,} generated {players}-player {args.ruleset} deals, best of 3 runs")
     t_parse = timed("parse", parse)
     t_val = timed("parse + validate", validate)
     t_all = timed("parse + validate + score", validate_score)

@@ -1,1 +1,15 @@
-"""ingest layer (see DESIGN.md)."""
+"""ingest: record files into the store (DESIGN.md, "Store"; docs/store.md).
+
+One module per job:
+
+* ``discover`` — find record files, fingerprint them;
+* ``shards`` — plan shards (line ranges that never cut a session);
+* ``pipeline`` — ``process_shard``: read, check, score, build rows, publish;
+* ``rows`` / ``schema`` — the tables' rows as Arrow, and their columns;
+* ``writer`` / ``layout`` — atomic publication, and where files live;
+* ``dedup`` — the ``duplicates`` table;
+* ``executors`` — ``local:N`` process pools and Dask clusters;
+* ``coordinator`` — a whole run: plan, execute, retire, dedup, rescore switch, run log;
+* ``store`` — DuckDB views, ``sql``, DuckDB export;
+* ``progress`` / ``commands`` — what the CLI calls and prints.
+"""

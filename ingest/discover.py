@@ -67,6 +67,10 @@ def discover(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -
     return found
 
 
-def is_json_list_file(path: str) -> bool:
-    """Whether the reader treats the file as one JSON value (``.json``/``.json.gz``) rather than JSON Lines."""
-    return Path(path).name.removesuffix(".gz").endswith(".json")
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+"""Files holding one record per line (also with ``.gz``): the only ones cut into several shards."""
+
+
+def is_json_lines(path: str) -> bool:
+    """Whether a file holds one record per line, so any line range of it can be read on its own."""
+    return Path(path).name.removesuffix(".gz").endswith(JSON_LINES_SUFFIXES)

@@ -1,10 +1,10 @@
 """The store's tables: one Arrow schema per table, and how each is partitioned on disk.
 
 This module is the single source of truth for column names and types: the
-row builder fills exactly these columns, the writer partitions by
-``PARTITION_COLUMNS``, the DuckDB views type an empty table from these
-schemas, and ``docs/store.md`` documents them (a test checks that every
-column is documented).
+row builder fills exactly these columns, split by ``PARTITION_COLUMNS``,
+the DuckDB views type an empty table from these schemas, and
+``docs/store.md`` documents them (a test checks that every column is
+documented).
 
 Per-deal tables are hive-partitioned by ``ruleset`` and ``n_players``: the
 analysis queries (win rates by ruleset, 3- vs 4-player tables) prune by them,
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from tarock.scoring import COMPONENTS
+from tarock.rulesets import ALL_COMPONENTS
 
 PARTITION_COLUMNS = ("ruleset", "n_players")
 """Hive partition keys of the per-deal tables, outermost first."""
@@ -37,12 +37,17 @@ DEAL_KEY = (
     pa.field("content_hash", _STR),
     pa.field("source_file", _STR),
     pa.field("source_line", _I64),
+    pa.field("shard", _STR),
 )
-"""The columns every per-deal child table starts with: which stored copy of which deal a row belongs to."""
+"""The columns every per-deal table starts with: which deal, and which stored copy of it.
+
+(``shard``, ``source_line``) identifies a stored copy exactly; the views
+hide the copies listed in ``duplicates`` by those two columns (cheap to
+read: ``shard`` is one dictionary value per file).
+"""
 
 DEALS = pa.schema([
-    pa.field("deal_id", _STR),
-    pa.field("content_hash", _STR),
+    *DEAL_KEY,
     pa.field("players", _STRS),
     pa.field("session", _STR),
     pa.field("seq", _I64),
@@ -66,9 +71,6 @@ DEALS = pa.schema([
     pa.field("options_hash", _STR),
     pa.field("options_json", _STR),
     pa.field("engine_version", _STR),
-    pa.field("source_file", _STR),
-    pa.field("source_line", _I64),
-    pa.field("shard", _STR),
     pa.field("record", _STR),
     pa.field("ruleset", _STR),
     pa.field("n_players", _I32),
@@ -89,7 +91,7 @@ RESULTS = pa.schema([
     pa.field("penalty_policy", _STR),
     pa.field("won", _BOOL),
     pa.field("breakdown_json", _STR),
-    *(pa.field(component, _I32) for component in COMPONENTS),
+    *(pa.field(component, _I32) for component in ALL_COMPONENTS),
     pa.field("ruleset", _STR),
     pa.field("n_players", _I32),
 ])

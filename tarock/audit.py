@@ -6,7 +6,9 @@ player missing from the sheet counts as 0) the audit reports one
 whose removal or a plausible mis-scoring (difference unrounded or rounded the
 other way, sign flipped, kontra not applied, radelc doubling missing,
 silent/announced value swapped, …) turns the recomputed score into the
-recorded one; otherwise it names the total.  Recorded radelci are checked
+recorded one; otherwise it names the total.  Königrufen's lines (zero-sum
+payments) have mis-scorings of their own (``KOENIGRUFEN_VARIANTS``: a lone
+player's payments written once, a solo game's doubling forgotten, …).  Recorded radelci are checked
 against the radelci after the deal the same way.
 """
 
@@ -16,10 +18,10 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from tarock.deal import Recorded
 from tarock.findings import Finding
+from tarock.rulesets import contract_label
 from tarock.scoring import (
     BONUS_LABELS,
     BONUS_VALUES,
-    CONTRACT_LABELS,
     DOUBLED_BY_RADELC,
     KONTRA_NAMES,
     Line,
@@ -27,6 +29,7 @@ from tarock.scoring import (
     round_difference,
     signed,
 )
+from tarock.scoring_koenigrufen import BONUS_LABELS as BONUS_LABELS_KOENIGRUFEN
 
 Variant = tuple[int, str]
 """An alternative value of a line, and the sentence that explains why it is wrong."""
@@ -53,7 +56,7 @@ def _kontra_missing(line: Line, what: str) -> Iterator[Variant]:
 
 def _game_variants(line: Line, result: ScoreResult) -> Iterator[Variant]:
     """Game value missing, won/lost swapped, kontra forgotten."""
-    label = CONTRACT_LABELS.get(result.contract, result.contract)
+    label = contract_label(result.contract)
     yield _removed(line, "the game line")
     outcome = "won" if line.value > 0 else "lost"
     other = "lost" if line.value > 0 else "won"
@@ -154,6 +157,48 @@ VARIANTS: Mapping[str, Callable[[Line, ScoreResult], Iterator[Variant]]] = {
 """Plausible mis-scorings of each kind of line, most likely first."""
 
 
+def _payment_variants(line: Line, what: str) -> Iterator[Variant]:
+    """Königrufen: a line missing, on the wrong side, without its kontra, or settled once instead of per player."""
+    b = line.basis
+    yield _removed(line, what)
+    yield -line.value, f"{line.detail}, not {signed(-line.value)}"
+    yield from _kontra_missing(line, what)
+    payments = b.get("payments", 1)
+    if payments > 1:
+        yield line.value // payments, f"{line.players[0]} settles {what} with each of {payments} players, not once"
+
+
+def _koenigrufen_game_variants(line: Line, result: ScoreResult) -> Iterator[Variant]:
+    """The game line: the generic slips, and a lost Sechserdreier not doubled."""
+    yield from _payment_variants(line, "the game")
+    if line.basis.get("double", 1) > 1:
+        yield line.value // 2, "a lost Sechserdreier counts double"
+
+
+def _koenigrufen_bonus_variants(line: Line, result: ScoreResult) -> Iterator[Variant]:
+    """A bonus (or valat) line: the generic slips, silent and announced values swapped, solo doubling missing."""
+    b = line.basis
+    label = BONUS_LABELS_KOENIGRUFEN.get(line.component, line.component)
+    yield from _payment_variants(line, f"the {label}")
+    used, silent, full = b.get("value", 0), b.get("silent", 0), b.get("full", 0)
+    if used and silent and full:
+        per = line.value // used
+        if b.get("announced"):
+            yield per * silent, f"an announced {label} is worth {full}, not {silent}"
+        else:
+            yield per * full, f"a silent {label} is worth {silent}, not {full}"
+    if b.get("solo", 1) > 1:
+        yield line.value // 2, f"a solo game doubles the {label}"
+
+
+KOENIGRUFEN_VARIANTS: Mapping[str, Callable[[Line, ScoreResult], Iterator[Variant]]] = {
+    "game": _koenigrufen_game_variants,
+    **{bonus: _koenigrufen_bonus_variants for bonus in BONUS_LABELS_KOENIGRUFEN},
+    "penalty": lambda line, result: _payment_variants(line, "the renonce"),
+}
+"""Plausible mis-scorings of Königrufen's lines (all zero-sum payments)."""
+
+
 def _doubled(result: ScoreResult, player: str) -> bool:
     """Whether a radelc doubles ``player``'s lines (then a change to one of them counts twice)."""
     return any(ln.component == "radelc" and player in ln.players for ln in result.lines)
@@ -162,9 +207,10 @@ def _doubled(result: ScoreResult, player: str) -> bool:
 def _line_explanation(result: ScoreResult, player: str, delta: int) -> str | None:
     """The first line whose removal or plausible change moves ``player``'s score by ``delta``."""
     factor = 2 if _doubled(result, player) else 1
+    variants = KOENIGRUFEN_VARIANTS if result.ruleset == "koenigrufen" else VARIANTS
     for line in result.lines_of(player):
         mult = factor if line.component in DOUBLED_BY_RADELC else 1
-        for alt, reason in VARIANTS[line.component](line, result):
+        for alt, reason in variants[line.component](line, result):
             if alt != line.value and (alt - line.value) * mult == delta:
                 return reason
     return None
@@ -176,7 +222,7 @@ def _total_explanation(result: ScoreResult, player: str, recorded: int) -> str:
     lines = result.lines_of(player)
     if result.policy == "annul":
         return "the renons annuls the hand (penalty annul): everyone writes 0"
-    if not _doubled(result, player):
+    if result.ruleset == "slovenian" and not _doubled(result, player):
         base = sum(ln.value for ln in lines if ln.component in DOUBLED_BY_RADELC)
         if base and recorded - score == base:
             who = player if result.contract == "klop" else result.declarer
@@ -186,7 +232,7 @@ def _total_explanation(result: ScoreResult, player: str, recorded: int) -> str:
     if not lines:
         if result.contract == "klop":
             return f"{player} writes nothing: when a player is at ±70 in a Klop only those players score"
-        label = CONTRACT_LABELS.get(result.contract, result.contract)
+        label = contract_label(result.contract)
         return f"{player} writes nothing: only the declarer's side writes in this {label}"
     return "no single line explains it"
 
@@ -200,7 +246,7 @@ def explain_score(result: ScoreResult, player: str, recorded: int) -> str:
 def _radelci_explanation(result: ScoreResult, player: str, recorded: int) -> str:
     """Why ``player``'s recorded radelci differ: an award, a cancellation, or one that stays."""
     after = result.radelci_after.get(player, 0)
-    label = CONTRACT_LABELS.get(result.contract, result.contract)
+    label = contract_label(result.contract)
     if recorded == after - 1 and result.award_reason:
         return f"but {result.award_reason} gives everyone one"
     if recorded == after + 1 and player in result.cancelled:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Optional
 import orjson
 import typer
 
-from tarock.options import OptionError, slovenian_options
+from tarock.options import OptionError, check_overrides
 
 app = typer.Typer(
     add_completion=False,
@@ -34,7 +34,7 @@ class Format(str, Enum):
 
 
 def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs from the command line, validated as slovenian options."""
+    """``KEY=VALUE`` pairs from the command line, each validated as an option of some ruleset."""
     out: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
@@ -42,7 +42,7 @@ def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
             raise typer.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--ruleset-option")
         out[key.strip()] = value.strip()
     try:
-        slovenian_options(overrides=out)
+        check_overrides(out)
     except OptionError as exc:
         raise typer.BadParameter(str(exc), param_hint="--ruleset-option") from None
     return out
@@ -216,6 +216,79 @@ def import_sheet(
     counts = run_import(src, out)
     _report_counts(counts, out)
     raise typer.Exit(1 if counts.findings else 0)
+
+
+StoreOption = Annotated[
+    Optional[Path],
+    typer.Option("--store", help="Store directory (default: $TAROCK_STORE, else data/store)."),
+]
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Record files or directories (searched recursively).")],
+    store: StoreOption = None,
+    executor: Annotated[str, typer.Option("--executor", "-e", help="local, local:N, or tcp://HOST:PORT (Dask).")] = "local",
+    rescore: Annotated[bool, typer.Option("--rescore", help="Rescore every stored deal under the current rules and options.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    shard_size: Annotated[int, typer.Option("--shard-size", help="Records per shard of a large JSONL file.")] = 20_000,
+    ruleset_option: OptionOverrides = None,
+) -> None:
+    """Validate, score and store record files in the store: parallel, idempotent, nothing lost.
+
+    Exit status: 0 when read = stored + rejected and no shard failed, 1 otherwise, 2 for usage errors.
+    """
+    from ingest.commands import ingest as run_ingest
+    from ingest.commands import print_summary, resolve_store
+    from ingest.coordinator import GenerationMismatch
+    from ingest.layout import StoreBusy
+
+    overrides = parse_overrides(ruleset_option)
+    try:
+        summary = run_ingest(_existing(paths), resolve_store(store), executor, rescore=rescore, quiet=quiet,
+                             ruleset_options=overrides, shard_size=shard_size)
+    except (GenerationMismatch, StoreBusy, ValueError) as exc:
+        typer.echo(f"tarock: {exc}", err=True)
+        raise typer.Exit(2) from None
+    print_summary(summary)
+    raise typer.Exit(summary.exit_code)
+
+
+class FrameFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+@app.command("sql")
+def sql_command(
+    query: Annotated[str, typer.Argument(help="A SQL query over the store's views (deals, results, tricks, plays, findings, …).")],
+    store: StoreOption = None,
+    fmt: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
+) -> None:
+    """Run a query over the store and print the result."""
+    import duckdb
+
+    from ingest.commands import print_frame, query as run_query, resolve_store
+
+    try:
+        frame = run_query(resolve_store(store), query)
+    except duckdb.Error as exc:
+        typer.echo(f"tarock: {exc}", err=True)
+        raise typer.Exit(2) from None
+    print_frame(frame, fmt.value)
+
+
+@app.command()
+def export(
+    duckdb_file: Annotated[Path, typer.Option("--duckdb", help="DuckDB database file to write.")],
+    store: StoreOption = None,
+) -> None:
+    """Write the store as one DuckDB database file with the same tables."""
+    from ingest.commands import export as run_export
+    from ingest.commands import print_export, resolve_store
+
+    print_export(run_export(resolve_store(store), duckdb_file), duckdb_file)
 
 
 def main() -> None:

@@ -1,88 +1,115 @@
-"""Replay a recorded deal through the ``slovenian`` rules and collect every finding.
+"""Replay a recorded deal through the rules of its ruleset and collect every finding.
 
 ``replay(deal)`` walks the phases in order (deal, bidding, king call, talon,
 stash, announcements, trick play), never raises on a rule violation, and
-returns a ``Replay``: the tricks with their winners, card points per side,
-the findings in deal order, and the ``DealFacts`` scoring needs.  Loading a
-record *is* replaying it (PokerKit's idea).
+returns a ``Replay``: the tricks with their winners, card points, the
+findings in deal order, and the facts scoring needs.  Loading a record *is*
+replaying it (PokerKit's idea).
+
+This module runs the phases every ruleset shares; a ``_Ruleset`` holds the
+ruleset's data and the few phases it plays its own way
+(``tarock.slovenian_replay``, ``tarock.koenigrufen_replay``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
+from tarock import koenigrufen, koenigrufen_replay, slovenian, slovenian_replay
+from tarock.bidding import BiddingOutcome
 from tarock.cards import (
     CARD_BIT,
-    CARD_POINTS,
     CODES,
     FULL_DECK,
     KINGS_MASK,
-    MOND,
-    PAGAT,
     PLAIN_MASK,
-    SKIS,
     TAROK_MASK,
     TRULA_MASK,
-    counted_points,
     mask_of,
 )
 from tarock.deal import Deal
-from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
-from tarock.findings import Finding, status_of
+from tarock.findings import Finding
 from tarock.game import Game, Phase
-from tarock.options import OptionError, SlovenianOptions, slovenian_options
-from tarock.slovenian import (
-    CARDS_PER_HAND,
-    CONTRACTS,
-    TALON_SIZE,
-    Contract,
-    allowed_contract,
-    check_bidding,
-    trick_winner,
-    valid_king_call,
-)
+from tarock.options import OptionError, options_for
+from tarock.play import trick_winner
+from tarock.replay_state import Abort, Replay, Table, report
 
-KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
-_KONTRA_NAMES = {2: "kontra", 4: "re", 8: "sub", 16: "mord"}
+__all__ = ["Replay", "replay"]
 
 
-@dataclass(slots=True)
-class Replay:
-    """Everything a replay established about one deal.
+@dataclass(frozen=True, slots=True)
+class _Ruleset:
+    """What the replay needs of a ruleset: its data, and the phases it plays its own way.
 
-    ``facts`` is None when the deal has an ``error`` finding (it cannot be
-    scored).  ``card_points`` is ``{"declarer_side": …, "opponents": …}``
-    or, in Klop, one entry per player.
+    Attributes:
+        contracts: the contracts by name.
+        cards_per_hand: hand size by number of players (the table sizes played).
+        unavailable: why a contract is not played at this table (size, options), or None.
+        leader: who leads trick 1, given the contract and the declarers.
+        winning: what decides a trick (``tarock.play.trick_winner``'s
+            ``trumps`` and ``emperor``), given the contract and the options.
+        check_bidding: replays the bidding (``tarock.bidding``).
+        misdeal_warning: a hand without a tarok is ``W_MISDEAL``.
+        austrian_king_call: calling a king the declarer holds is
+            ``R_OWN_KING`` (holding all four, any call is ``E_KING``), and a
+            called king lying in the talon must be taken with its half.
+        taroks_first: whether the stash must hold taroks before suit cards.
+        check_contract: checks of the ruleset's own once the declarers and
+            the king are known (may set ``Table.conceded``).
+        decider: for a contract that can be decided before the last trick,
+            the test whether it is decided after the tricks played so far.
+        announcements, outcome: the ruleset's phases.
     """
 
-    deal: Deal
-    options: SlovenianOptions | None
-    findings: list[Finding]
-    contract: str
-    declarer: int | None = None
-    partner: int | None = None
-    hands: list[int] | None = None
-    talon: tuple[int, ...] | None = None
-    tricks: list[tuple[int, ...]] = field(default_factory=list)
-    trick_seats: list[tuple[int, ...]] = field(default_factory=list)
-    winners: list[int] = field(default_factory=list)
-    card_points: dict[str, int] | None = None
-    facts: DealFacts | None = None
-
-    @property
-    def status(self) -> str:
-        return status_of(self.findings)
-
-    def player(self, seat: int | None) -> str | None:
-        return None if seat is None else self.deal.players[seat]
-
-    def trick_leaders(self) -> list[int]:
-        return [seats[0] for seats in self.trick_seats]
+    contracts: Mapping[str, Any]
+    cards_per_hand: Mapping[int, int]
+    unavailable: Callable[[Any, int, Any], str | None]
+    leader: Callable[[Any, tuple[int, ...]], int]
+    winning: Callable[[Any, Any], tuple[bool, int]]
+    check_bidding: Callable[[list[tuple[int, str]], int, Any, tuple[str, ...]], BiddingOutcome]
+    misdeal_warning: bool
+    austrian_king_call: bool
+    taroks_first: Callable[[Any, Any], bool]
+    check_contract: Callable[[Table], None]
+    announcements: Callable[[Table], None]
+    decider: Callable[[Table], Callable[[Game], bool] | None]
+    outcome: Callable[[Table], None]
 
 
-class _Abort(Exception):
-    """The deal cannot be replayed further (an error that leaves nothing to check)."""
+_RULESETS: dict[str, _Ruleset] = {
+    "slovenian": _Ruleset(
+        contracts=slovenian.CONTRACTS,
+        cards_per_hand=slovenian.CARDS_PER_HAND,
+        unavailable=lambda c, n, _: None if slovenian.allowed_contract(c, n) else "is not played with 3 players",
+        leader=lambda c, declarers: declarers[0] if c.declarer_leads and declarers else 0,
+        winning=lambda c, options: (c.trumps, slovenian.emperor_mode(c, options)),
+        check_bidding=slovenian.check_bidding,
+        misdeal_warning=True,
+        austrian_king_call=False,
+        taroks_first=lambda c, o: False,
+        check_contract=lambda table: None,
+        announcements=slovenian_replay.announcements,
+        decider=slovenian_replay.decider,
+        outcome=slovenian_replay.outcome,
+    ),
+    "koenigrufen": _Ruleset(
+        contracts=koenigrufen.CONTRACTS,
+        cards_per_hand={koenigrufen.N_PLAYERS: koenigrufen.CARDS_PER_HAND},
+        unavailable=lambda c, n, options: koenigrufen.unavailable(c, options),
+        leader=koenigrufen.leader,
+        winning=lambda c, options: (c.trumps, koenigrufen.table_rules(c, options)[2]),
+        check_bidding=koenigrufen.check_bidding,
+        misdeal_warning=False,
+        austrian_king_call=True,
+        taroks_first=lambda c, options: c.color and options.color_discard_restriction,
+        check_contract=koenigrufen_replay.check_contract,
+        announcements=koenigrufen_replay.announcements,
+        decider=koenigrufen_replay.decider,
+        outcome=koenigrufen_replay.outcome,
+    ),
+}
+TALON_SIZE = 6
 
 
 def replay(deal: Deal, overrides: Mapping[str, Any] | None = None) -> Replay:
@@ -91,7 +118,7 @@ def replay(deal: Deal, overrides: Mapping[str, Any] | None = None) -> Replay:
     out = Replay(deal, None, findings, deal.contract)
     try:
         _replay(deal, overrides, out)
-    except _Abort:
+    except Abort:
         pass
     out.findings.sort(key=_order)
     return out
@@ -103,102 +130,106 @@ def _order(f: Finding) -> tuple[int, int, int]:
     return (1, f.trick, f.position if f.position is not None else -1)
 
 
-def _err(out: Replay, code: str, message: str, player: str | None = None, card: int | None = None,
-         trick: int | None = None, position: int | None = None) -> None:
-    out.findings.append(Finding(code, message, trick, position, player,
-                                None if card is None else CODES[card]))
-
-
 def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> None:
-    if deal.ruleset != "slovenian":
-        _err(out, "E_PARSE", f"ruleset {deal.ruleset} is not supported by this engine yet")
-        raise _Abort
+    ruleset = _RULESETS.get(deal.ruleset)
+    if ruleset is None:
+        report(out, "E_PARSE", f"ruleset {deal.ruleset} is not supported by this engine yet")
+        raise Abort
     try:
-        options = slovenian_options(deal.options, overrides)
+        options = options_for(deal.ruleset, deal.options, overrides)
     except OptionError as exc:
-        _err(out, "E_PARSE", str(exc))
-        raise _Abort from None
+        report(out, "E_PARSE", str(exc))
+        raise Abort from None
     out.options = options
     n = deal.n_players
-    if n not in CARDS_PER_HAND:
-        _err(out, "E_PARSE", f"slovenian is played by 3 or 4 players, not {n}")
-        raise _Abort
-    contract = CONTRACTS.get(deal.contract)
+    if n not in ruleset.cards_per_hand:
+        sizes = " or ".join(map(str, ruleset.cards_per_hand))
+        report(out, "E_PARSE", f"{deal.ruleset} is played by {sizes} players, not {n}")
+        raise Abort
+    contract = ruleset.contracts.get(deal.contract)
     if contract is None:
-        _err(out, "E_PARSE", f"{deal.contract} is not a slovenian contract")
-        raise _Abort
-    if not allowed_contract(contract, n):
-        _err(out, "E_BID", f"{contract.label} is not played with 3 players")
-    declarer = _declarer(deal, contract, out)
-    out.declarer = declarer
-    seats = _seats(deal, contract, declarer, options)
-    hands, talon = _hands(deal, contract, declarer, seats, out)
-    out.hands = list(hands)
-    out.talon = talon
-    _check_misdeal(deal, hands, out)
+        report(out, "E_PARSE", f"{deal.contract} is not a {deal.ruleset} contract")
+        raise Abort
+    reason = ruleset.unavailable(contract, n, options)
+    if reason:
+        report(out, "E_BID", f"{contract.label} {reason}")
+    declarers = _declarers(deal, ruleset, contract, options, out)
+    out.declarer = declarers[0] if declarers else None
+    out.declarers = declarers
+    leader = ruleset.leader(contract, declarers)
+    table = Table(deal, out, options, contract, declarers, _seats(deal, ruleset, contract, options, leader))
+    table.hands, table.talon = _hands(table, ruleset)
+    out.hands = list(table.hands)
+    out.talon = table.talon
+    if ruleset.misdeal_warning:
+        _check_misdeal(table)
     if deal.bidding is not None:
-        _check_bidding(deal, contract, declarer, options, out)
-    called_king, partner, king_in_talon = _king(deal, contract, declarer, hands, talon, out)
-    out.partner = partner
-    play_hands = list(hands)
-    pick_mask, stash = _talon_and_stash(deal, contract, declarer, hands, talon, play_hands, seats, out)
-    announced, kontra = _announcements(deal, contract, declarer, partner, called_king, play_hands, out)
-    leader = declarer if contract.declarer_leads and declarer is not None else 0
-    game = Game(deal.players, play_hands, contract, options, leader)
-    game.phase = Phase.PLAY
-    decided_at = _play(deal, game, contract, declarer, out)
-    out.tricks = game.tricks
-    out.trick_seats = game.trick_seats
-    out.winners = game.winners
-    out.findings.extend(game.findings)
-    _outcome(deal, game, contract, options, declarer, partner, called_king, king_in_talon, talon,
-             pick_mask, stash, announced, kontra, decided_at, out)
+        _check_bidding(table, ruleset)
+    _king(table, ruleset)
+    out.partner = table.partner
+    ruleset.check_contract(table)
+    table.play_hands = list(table.hands)
+    if not table.conceded:
+        _talon_and_stash(table, ruleset)
+    ruleset.announcements(table)
+    if not table.conceded:
+        game = Game(deal.players, table.play_hands, contract, options, leader)
+        game.phase = Phase.PLAY
+        table.game = game
+        table.decided_at = _play(table, ruleset, game)
+        out.tricks = game.tricks
+        out.trick_seats = game.trick_seats
+        out.winners = game.winners
+        out.findings.extend(game.findings)
+    ruleset.outcome(table)
 
 
 # -- deal ------------------------------------------------------------------
-def _declarer(deal: Deal, contract: Contract, out: Replay) -> int | None:
+def _declarers(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, out: Replay) -> tuple[int, ...]:
+    """The declarer's seat (several in a parallel game; none in Klop and Trischaken)."""
     given = deal.declarer
+    if not contract.has_declarer:
+        if given is not None and (not isinstance(given, str) or deal.seat(given) != 0):
+            names = given if isinstance(given, str) else ", ".join(given)
+            report(out, "E_BID", f"{contract.label} has no declarer, and only forehand ({deal.players[0]}) may name "
+                               f"it, not {names}")
+        return ()
     if isinstance(given, tuple):
-        _err(out, "E_PARSE", "slovenian has one declarer, but the record lists several")
-        raise _Abort
-    if contract.is_klop:
-        if given is not None and deal.seat(given) != 0:
-            _err(out, "E_BID", f"Klop has no declarer, and only forehand ({deal.players[0]}) may name it, "
-                               f"not {given}")
-        return None
+        if not contract.parallel:
+            report(out, "E_BID", f"{contract.label} is played by one declarer, but the record names several")
+        return tuple(sorted(deal.seat(p) for p in given))
     if given is not None:
-        return deal.seat(given)
+        return (deal.seat(given),)
     if deal.bidding:
-        outcome = check_bidding([(deal.seat(p), b) for p, b in deal.bidding], deal.n_players,
-                                slovenian_options(deal.options), deal.players)
+        outcome = ruleset.check_bidding([(deal.seat(p), b) for p, b in deal.bidding], deal.n_players, options,
+                                        deal.players)
         if outcome.declarer is not None:
-            return outcome.declarer
-    _err(out, "E_BID", f"the record plays {contract.label} but names no declarer")
-    raise _Abort
+            return outcome.declarers
+    report(out, "E_BID", f"the record plays {contract.label} but names no declarer")
+    raise Abort
 
 
-def _hands(deal: Deal, contract: Contract, declarer: int | None, seats: list[list[int]],
-           out: Replay) -> tuple[list[int], tuple[int, ...] | None]:
+def _hands(table: Table, ruleset: _Ruleset) -> tuple[list[int], tuple[int, ...] | None]:
     """Initial hands as masks (given, or inferred from the play) and the talon in dealt order."""
-    n = deal.n_players
-    per_hand = CARDS_PER_HAND[n]
+    deal, out = table.deal, table.out
+    per_hand = ruleset.cards_per_hand[deal.n_players]
     talon = deal.talon
     if deal.hands is not None:
-        hands = []
+        hands: list[int] = []
         seen = 0
         for seat, cards in enumerate(deal.hands):
             mask = mask_of(cards)
             if mask.bit_count() != len(cards) or mask & seen:
                 dup = _duplicate(cards, seen)
                 first = next((deal.players[s] for s, h in enumerate(hands) if h >> dup & 1), deal.players[seat])
-                _err(out, "E_DECK", f"{CODES[dup]} is dealt twice: to {first} and to {deal.players[seat]}",
+                report(out, "E_DECK", f"{CODES[dup]} is dealt twice: to {first} and to {deal.players[seat]}",
                      deal.players[seat], dup)
-                raise _Abort
+                raise Abort
             seen |= mask
             if len(cards) != per_hand:
-                _err(out, "E_DECK", f"{deal.players[seat]} was dealt {len(cards)} cards, not {per_hand}",
+                report(out, "E_DECK", f"{deal.players[seat]} was dealt {len(cards)} cards, not {per_hand}",
                      deal.players[seat])
-                raise _Abort
+                raise Abort
             hands.append(mask)
         rest = FULL_DECK & ~seen
         if talon is not None:
@@ -206,7 +237,7 @@ def _hands(deal: Deal, contract: Contract, declarer: int | None, seats: list[lis
         elif rest.bit_count() == TALON_SIZE:
             talon = tuple(c for c in range(54) if rest >> c & 1)
         return hands, talon
-    return _infer_hands(deal, contract, declarer, seats, out)
+    return _infer_hands(table, per_hand)
 
 
 def _duplicate(cards: tuple[int, ...], seen: int) -> int:
@@ -220,26 +251,25 @@ def _duplicate(cards: tuple[int, ...], seen: int) -> int:
 def _check_talon(talon: tuple[int, ...], hands_mask: int, out: Replay) -> None:
     tmask = mask_of(talon)
     if len(talon) != TALON_SIZE or tmask.bit_count() != len(talon):
-        _err(out, "E_DECK", f"the talon must hold 6 different cards, not {len(talon)}")
-        raise _Abort
+        report(out, "E_DECK", f"the talon must hold 6 different cards, not {len(talon)}")
+        raise Abort
     if tmask & hands_mask:
         dup = (tmask & hands_mask & -(tmask & hands_mask)).bit_length() - 1
-        _err(out, "E_DECK", f"{CODES[dup]} is both in a hand and in the talon", card=dup)
-        raise _Abort
+        report(out, "E_DECK", f"{CODES[dup]} is both in a hand and in the talon", card=dup)
+        raise Abort
 
 
-def _infer_hands(deal: Deal, contract: Contract, declarer: int | None, seats: list[list[int]],
-                 out: Replay) -> tuple[list[int], tuple[int, ...] | None]:
+def _infer_hands(table: Table, per_hand: int) -> tuple[list[int], tuple[int, ...] | None]:
     """Hands rebuilt from who played what, plus the declarer's stash minus the talon pick."""
+    deal, out, contract, declarer = table.deal, table.out, table.contract, table.declarer
     n = deal.n_players
-    per_hand = CARDS_PER_HAND[n]
     hands = [0] * n
-    for t, (cards, who) in enumerate(zip(deal.tricks, seats)):
+    for t, (cards, who) in enumerate(zip(deal.tricks, table.seats)):
         for pos, card in enumerate(cards):
             bit = CARD_BIT[card]
             if any(h & bit for h in hands):
-                _err(out, "E_DECK", f"{CODES[card]} is played twice", deal.players[who[pos]], card, t + 1, pos)
-                raise _Abort
+                report(out, "E_DECK", f"{CODES[card]} is played twice", deal.players[who[pos]], card, t + 1, pos)
+                raise Abort
             hands[who[pos]] |= bit
     talon = deal.talon
     pick = mask_of(deal.talon_pick or ())
@@ -256,104 +286,121 @@ def _infer_hands(deal: Deal, contract: Contract, declarer: int | None, seats: li
         seen |= mask_of(talon)
     for seat, h in enumerate(hands):
         if h.bit_count() != per_hand:
-            _err(out, "E_DECK", f"the record has no hands and {deal.players[seat]}'s cannot be rebuilt from "
+            report(out, "E_DECK", f"the record has no hands and {deal.players[seat]}'s cannot be rebuilt from "
                                 f"the play: {h.bit_count()} cards instead of {per_hand}", deal.players[seat])
-            raise _Abort
+            raise Abort
     rest = FULL_DECK & ~seen
     if talon is None:
         if rest.bit_count() != TALON_SIZE:
-            _err(out, "E_DECK", "the talon cannot be rebuilt from the play")
-            raise _Abort
+            report(out, "E_DECK", "the talon cannot be rebuilt from the play")
+            raise Abort
         talon = tuple(c for c in range(54) if rest >> c & 1)
-        if contract.talon_group and contract.talon_group < 3 or contract.is_klop:
-            _err(out, "E_DECK", f"{contract.label} needs the talon in dealt order, and the record has none")
-            raise _Abort
+        if contract.talon_group in (1, 2) or not contract.has_declarer:
+            report(out, "E_DECK", f"{contract.label} needs the talon in dealt order, and the record has none")
+            raise Abort
     return hands, talon
 
 
-def _check_misdeal(deal: Deal, hands: list[int], out: Replay) -> None:
-    for seat, h in enumerate(hands):
+def _check_misdeal(table: Table) -> None:
+    for seat, h in enumerate(table.hands):
         if not h & TAROK_MASK:
-            _err(out, "W_MISDEAL", f"{deal.players[seat]} was dealt no tarok, which calls for a redeal",
-                 deal.players[seat])
+            player = table.deal.players[seat]
+            table.report("W_MISDEAL", f"{player} was dealt no tarok, which calls for a redeal", player)
 
 
 # -- bidding -----------------------------------------------------------------
-def _check_bidding(deal: Deal, contract: Contract, declarer: int | None, options: SlovenianOptions,
-                   out: Replay) -> None:
+def _check_bidding(table: Table, ruleset: _Ruleset) -> None:
+    deal, contract = table.deal, table.contract
     bids = [(deal.seat(p), b) for p, b in deal.bidding or ()]
-    result = check_bidding(bids, deal.n_players, options, deal.players)
+    result = ruleset.check_bidding(bids, deal.n_players, table.options, deal.players)
     for _, seat, message in result.errors:
-        _err(out, "E_BID", message, deal.players[seat])
+        table.report("E_BID", message, deal.players[seat])
     if result.errors:
         return
     if result.contract is None:
-        _err(out, "E_BID", "the bidding is incomplete: nobody won it")
+        table.report("E_BID", "the bidding is incomplete: nobody won it")
         return
-    won = CONTRACTS[result.contract]
+    won = ruleset.contracts[result.contract]
     if won.name != contract.name:
-        who = "everyone passing" if result.declarer is None else f"{deal.players[result.declarer]}'s bid"
-        _err(out, "E_BID", f"the bidding ends with {who} ({won.label}) but the record plays {contract.label}")
-    elif not contract.is_klop and result.declarer != declarer:
-        _err(out, "E_BID", f"the bidding was won by {deal.players[result.declarer or 0]}, "
-                           f"but the record names {deal.players[declarer or 0]} as declarer")
+        who = "everyone passing" if result.declarer is None else f"{_names(deal, result.declarers)}'s bid"
+        table.report("E_BID", f"the bidding ends with {who} ({won.label}) but the record plays {contract.label}")
+    elif contract.has_declarer and result.declarers != table.declarers:
+        table.report("E_BID", f"the bidding was won by {_names(deal, result.declarers)}, "
+                              f"but the record names {_names(deal, table.declarers)} as declarer")
+
+
+def _names(deal: Deal, seats: tuple[int, ...]) -> str:
+    return " and ".join(deal.players[s] for s in seats) or deal.players[0]
 
 
 # -- king --------------------------------------------------------------------
-def _king(deal: Deal, contract: Contract, declarer: int | None, hands: list[int],
-          talon: tuple[int, ...] | None, out: Replay) -> tuple[int | None, int | None, bool]:
+def _king(table: Table, ruleset: _Ruleset) -> None:
     """The called king, the partner's seat and whether the king lies in the talon."""
+    deal, contract, declarer = table.deal, table.contract, table.declarer
     king = deal.called_king
     calls = contract.calls_king and deal.n_players == 4
     if not calls:
         if king is not None:
-            _err(out, "E_KING", f"no king is called in {contract.label}"
-                 + (" with 3 players" if contract.calls_king else ""), card=king)
-        return None, None, False
+            table.report("E_KING", f"no king is called in {contract.label}"
+                         + (" with 3 players" if contract.calls_king else ""), card=king)
+        return
     assert declarer is not None
+    who = deal.players[declarer]
     if king is None:
-        _err(out, "E_KING", f"{deal.players[declarer]} plays {contract.label} but the record calls no king",
-             deal.players[declarer])
-        return None, None, False
-    if not valid_king_call(king):
-        _err(out, "E_KING", f"{deal.players[declarer]} called {CODES[king]}, which is not a king",
-             deal.players[declarer], king)
-        return None, None, False
-    for seat, h in enumerate(hands):
+        table.report("E_KING", f"{who} plays {contract.label} but the record calls no king", who)
+        return
+    if not slovenian.valid_king_call(king):
+        table.report("E_KING", f"{who} called {CODES[king]}, which is not a king", who, king)
+        return
+    table.called_king = king
+    own_kings = table.hands[declarer] & KINGS_MASK
+    if ruleset.austrian_king_call and own_kings == KINGS_MASK:
+        table.report("E_KING", f"{who} holds all four kings and has no king to call in {contract.label}", who, king)
+        return
+    for seat, h in enumerate(table.hands):
         if h >> king & 1:
-            return king, (None if seat == declarer else seat), False
-    return king, None, True
+            if seat == declarer and ruleset.austrian_king_call:
+                fourth = KINGS_MASK & ~own_kings
+                hint = f"; holding three kings, {who} had to call the fourth, {CODES[fourth.bit_length() - 1]}" \
+                    if fourth.bit_count() == 1 else ""
+                table.report("R_OWN_KING", f"{who} called {CODES[king]}, a king {who} holds{hint}", who, king)
+            table.partner = None if seat == declarer else seat
+            return
+    table.king_in_talon = True
 
 
 # -- talon and stash -----------------------------------------------------------
-def _talon_and_stash(deal: Deal, contract: Contract, declarer: int | None, hands: list[int],
-                     talon: tuple[int, ...] | None, play_hands: list[int], seats: list[list[int]],
-                     out: Replay) -> tuple[int, int]:
-    """Check the talon pick and the stash; returns (picked cards, stashed cards) as masks."""
+def _talon_and_stash(table: Table, ruleset: _Ruleset) -> None:
+    """Check the talon pick and the stash; sets ``table.pick`` / ``table.stash`` and the declarer's play hand."""
+    deal, contract, declarer, talon = table.deal, table.contract, table.declarer, table.talon
     group = contract.talon_group
     if not group or declarer is None:
         if deal.talon_pick:
-            _err(out, "E_TALON", f"nobody takes talon cards in {contract.label}", card=deal.talon_pick[0])
+            table.report("E_TALON", f"nobody takes talon cards in {contract.label}", card=deal.talon_pick[0])
         if deal.stash:
-            _err(out, "E_TALON", f"nobody lays cards away in {contract.label}", card=deal.stash[0])
-        return 0, 0
+            table.report("E_TALON", f"nobody lays cards away in {contract.label}", card=deal.stash[0])
+        return
     who = deal.players[declarer]
-    hand = hands[declarer]
-    played = _played_by(deal, seats, declarer)
+    hand = table.hands[declarer]
+    played = _played_by(deal, table.seats, declarer)
     pick = mask_of(deal.talon_pick) if deal.talon_pick is not None else None
     tmask = mask_of(talon) if talon is not None else 0
     if pick is None:
         pick = (played | mask_of(deal.stash or ())) & ~hand & tmask
     if deal.talon_pick is not None and len(deal.talon_pick) != pick.bit_count():
-        _err(out, "E_TALON", f"{who} took the same talon card twice", who)
+        table.report("E_TALON", f"{who} took the same talon card twice", who)
     if pick & ~tmask:
         bad = ((pick & ~tmask) & -(pick & ~tmask)).bit_length() - 1
-        _err(out, "E_TALON", f"{who} took {CODES[bad]} from the talon, but it is not in the talon", who, bad)
+        table.report("E_TALON", f"{who} took {CODES[bad]} from the talon, but it is not in the talon", who, bad)
     elif talon is not None:
         groups = [mask_of(talon[i:i + group]) for i in range(0, TALON_SIZE, group)]
         if pick not in groups:
-            _err(out, "E_TALON", f"in {contract.label} {who} must take one group of {group} from the talon, "
-                                 f"not {' '.join(CODES[c] for c in range(54) if pick >> c & 1) or 'nothing'}", who)
+            taken = " ".join(CODES[c] for c in range(54) if pick >> c & 1) or "nothing"
+            table.report("E_TALON", f"in {contract.label} {who} must take one group of {group} from the talon, "
+                                    f"not {taken}", who)
+        elif ruleset.austrian_king_call and table.king_in_talon and not pick >> (table.called_king or 0) & 1:
+            table.report("E_TALON", f"{who} must take the half of the talon holding the called king "
+                                    f"{CODES[table.called_king or 0]}", who)
     after_pick = hand | pick
     if deal.stash is not None:
         stash_cards = deal.stash
@@ -362,25 +409,33 @@ def _talon_and_stash(deal: Deal, contract: Contract, declarer: int | None, hands
     stash = mask_of(stash_cards)
     k = pick.bit_count()
     if len(stash_cards) != k:
-        _err(out, "R_STASH", f"{who} laid away {len(stash_cards)} cards after taking {k}", who)
+        table.report("R_STASH", f"{who} laid away {len(stash_cards)} cards after taking {k}", who)
+    taroks_first = ruleset.taroks_first(contract, table.options)
     for card in stash_cards:
         bit = 1 << card
         if not after_pick & bit:
-            _err(out, "E_NOT_IN_HAND", f"{who} laid away {CODES[card]}, which was not in the hand", who, card)
+            table.report("E_NOT_IN_HAND", f"{who} laid away {CODES[card]}, which was not in the hand", who, card)
             continue
         if bit & KINGS_MASK:
-            _err(out, "R_STASH", f"{who} laid away the king {CODES[card]}; kings may not be laid away", who, card)
+            table.report("R_STASH", f"{who} laid away the king {CODES[card]}; kings may not be laid away", who, card)
         elif bit & TRULA_MASK:
-            _err(out, "R_STASH", f"{who} laid away {CODES[card]}; Pagat, Mond and Škis may not be laid away",
-                 who, card)
-        elif bit & TAROK_MASK:
+            table.report("R_STASH", f"{who} laid away {CODES[card]}; Pagat, Mond and Škis may not be laid away",
+                         who, card)
+        elif bit & TAROK_MASK and not taroks_first:
             spare = after_pick & PLAIN_MASK & ~KINGS_MASK & ~stash
             if spare:
                 example = CODES[(spare & -spare).bit_length() - 1]
-                _err(out, "R_STASH", f"{who} laid away the tarok {CODES[card]} while still holding the suit "
-                                     f"card {example}", who, card)
-    play_hands[declarer] = after_pick & ~stash
-    return pick, stash
+                table.report("R_STASH", f"{who} laid away the tarok {CODES[card]} while still holding the suit "
+                                        f"card {example}", who, card)
+        elif bit & PLAIN_MASK and taroks_first:
+            spare = after_pick & TAROK_MASK & ~TRULA_MASK & ~stash
+            if spare:
+                example = CODES[(spare & -spare).bit_length() - 1]
+                table.report("R_STASH", f"{who} laid away the suit card {CODES[card]} while still holding the "
+                                        f"tarok {example}; in {contract.label} taroks are laid away first", who, card)
+    table.play_hands[declarer] = after_pick & ~stash
+    table.pick = pick
+    table.stash = stash
 
 
 def _played_by(deal: Deal, seats: list[list[int]], seat: int) -> int:
@@ -393,10 +448,10 @@ def _played_by(deal: Deal, seats: list[list[int]], seat: int) -> int:
     return mask
 
 
-def _seats(deal: Deal, contract: Contract, declarer: int | None, options: SlovenianOptions) -> list[list[int]]:
+def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: int) -> list[list[int]]:
     """Who played each recorded card: the named player, else turn order from the trick winners."""
     n = deal.n_players
-    leader = declarer if contract.declarer_leads and declarer is not None else 0
+    trumps, emperor = ruleset.winning(contract, options)
     out: list[list[int]] = []
     for t, cards in enumerate(deal.tricks):
         names = deal.trick_players[t]
@@ -406,91 +461,30 @@ def _seats(deal: Deal, contract: Contract, declarer: int | None, options: Sloven
             seats = [(leader + i) % n for i in range(len(cards))]
         out.append(seats)
         if len(cards) == n:
-            leader = seats[trick_winner(cards, contract, options)]
+            leader = seats[trick_winner(cards, trumps, emperor)]
     return out
 
 
-# -- announcements -----------------------------------------------------------
-def _announcements(deal: Deal, contract: Contract, declarer: int | None, partner: int | None,
-                   called_king: int | None, hands: list[int], out: Replay
-                   ) -> tuple[list[tuple[str, Side]], dict[str, int]]:
-    announced: dict[str, Side] = {}
-    kontra: dict[str, int] = {}
-    side_of_target: dict[str, Side] = {"game": DECLARER}
-    for a in deal.announcements:
-        seat = deal.seat(a.player)
-        side: Side = DECLARER if seat in (declarer, partner) else OPPONENTS
-        if a.bonus is not None:
-            reason = _bonus_problem(a.bonus, side, seat, contract, declarer, called_king, hands, deal)
-            if reason is None and a.bonus in announced:
-                reason = f"{a.bonus.replace('_', ' ')} was already announced"
-            if reason:
-                _err(out, "E_ANNOUNCE", f"{a.player} announced {a.bonus.replace('_', ' ')}, but {reason}", a.player)
-                continue
-            announced[a.bonus] = side
-            side_of_target[a.bonus] = side
-            continue
-        target = a.kontra or "game"
-        level = a.level or 2
-        reason = None
-        if contract.is_klop:
-            reason = "there is no kontra in Klop"
-        elif target not in KONTRA_TARGETS:
-            reason = f"{target.replace('_', ' ')} cannot be kontra'd"
-        elif target not in side_of_target:
-            reason = f"{target.replace('_', ' ')} was not announced"
-        else:
-            current = kontra.get(target, 1)
-            owner = side_of_target[target]
-            by_owner = level in (4, 16)
-            if level != current * 2:
-                reason = f"the next step on {target.replace('_', ' ')} is ×{current * 2}, not ×{level}"
-            elif (side == owner) != by_owner:
-                reason = f"{_KONTRA_NAMES.get(level, level)} must come from the other side"
-        if reason:
-            _err(out, "E_ANNOUNCE", f"{a.player} said kontra ×{level} on {target.replace('_', ' ')}, but {reason}",
-                 a.player)
-            continue
-        kontra[target] = level
-    return list(announced.items()), kontra
-
-
-def _bonus_problem(bonus: str, side: Side, seat: int, contract: Contract, declarer: int | None,
-                   called_king: int | None, hands: list[int], deal: Deal) -> str | None:
-    if not contract.bonuses:
-        return f"bonuses are not announced in {contract.label}"
-    if bonus == "mondfang":
-        return None if side == OPPONENTS else "only the defenders announce Mondfang"
-    if bonus == "valat":
-        return None if side == DECLARER else "only the declarer's side announces valat"
-    if bonus == "pagat_ultimo":
-        return None if hands[seat] >> PAGAT & 1 else "only the Pagat's holder announces pagat ultimo"
-    if bonus == "king_ultimo":
-        if called_king is None:
-            return "no king was called"
-        if side != DECLARER or not (seat == declarer or hands[seat] >> called_king & 1):
-            return "only the declarer or the called king's holder announces king ultimo"
-    return None
-
-
 # -- play --------------------------------------------------------------------
-def _play(deal: Deal, game: Game, contract: Contract, declarer: int | None, out: Replay) -> int | None:
-    """Play every recorded card; returns the trick that decided a Berač or valat early, if any."""
+def _play(table: Table, ruleset: _Ruleset, game: Game) -> int | None:
+    """Play every recorded card; returns the trick that decided the contract early, if any."""
+    deal = table.deal
     n = deal.n_players
-    total_tricks = CARDS_PER_HAND[n]
+    total_tricks = ruleset.cards_per_hand[n]
+    decided = ruleset.decider(table) if table.declarers else None
     decided_at: int | None = None
     for t, cards in enumerate(deal.tricks):
         if t >= total_tricks:
-            _err(out, "E_SEQUENCE", f"the record has {len(deal.tricks)} tricks; only {total_tricks} can be played",
-                 trick=t + 1)
+            table.report("E_SEQUENCE", f"the record has {len(deal.tricks)} tricks; only {total_tricks} can be "
+                                       "played", trick=t + 1)
             break
         if len(cards) != n:
-            _err(out, "E_SEQUENCE", f"trick {t + 1} has {len(cards)} cards instead of {n}", trick=t + 1)
+            table.report("E_SEQUENCE", f"trick {t + 1} has {len(cards)} cards instead of {n}", trick=t + 1)
         names = deal.trick_players[t]
         if names is not None:
             seats = [deal.seat(p) for p in names]
             if len(set(seats)) != len(seats):
-                _err(out, "E_SEQUENCE", f"a player plays twice in trick {t + 1}", trick=t + 1)
+                table.report("E_SEQUENCE", f"a player plays twice in trick {t + 1}", trick=t + 1)
                 break
             for card, seat in zip(cards, seats):
                 game.play(card, seat)
@@ -499,143 +493,12 @@ def _play(deal: Deal, game: Game, contract: Contract, declarer: int | None, out:
                 game.play(card)
         if len(cards) != n:
             break
-        if decided_at is None and declarer is not None:
-            winner = game.winners[-1]
-            if contract.is_beggar and winner == declarer:
-                decided_at = t + 1
-            elif contract.is_valat and winner != declarer:
-                decided_at = t + 1
+        if decided is not None and decided_at is None and decided(game):
+            decided_at = t + 1
     played = len(game.tricks)
     if played < total_tricks and not game.trick_in_progress:
         claimed = deal.claim is not None and deal.claim.after_trick == played
         if decided_at is None and not claimed:
-            _err(out, "E_SEQUENCE", f"the record stops after trick {played} of {total_tricks}",
-                 trick=played + 1 if played < total_tricks else None)
+            table.report("E_SEQUENCE", f"the record stops after trick {played} of {total_tricks}",
+                         trick=played + 1 if played < total_tricks else None)
     return decided_at
-
-
-# -- outcome -----------------------------------------------------------------
-def _outcome(deal: Deal, game: Game, contract: Contract, options: SlovenianOptions, declarer: int | None,
-             partner: int | None, called_king: int | None, king_in_talon: bool,
-             talon: tuple[int, ...] | None, pick: int, stash: int,
-             announced: list[tuple[str, Side]], kontra: dict[str, int], decided_at: int | None,
-             out: Replay) -> None:
-    """Card points, and the facts scoring needs, from the finished play."""
-    n = deal.n_players
-    players = deal.players
-    tmask = mask_of(talon) if talon is not None else 0
-    piles = list(game.piles)
-    if contract.is_klop:
-        if talon is not None:
-            for i, card in enumerate(talon[:len(game.winners)]):
-                piles[game.winners[i]] |= 1 << card
-        out.card_points = {players[s]: counted_points(piles[s]) for s in range(n)}
-        klop_points = tuple(counted_points(p) for p in piles)
-        klop_tricks = tuple(game.tricks_taken(s) for s in range(n))
-        offenders = _offenders(out, deal)
-        if out.status != "error":
-            out.facts = DealFacts(players, contract.name, options=options, klop_points=klop_points,
-                                  klop_tricks=klop_tricks, offenders=offenders)
-        return
-    assert declarer is not None
-    side_seats = {declarer} if partner is None else {declarer, partner}
-    declarer_pile = 0
-    opp_pile = 0
-    for s in range(n):
-        if s in side_seats:
-            declarer_pile |= piles[s]
-        else:
-            opp_pile |= piles[s]
-    declarer_pile |= stash
-    unchosen = tmask & ~pick
-    brought_home = False
-    if king_in_talon and called_king is not None and pick >> called_king & 1:
-        for cards, seats, w in zip(game.tricks, game.trick_seats, game.winners):
-            if called_king in cards and w == declarer and seats[cards.index(called_king)] == declarer:
-                brought_home = True
-                break
-    if contract.talon_group and brought_home:
-        declarer_pile |= unchosen
-    else:
-        opp_pile |= unchosen
-    if deal.claim is not None and len(game.tricks) == deal.claim.after_trick:
-        rest = game.unplayed()
-        if deal.seat(deal.claim.player) in side_seats:
-            declarer_pile |= rest
-        else:
-            opp_pile |= rest
-    dp = counted_points(declarer_pile)
-    op = counted_points(opp_pile)
-    out.card_points = {"declarer_side": dp, "opponents": op}
-    side = {s: (DECLARER if s in side_seats else OPPONENTS) for s in range(n)}
-    full = len(game.tricks) == CARDS_PER_HAND[n]
-    valat_side: Side | None = None
-    if game.winners and full:
-        sides = {side[w] for w in game.winners}
-        if len(sides) == 1:
-            valat_side = sides.pop()
-    trula_side = _holder_side(TRULA_MASK, declarer_pile, opp_pile)
-    kings_side = _holder_side(KINGS_MASK, declarer_pile, opp_pile)
-    pagat_last = None
-    king_last = None
-    if full:
-        last_cards, last_seats, last_w = game.tricks[-1], game.trick_seats[-1], game.winners[-1]
-        if PAGAT in last_cards:
-            pos = last_cards.index(PAGAT)
-            pagat_last = (side[last_seats[pos]], last_seats[pos] == last_w and _wins_with(last_cards, pos, contract, options))
-        if called_king is not None and called_king in last_cards:
-            king_last = side[last_w]
-    mondfang = _mondfang(game, contract, options, declarer, side, unchosen, brought_home)
-    lost_trick = any(w not in side_seats for w in game.winners)
-    offenders = _offenders(out, deal)
-    if out.status == "error":
-        return
-    out.facts = DealFacts(
-        players, contract.name, declarer, partner, options, (dp, op),
-        declarer_took_trick=contract.is_beggar and any(w == declarer for w in game.winners),
-        declarer_lost_trick=contract.is_valat and lost_trick,
-        valat_side=valat_side if not contract.is_valat else (None if lost_trick else DECLARER),
-        trula_side=trula_side, kings_side=kings_side, pagat_last=pagat_last, king_last=king_last,
-        mondfang=mondfang, announced=tuple(announced), kontra=dict(kontra), offenders=offenders,
-        decided_early=decided_at if decided_at is not None and decided_at < CARDS_PER_HAND[n] else None,
-    )
-
-
-def _wins_with(cards: tuple[int, ...], pos: int, contract: Contract, options: SlovenianOptions) -> bool:
-    return trick_winner(cards, contract, options) == pos
-
-
-def _holder_side(target: int, declarer_pile: int, opp_pile: int) -> Side | None:
-    if declarer_pile & target == target:
-        return DECLARER
-    if opp_pile & target == target:
-        return OPPONENTS
-    return None
-
-
-def _mondfang(game: Game, contract: Contract, options: SlovenianOptions, declarer: int,
-              side: dict[int, Side], unchosen: int, brought_home: bool) -> tuple[int, ...]:
-    if not (contract.normal or contract.name == "solo_brez"):
-        return ()
-    payers: list[int] = []
-    for cards, seats, w in zip(game.tricks, game.trick_seats, game.winners):
-        if MOND in cards:
-            owner = seats[cards.index(MOND)]
-            win_card = cards[seats.index(w)] if w in seats else -1
-            captured = win_card in (SKIS, PAGAT)
-            if captured and (options.mondfang_any_side or side[w] != side[owner]):
-                payers.append(owner)
-            break
-    if contract.normal and unchosen >> MOND & 1 and not brought_home:
-        payers.append(declarer)
-    return tuple(payers)
-
-
-def _offenders(out: Replay, deal: Deal) -> tuple[int, ...]:
-    seats = []
-    for f in out.findings:
-        if f.severity == "renons" and f.player is not None:
-            s = deal.seat(f.player)
-            if s not in seats:
-                seats.append(s)
-    return tuple(seats)

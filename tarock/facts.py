@@ -1,7 +1,8 @@
 """What a replayed deal established, in the terms scoring needs.
 
-The engine fills a ``DealFacts`` from the card play; ``tarock.scoring``
-turns it into a score breakdown.  Keeping this boundary plain data lets the
+The engine fills a ``DealFacts`` (``slovenian``) or a ``KoenigrufenFacts``
+from the card play; ``tarock.scoring`` / ``tarock.scoring_koenigrufen`` turn
+it into a score breakdown.  Keeping this boundary plain data lets the
 scoring rules be tested from hand-written facts, independently of card play.
 
 Sides are ``"declarer"`` (declarer and partner) and ``"opponents"``; seats
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Mapping
 
-from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
+from tarock.options import DEFAULT_KOENIGRUFEN, DEFAULT_SLOVENIAN, KoenigrufenOptions, SlovenianOptions
 
 Side = Literal["declarer", "opponents"]
 
@@ -94,3 +95,77 @@ class DealFacts:
         if self.partner is None:
             return (self.declarer,)
         return (self.declarer, self.partner)
+
+
+@dataclass(frozen=True, slots=True)
+class KoenigrufenFacts:
+    """The outcome of one Königrufen deal, as far as scoring is concerned.
+
+    Card scores are in the counting's unit (``tarock.koenigrufen.card_score``:
+    thirds under counting 1/3, raw points under 1/1).
+
+    Attributes:
+        players: names in playing order.
+        contract: the game played (``rufer`` … ``solodreier``).
+        declarers: the declarer's seat; several in a parallel negative game;
+            none in Trischaken.
+        partner: the called king's holder; None when there is none (a game
+            without a call, the king in the talon, the declarer's own king).
+        conceded: the declarer gave up before play (called king in the talon).
+        card_scores: ``(declarer side, opponents)`` card scores (positive games).
+        pile_scores: each seat's card score (Trischaken).
+        tricks: tricks taken per seat.
+        valat_side: the side that took every trick, if one did.
+        trull_side / kings_side: the side whose pile holds the Trull / all
+            four kings (talon shares and the stash included).
+        birds: each bird (``pagat_ultimo`` … ``quapil``) played to its trick:
+            the side of its player and whether it took that trick.
+        king_last: the called king itself took the last trick.
+        announced: each announced bonus with the announcing side.
+        kontra: positive games: each kontra'd target's multiplier (2, 4, 8).
+        pair_kontra: negative games: ``(opponent seat, declarer seat)`` ->
+            multiplier; a kontra binds only the player who said it.
+        offenders: seats that committed a renons (for the penalty policy).
+        decided_early: the trick (1-based) that decided a negative game early.
+    """
+
+    players: tuple[str, ...]
+    contract: str
+    declarers: tuple[int, ...] = ()
+    partner: int | None = None
+    options: KoenigrufenOptions = DEFAULT_KOENIGRUFEN
+    conceded: bool = False
+    card_scores: tuple[int, int] | None = None
+    pile_scores: tuple[int, ...] | None = None
+    tricks: tuple[int, ...] = ()
+    valat_side: Side | None = None
+    trull_side: Side | None = None
+    kings_side: Side | None = None
+    birds: tuple[tuple[str, Side, bool], ...] = ()
+    king_last: bool = False
+    announced: tuple[tuple[str, Side], ...] = ()
+    kontra: Mapping[str, int] = field(default_factory=dict)
+    pair_kontra: Mapping[tuple[int, int], int] = field(default_factory=dict)
+    offenders: tuple[int, ...] = ()
+    decided_early: int | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def declarer(self) -> int | None:
+        """The first declarer; None in Trischaken."""
+        return self.declarers[0] if self.declarers else None
+
+    @property
+    def playing_side(self) -> tuple[int, ...]:
+        """The declarers and the partner."""
+        return self.declarers + (() if self.partner is None else (self.partner,))
+
+    def side_of(self, seat: int) -> Side:
+        return DECLARER if seat in self.playing_side else OPPONENTS
+
+
+AnyFacts = DealFacts | KoenigrufenFacts
+"""The facts of a deal of either ruleset."""

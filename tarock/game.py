@@ -10,20 +10,19 @@ Hands and piles are 54-bit masks; the hot path allocates nothing per card.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any, Callable, Mapping
 
-from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, cards_of
+from tarock import koenigrufen, slovenian
+from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, TAROK_MASK, cards_of
 from tarock.findings import Finding
-from tarock.options import SlovenianOptions
-from tarock.slovenian import (
-    CONTRACTS,
-    PAGAT_BIT,
-    TRULA,
-    Contract,
-    forced_pagat_applies,
-    legal_mask,
-    trick_winner,
-    violation,
-)
+from tarock.options import Options
+from tarock.play import EMPEROR_ALWAYS, PAGAT_BIT, TRULA, FollowRules, legal_mask, violation
+
+_CONTRACTS: Mapping[str, Mapping[str, Any]] = {"slovenian": slovenian.CONTRACTS,
+                                               "koenigrufen": koenigrufen.CONTRACTS}
+_TABLE_RULES: Mapping[str, Callable[[Any, Any], tuple[FollowRules, bool, int]]] = {
+    "slovenian": slovenian.table_rules, "koenigrufen": koenigrufen.table_rules}
+"""Per ruleset (the options' ``ruleset``): the contracts by name, and what a contract plays by."""
 
 
 class Phase(IntEnum):
@@ -58,17 +57,20 @@ class Game:
     """
 
     __slots__ = (
-        "players", "n", "contract", "options", "hands", "piles", "findings", "phase",
+        "players", "n", "contract", "options", "rules", "hands", "piles", "findings", "phase",
         "tricks", "trick_seats", "winners", "_cards", "_seats", "_mask", "_led", "_win_card",
-        "_win_pos", "_turn", "_force_pagat", "_seen", "played",
+        "_win_pos", "_turn", "_force_pagat", "_trumps", "_emperor", "_seen", "played",
     )
 
-    def __init__(self, players: tuple[str, ...], hands: list[int], contract: Contract | str,
-                 options: SlovenianOptions, leader: int = 0) -> None:
+    def __init__(self, players: tuple[str, ...], hands: list[int], contract: Any,
+                 options: Options, leader: int = 0) -> None:
+        """``contract`` is a contract of the options' ruleset, or its name."""
         self.players = players
         self.n = len(players)
-        self.contract = CONTRACTS[contract] if isinstance(contract, str) else contract
+        self.contract = _CONTRACTS[options.ruleset][contract] if isinstance(contract, str) else contract
         self.options = options
+        self.rules, self._force_pagat, self._emperor = _TABLE_RULES[options.ruleset](self.contract, options)
+        self._trumps = self.rules.trumps
         self.hands = list(hands)
         self.piles = [0] * self.n
         self.findings: list[Finding] = []
@@ -84,7 +86,6 @@ class Game:
         self._win_card = -1
         self._win_pos = 0
         self._turn = leader
-        self._force_pagat = forced_pagat_applies(self.contract, options)
         self._seen = 0  # every card played so far
 
     # -- queries -----------------------------------------------------------
@@ -106,8 +107,7 @@ class Game:
     def legal_mask(self, seat: int | None = None) -> int:
         """The cards ``seat`` (default: whoever's turn it is) may play now, as a mask."""
         s = self._turn if seat is None else seat
-        return legal_mask(self.hands[s], self._led, self._win_card, self._mask, self.contract,
-                          self._force_pagat)
+        return legal_mask(self.hands[s], self._led, self._win_card, self._mask, self.rules, self._force_pagat)
 
     def legal_cards(self, seat: int | None = None) -> list[int]:
         """The cards that may be played now, lowest first."""
@@ -140,7 +140,7 @@ class Game:
         if not hand & bit:
             self._not_in_hand(card, seat)
         else:
-            legal = legal_mask(hand, self._led, self._win_card, self._mask, self.contract, self._force_pagat)
+            legal = legal_mask(hand, self._led, self._win_card, self._mask, self.rules, self._force_pagat)
             if not legal & bit:
                 self.findings.append(self._renons(card, seat, hand))
             self.hands[seat] = hand ^ bit
@@ -152,7 +152,7 @@ class Game:
         else:
             win = self._win_card
             cs = CARD_SUIT[card]
-            if self.contract.trumps and cs == TAROK:
+            if self._trumps and cs == TAROK:
                 if CARD_SUIT[win] != TAROK or card > win:
                     self._win_card = card
                     self._win_pos = len(cards)
@@ -185,8 +185,8 @@ class Game:
         cards = tuple(self._cards)
         seats = tuple(self._seats)
         pos = self._win_pos
-        if self._mask & TRULA == TRULA and self.options.emperor_trick and (
-            self.contract.trumps or CARD_SUIT[cards[0]] == TAROK
+        if self._mask & TRULA == TRULA and self._emperor and (
+            self._emperor == EMPEROR_ALWAYS or CARD_SUIT[cards[0]] == TAROK
         ):
             pos = cards.index(0)
         winner = seats[pos]
@@ -244,7 +244,7 @@ class Game:
                        CODES[card])
 
     def _renons(self, card: int, seat: int, hand: int) -> Finding:
-        code = violation(card, hand, self._led, self._win_card, self._mask, self.contract, self._force_pagat)
+        code = violation(card, hand, self._led, self._win_card, self._mask, self.rules, self._force_pagat)
         trick, pos = self._where()
         who = self.players[seat]
         return Finding(code, self._sentence(code, card, who, hand), trick, pos, who, CODES[card])
@@ -252,11 +252,17 @@ class Game:
     def _sentence(self, code: str, card: int, who: str, hand: int) -> str:
         """One sentence a player understands, naming the card that should have been played."""
         played = CODES[card]
-        if code == "R_PAGAT" and self._led < 0:
-            return f"{who} led the Pagat (T1) while holding other cards, which {self.contract.label} forbids"
         led = self._led
-        legal = legal_mask(hand, led, self._win_card, self._mask, self.contract, self._force_pagat)
+        legal = legal_mask(hand, led, self._win_card, self._mask, self.rules, self._force_pagat)
         example = CODES[(legal & -legal).bit_length() - 1] if legal else "?"
+        label = self.contract.label
+        last_tarock = self.rules.pagat_scope == TAROK_MASK  # Königrufen: the Pagat waits for the last tarock
+        if code == "R_PAGAT" and led < 0:
+            others = "other taroks" if last_tarock else "other cards"
+            return f"{who} led the Pagat (T1) while holding {others}, which {label} forbids"
+        if code == "R_LEAD_TAROK":
+            return f"{who} led the tarok {played} while holding the suit card {example}; in {label} " \
+                   "tarock may be led only when no suit card is left"
         if code == "R_FOLLOW_SUIT":
             suit = CARD_SUIT[led]
             name = "tarok" if suit == TAROK else SUIT_NAMES[suit][:-1]
@@ -267,8 +273,8 @@ class Game:
         if code == "R_PAGAT":
             if legal == PAGAT_BIT:
                 return f"{who} played {played} when Škis and Mond were in the trick and the Pagat had to be played"
-            return f"{who} played the Pagat (T1) while holding {example}; in {self.contract.label} " \
-                   "the Pagat may only be played as the last possible card"
+            return f"{who} played the Pagat (T1) while holding {example}; in {label} " \
+                   f"the Pagat may only be played as the {'last tarock' if last_tarock else 'last possible card'}"
         return f"{who} played {played} under {CODES[self._win_card]} while holding {example}, " \
                "which beats it"
 

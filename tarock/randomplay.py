@@ -18,27 +18,32 @@ from tarock.slovenian import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, allowed_cont
 NAMES = ("Ana", "Boris", "Cilka", "David")
 
 
-def deal_cards(rng: random.Random, n_players: int) -> tuple[list[list[int]], list[int]]:
-    """Shuffle and deal hands (sorted) and the talon (in dealt order); redeal a hand without a tarok."""
+def deal_cards(rng: random.Random, n_players: int, redeal_without_tarok: bool = True
+               ) -> tuple[list[list[int]], list[int]]:
+    """Shuffle and deal hands (sorted) and the talon (in dealt order); redeal a hand without a tarok
+    (a misdeal in ``slovenian``, not in Königrufen: ``redeal_without_tarok=False``)."""
     per = CARDS_PER_HAND[n_players]
     deck = list(range(54))
     while True:
         rng.shuffle(deck)
         talon = deck[:TALON_SIZE]
         hands = [sorted(deck[TALON_SIZE + i * per: TALON_SIZE + (i + 1) * per]) for i in range(n_players)]
-        if all(h[0] < 22 for h in hands):
+        if not redeal_without_tarok or all(h[0] < 22 for h in hands):
             return hands, talon
 
 
-def legal_stash(rng: random.Random, hand: int, k: int) -> list[int]:
-    """``k`` cards that may be laid away: suit cards other than kings first, then plain taroks."""
-    suit = list(cards_of(hand & PLAIN_MASK & ~KINGS_MASK))
-    rng.shuffle(suit)
-    chosen = suit[:k]
-    if len(chosen) < k:
-        taroks = list(cards_of(hand & TAROK_MASK & ~TRULA_MASK))
-        rng.shuffle(taroks)
-        chosen += taroks[: k - len(chosen)]
+def legal_stash(rng: random.Random, hand: int, k: int, taroks_first: bool = False, keep: int = 0) -> list[int]:
+    """``k`` cards that may be laid away, never a king or a trula card nor a card of ``keep``:
+    suit cards first, then taroks (``taroks_first``, Königrufen's colour games: the other way round).
+    Fewer than ``k`` when ``keep`` leaves too few."""
+    suit = hand & PLAIN_MASK & ~KINGS_MASK & ~keep
+    taroks = hand & TAROK_MASK & ~TRULA_MASK & ~keep
+    chosen: list[int] = []
+    for mask in ((taroks, suit) if taroks_first else (suit, taroks)):
+        if len(chosen) < k:
+            cards = list(cards_of(mask))
+            rng.shuffle(cards)
+            chosen += cards[: k - len(chosen)]
     return sorted(chosen)
 
 

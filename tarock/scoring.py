@@ -139,6 +139,7 @@ class ScoreResult:
         cancelled: players one of whose radelci this deal cancelled.
         award_reason: why everyone received a radelc ("the Berač", "the Klop",
             "the valat"), or None when nobody did.
+        ruleset: the ruleset that scored the deal (its audit explains the lines).
     """
 
     lines: tuple[Line, ...]
@@ -152,6 +153,7 @@ class ScoreResult:
     declarer: str | None = None
     cancelled: tuple[str, ...] = ()
     award_reason: str | None = None
+    ruleset: str = "slovenian"
 
     def lines_of(self, player: str) -> tuple[Line, ...]:
         """The lines ``player`` writes, in breakdown order."""

@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
-from tarock.facts import DealFacts
-from tarock.scoring import SESSION_END_PER_RADELC, ScoreResult, score_deal
+from tarock.facts import AnyFacts
+from tarock.rulesets import score_facts
+from tarock.scoring import SESSION_END_PER_RADELC, ScoreResult
 
 T = TypeVar("T")
 
@@ -43,13 +44,16 @@ class SessionLedger:
             self.radelci.setdefault(name, 0)
             self.totals.setdefault(name, 0)
 
-    def apply(self, facts: DealFacts | None) -> ScoreResult | None:
-        """Score the next deal with the radelci held now; None (ledger unchanged) for a deal in error."""
+    def apply(self, facts: AnyFacts | None) -> ScoreResult | None:
+        """Score the next deal with the radelci held now; None (ledger unchanged) for a deal in error.
+
+        Either ruleset's deals: Königrufen has no radelci and leaves them as they are.
+        """
         if facts is None:
             self.skipped += 1
             return None
         self.join(facts.players)
-        result = score_deal(facts, {name: self.radelci[name] for name in facts.players})
+        result = score_facts(facts, {name: self.radelci[name] for name in facts.players})
         self.radelci.update(result.radelci_after)
         for name, score in result.scores.items():
             self.totals[name] += score
@@ -87,7 +91,7 @@ class SessionReport:
 
 
 def score_session(
-    items: Iterable[tuple[Hashable, DealFacts | None]], players: Iterable[str] = ()
+    items: Iterable[tuple[Hashable, AnyFacts | None]], players: Iterable[str] = ()
 ) -> SessionReport:
     """Score ``(key, facts)`` pairs in the order given; ``players`` seeds the ledger (others join as seen)."""
     ledger = SessionLedger.for_players(players)

@@ -45,6 +45,12 @@ class Sheet:
     rows: list[SheetRow] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     radelci: dict[str, int] = field(default_factory=dict)
+    rulesets: set[str] = field(default_factory=set)
+
+    @property
+    def keeps_radelci(self) -> bool:
+        """A session with radelci (slovenian deals; Königrufen has none)."""
+        return self.session is not None and "slovenian" in self.rulesets
 
     @property
     def session_end(self) -> dict[str, int]:
@@ -92,6 +98,7 @@ def build_sheets(items: Iterable[ReadItem], overrides: dict[str, Any] | None = N
 
 
 def _add_row(sheet: Sheet, hand: int, s: dict[str, Any]) -> None:
+    sheet.rulesets.add(s["ruleset"])
     for p in s["players"]:
         if p not in sheet.players:
             sheet.players.append(p)

@@ -50,7 +50,7 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
             table.add_row(str(row.hand), contract, *[_cell(row, p) for p in sheet.players])
         table.add_section()
         table.add_row("", "Total", *[_figure(sheet.totals[p]) for p in sheet.players])
-        if sheet.session is not None:
+        if sheet.keeps_radelci:
             table.add_row("", "Radelci open", *[RADELC * sheet.radelci[p] or "—" for p in sheet.players])
             table.add_row("", "Session end", *[_figure(sheet.session_end[p]) for p in sheet.players])
             table.add_row("", Text("Final", style="bold"), *[Text(_figure(v), style="bold") for v in sheet.final.values()])
@@ -82,7 +82,7 @@ def render_csv(sheets: list[Sheet]) -> str:
                 w.writerow([sheet.session or "", row.hand, row.id, row.contract, row.declarer or "", row.status, p,
                             "" if value is None else value, "" if recorded is None else recorded,
                             int(p in row.mismatches), (row.radelci_after or {}).get(p, "")])
-        if sheet.session is not None:
+        if sheet.keeps_radelci:
             for p in sheet.players:
                 w.writerow([sheet.session, "end", "", "session_end", "", "", p, sheet.session_end[p], "", 0,
                             sheet.radelci[p]])

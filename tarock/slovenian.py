@@ -8,23 +8,29 @@ decisions are the specification; each option is a field of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
-from tarock.cards import (
-    ABOVE,
-    CARD_SUIT,
-    MOND,
-    PAGAT,
-    SKIS,
-    SUIT_MASKS,
-    TAROK,
-    TAROK_MASK,
-)
+from tarock.bidding import Biddable, BiddingOutcome, BiddingRules, run_bidding
+from tarock.cards import FULL_DECK
 from tarock.options import SlovenianOptions
+from tarock.play import (
+    EMPEROR_ALWAYS,
+    EMPEROR_NEVER,
+    EMPEROR_TAROK_LEAD,
+    MOND_SKIS,
+    PAGAT_BIT,
+    TRULA,
+    legal_mask,
+    violation,
+)
+from tarock.play import trick_winner as _trick_winner
 
-PAGAT_BIT = 1 << PAGAT
-MOND_SKIS = (1 << MOND) | (1 << SKIS)
-TRULA = MOND_SKIS | PAGAT_BIT
+__all__ = [
+    "CARDS_PER_HAND", "CONTRACTS", "MOND_SKIS", "PAGAT_BIT", "TALON_SIZE", "TRULA", "BiddingOutcome", "Contract",
+    "allowed_contract", "check_bidding", "emperor_mode", "forced_pagat_applies", "legal_mask", "speaking_order",
+    "table_rules", "trick_winner", "valid_king_call", "violation",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +49,22 @@ class Contract:
     forehand_only: bool  # Klop and Tri: only forehand, when all others passed
     four_players_only: bool
     label: str
+    # the switches of the shared play rules (tarock.play.FollowRules), derived from the flags above
+    void_tarok: bool = field(init=False)  # void in the led suit: play a tarok (not in Barvni valat)
+    pagat_last: bool = field(init=False)  # negative contracts: the Pagat only as the last legal card
+    pagat_scope: int = field(init=False, default=FULL_DECK)  # ... and led only as the last card in hand
+    pagat_emperor: bool = field(init=False, default=True)  # ... except with Škis and Mond in the trick
+    tarok_lead_last: bool = field(init=False, default=False)  # no lead restriction in slovenian
+    parallel: bool = field(init=False, default=False)  # one declarer at a time (cf. Königrufen's Piccolo)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "void_tarok", self.trumps)
+        object.__setattr__(self, "pagat_last", self.negative)
+
+    @property
+    def has_declarer(self) -> bool:
+        """Every contract but Klop is declared by one player."""
+        return not self.is_klop
 
     @property
     def is_klop(self) -> bool:
@@ -107,107 +129,27 @@ def forced_pagat_applies(contract: Contract, options: SlovenianOptions) -> bool:
     return mode == "all" or (mode == "negative_only" and contract.negative)
 
 
-def legal_mask(hand: int, led: int, winner: int, trick_mask: int, contract: Contract,
-               force_pagat: bool) -> int:
-    """The cards of ``hand`` that may be played to the trick so far.
-
-    ``led`` is the first card of the trick (-1 when leading), ``winner`` the
-    card currently winning it, ``trick_mask`` the cards already in it.
-    """
-    negative = contract.negative
-    if led < 0:
-        if negative and hand & PAGAT_BIT and hand != PAGAT_BIT:
-            return hand & ~PAGAT_BIT
-        return hand
-    obliged = hand & SUIT_MASKS[CARD_SUIT[led]]
-    if not obliged:
-        if contract.trumps and hand & TAROK_MASK:
-            obliged = hand & TAROK_MASK
-        else:
-            return hand
-    emperor_ready = trick_mask & MOND_SKIS == MOND_SKIS
-    if emperor_ready and force_pagat and obliged & PAGAT_BIT:
-        return PAGAT_BIT
-    if negative:
-        beat = _beating(obliged, winner)
-        if beat:
-            obliged = beat
-        if obliged & PAGAT_BIT and obliged != PAGAT_BIT and not emperor_ready:
-            obliged &= ~PAGAT_BIT
-    return obliged
+def emperor_mode(contract: Contract, options: SlovenianOptions) -> int:
+    """When the emperor trick applies: always in tarok-trump contracts, on a tarok lead in Barvni valat."""
+    if not options.emperor_trick:
+        return EMPEROR_NEVER
+    return EMPEROR_ALWAYS if contract.trumps else EMPEROR_TAROK_LEAD
 
 
-def _beating(obliged: int, winner: int) -> int:
-    """The cards of ``obliged`` (all of one suit, or all taroks) that beat ``winner``."""
-    low = obliged & -obliged
-    suit = CARD_SUIT[low.bit_length() - 1]
-    if CARD_SUIT[winner] == suit:
-        return obliged & ABOVE[winner]
-    if suit == TAROK:
-        return obliged  # a tarok beats any suit card
-    return 0  # following a suit that a tarok already rules: no obligation
-
-
-def violation(card: int, hand: int, led: int, winner: int, trick_mask: int, contract: Contract,
-              force_pagat: bool) -> str:
-    """The renons code for playing ``card`` (held, but not legal): the first rule broken."""
-    if led < 0:
-        return "R_PAGAT"  # the only restriction on a lead
-    follow = hand & SUIT_MASKS[CARD_SUIT[led]]
-    bit = 1 << card
-    if follow:
-        if not bit & follow:
-            return "R_FOLLOW_SUIT"
-        obliged = follow
-    elif contract.trumps and hand & TAROK_MASK:
-        if not bit & TAROK_MASK:
-            return "R_MUST_TAROK"
-        obliged = hand & TAROK_MASK
-    else:
-        obliged = hand
-    emperor_ready = trick_mask & MOND_SKIS == MOND_SKIS
-    if emperor_ready and force_pagat and obliged & PAGAT_BIT:
-        return "R_PAGAT"
-    if contract.negative and card == PAGAT:
-        return "R_PAGAT"
-    return "R_MUST_OVERTRUMP"
+@lru_cache(maxsize=64)
+def table_rules(contract: Contract, options: SlovenianOptions) -> tuple[Contract, bool, int]:
+    """What ``tarock.game.Game`` plays by: the follow rules (the contract itself), forced Pagat, emperor mode."""
+    return contract, forced_pagat_applies(contract, options), emperor_mode(contract, options)
 
 
 def trick_winner(cards: list[int] | tuple[int, ...], contract: Contract, options: SlovenianOptions) -> int:
     """The position (0-based) of the card that wins a complete trick."""
-    led = cards[0]
-    led_suit = CARD_SUIT[led]
-    best = 0
-    best_card = led
-    trumps = contract.trumps
-    mask = 0
-    for pos in range(1, len(cards)):
-        card = cards[pos]
-        cs = CARD_SUIT[card]
-        if trumps and cs == TAROK:
-            if CARD_SUIT[best_card] != TAROK or card > best_card:
-                best, best_card = pos, card
-        elif cs == led_suit and CARD_SUIT[best_card] == led_suit and card > best_card:
-            best, best_card = pos, card
-    for card in cards:
-        mask |= 1 << card
-    if mask & TRULA == TRULA and options.emperor_trick and (trumps or led_suit == TAROK):
-        return list(cards).index(PAGAT)
-    return best
+    return _trick_winner(cards, contract.trumps, emperor_mode(contract, options))
 
 
 def valid_king_call(card: int) -> bool:
     """Kings only: K of hearts, diamonds, spades or clubs."""
     return card in (29, 37, 45, 53)
-
-
-@dataclass(frozen=True, slots=True)
-class BiddingOutcome:
-    """Who won the bidding with what, and every illegal bid as (bid index, seat, sentence)."""
-
-    declarer: int | None
-    contract: str | None
-    errors: tuple[tuple[int, int, str], ...]
 
 
 def speaking_order(n_players: int, options: SlovenianOptions) -> list[int]:
@@ -217,92 +159,23 @@ def speaking_order(n_players: int, options: SlovenianOptions) -> list[int]:
     return list(range(1, n_players)) + [0]
 
 
+@lru_cache(maxsize=8)
+def _bidding_rules(n_players: int, options: SlovenianOptions) -> BiddingRules:
+    """The slovenian ladder at a table of ``n_players``."""
+
+    def unavailable(contract: Biddable) -> str | None:
+        return None if allowed_contract(CONTRACTS[contract.name], n_players) else "does not exist with 3 players"
+
+    return BiddingRules(CONTRACTS, tuple(speaking_order(n_players, options)),
+                        options.bidding_order == "forehand_first", "klop", unavailable)
+
+
 def check_bidding(bids: list[tuple[int, str]], n_players: int, options: SlovenianOptions,
                   names: tuple[str, ...]) -> BiddingOutcome:
-    """Replay the bids spoken, in order, and say who declares what.
+    """Replay the bids spoken, in order, and say who declares what (``tarock.bidding.run_bidding``).
 
-    Bidding goes in rounds; in each round every seat still in speaks once, in
-    ``speaking_order``.  A pass is final (except that under
-    ``forehand_first`` a forehand who passed keeps the Klop/Tri choice); a
-    seat with higher priority (closer to forehand) may match the current
-    bid, others must bid higher; Klop and Tri belong to forehand alone once
-    all others have passed.  The winner may raise once more after all others
-    passed (the final declaration).  A bid out of turn is reported and then
-    taken as spoken.
+    Seats speak in ``speaking_order``; under ``forehand_first`` a forehand who
+    passed keeps the Klop/Tri choice; Klop and Tri belong to forehand alone
+    once all others have passed; everyone passing plays Klop.
     """
-    order = speaking_order(n_players, options)
-    passed: set[int] = set()
-    spoken: set[int] = set()  # seats that have spoken in the current round
-    holder: int | None = None
-    best: Contract | None = None
-    errors: list[tuple[int, int, str]] = []
-    done = False
-
-    def others_out() -> bool:
-        return all(s in passed for s in range(1, n_players))
-
-    def forehand_choice() -> bool:
-        return holder is None and others_out() and options.bidding_order == "forehand_first"
-
-    def expected() -> int | None:
-        for s in order:
-            if s not in spoken and (s not in passed or (s == 0 and forehand_choice())):
-                return s
-        return None
-
-    for i, (seat, bid) in enumerate(bids):
-        who = names[seat]
-        if done:
-            errors.append((i, seat, f"{who} bid {bid} after the bidding had ended"))
-            continue
-        turn = expected()
-        if turn is None:
-            spoken.clear()
-            turn = expected()
-        if turn is not None and seat != turn:
-            errors.append((i, seat, f"{who} spoke out of turn: it was {names[turn]}'s turn to bid"))
-        spoken.add(seat)
-        error = _bid_error(seat, bid, passed, holder, best, n_players, names, forehand_choice() and seat == 0,
-                           others_out())
-        if error:
-            errors.append((i, seat, error))
-        elif bid == "pass":
-            passed.add(seat)
-        else:
-            best, holder = CONTRACTS[bid], seat
-            passed.discard(seat)
-        active = [s for s in range(n_players) if s not in passed]
-        final_declaration = i + 1 < len(bids) and bids[i + 1][0] == holder and bids[i + 1][1] != "pass"
-        if holder is not None and active == [holder] and not final_declaration:
-            done = True
-        elif holder is None and not active and not forehand_choice():
-            done = True
-        elif holder is None and not active and bid == "pass" and seat == 0:
-            done = True
-    if holder is None:
-        everyone_passed = len(passed) == n_players
-        return BiddingOutcome(None, "klop" if everyone_passed else None, tuple(errors))
-    return BiddingOutcome(holder, best.name if best else None, tuple(errors))
-
-
-def _bid_error(seat: int, bid: str, passed: set[int], holder: int | None, best: Contract | None, n_players: int,
-               names: tuple[str, ...], forehand_choice: bool, others_out: bool) -> str | None:
-    """Why ``bid`` by ``seat`` is illegal now, or None."""
-    who = names[seat]
-    if seat in passed and not forehand_choice:
-        return f"{who} bid {bid} after passing"
-    if bid == "pass":
-        return None
-    contract = CONTRACTS[bid]
-    if not allowed_contract(contract, n_players):
-        return f"{who} bid {contract.label}, which does not exist with 3 players"
-    if contract.forehand_only and not (seat == 0 and others_out):
-        return f"{who} bid {contract.label}, which only forehand may choose after everyone else has passed"
-    if best is not None and holder is not None and seat != holder and (
-        contract.rank < best.rank or (contract.rank == best.rank and seat > holder)
-    ):
-        need = "at least match" if seat < holder else "bid higher than"
-        return f"{who} bid {contract.label} but had to {need} {names[holder]}'s {best.label}"
-    if best is not None and holder == seat and contract.rank <= best.rank:
-        return f"{who} bid {contract.label} but had already bid {best.label}"
-    return None
+    return run_bidding(bids, names, _bidding_rules(n_players, options))

@@ -1,7 +1,9 @@
 """One deal's replay as the JSON object ``tarock check --format json`` prints.
 
 This is the shape DESIGN.md fixes for dashboards and ingest: they store
-exactly what this returns.
+exactly what this returns.  ``card_points`` holds whole points: two sides, or
+per player in Klop and Trischaken (Königrufen's counting 1/3 rounds thirds to
+the nearest point, which keeps the win at ≥ 36 ⇔ ≥ 35⅔).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def deal_summary(rp: Replay, file: str | None = None, line: int | None = None) -
             "winner": players[winner],
             "points": sum(CARD_POINTS[c] for c in cards),
         })
-    return {
+    summary: dict[str, Any] = {
         "id": deal.id,
         "file": file,
         "line": line,
@@ -63,3 +65,6 @@ def deal_summary(rp: Replay, file: str | None = None, line: int | None = None) -
         "tricks": tricks,
         "card_points": rp.card_points,
     }
+    if deal.ruleset == "koenigrufen":  # a parallel negative game has several declarers ("declarer" is the first)
+        summary["declarers"] = [players[s] for s in rp.declarers]
+    return summary

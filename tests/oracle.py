@@ -95,3 +95,72 @@ def winner(trick: list[str], contract: str, emperor: bool = True) -> int:
     if emperor and {"T1", "T21", "T22"} <= set(trick) and (trumps or suit(trick[0]) == "T"):
         return trick.index("T1")
     return trick.index(current_best(trick, trumps))
+
+
+# --- Königrufen (seeds 000/003, RULES.md "koenigrufen details (settled)") ---------------------------
+
+KR_NEGATIVE = {"trischaken", "piccolo", "zwiccolo", "triccolo", "bettel", "piccolo_ouvert", "zwiccolo_ouvert",
+               "bettel_ouvert"}
+KR_COLOUR = {"farbendreier", "farbensolo"}
+
+
+def kr_legal(hand: set[str], trick: list[str], contract: str, pagat_restriction: bool = True) -> set[str]:
+    """The cards a Königrufen player may play.
+
+    Follow the led suit; void, play tarock if you have one (in colour games
+    too, where tarock is only a fifth suit and nothing obliges you to beat);
+    a colour game allows a tarock lead only to a player without suit cards;
+    in negative games beat the best card if you can (tarock trumps there), and
+    (option) the Pagat only when it is your last tarock, leads included.
+    """
+    taroks = {c for c in hand if suit(c) == "T"}
+    negative = contract in KR_NEGATIVE
+    pagat_held_back = negative and pagat_restriction and "T1" in hand and len(taroks) > 1
+    if not trick:
+        if contract in KR_COLOUR and hand - taroks:
+            return hand - taroks
+        return hand - {"T1"} if pagat_held_back else set(hand)
+    led = trick[0]
+    same = {c for c in hand if suit(c) == suit(led)}
+    if same:
+        allowed = same
+    elif taroks:
+        allowed = taroks
+    else:
+        return set(hand)
+    if negative:
+        best = current_best(trick, True)
+        beating = {c for c in allowed if beats(c, best, led, True)}
+        if beating:
+            allowed = beating
+        if pagat_held_back:
+            allowed = allowed - {"T1"}
+    return allowed
+
+
+def kr_expected_code(hand: set[str], trick: list[str], card: str, contract: str,
+                     pagat_restriction: bool = True) -> str | None:
+    """The finding code for playing ``card``; None when legal."""
+    if card in kr_legal(hand, trick, contract, pagat_restriction):
+        return None
+    if not trick:
+        return "R_LEAD_TAROK" if contract in KR_COLOUR else "R_PAGAT"
+    led = trick[0]
+    if any(suit(c) == suit(led) for c in hand):
+        if suit(card) != suit(led):
+            return "R_FOLLOW_SUIT"
+    elif any(suit(c) == "T" for c in hand) and suit(card) != "T":
+        return "R_MUST_TAROK"
+    if card == "T1" and contract in KR_NEGATIVE and pagat_restriction:
+        return "R_PAGAT"
+    return "R_MUST_OVERTRUMP"
+
+
+def kr_winner(trick: list[str], contract: str, emperor_trick: bool = True) -> int:
+    """Who takes the trick: the highest tarock, else the highest card of the led suit (colour games: of
+    the led suit only); Kaiserstich (Sküs, Mond, Pagat together: the Pagat) in positive tarock games."""
+    trumps = contract not in KR_COLOUR
+    if (emperor_trick and trumps and contract not in KR_NEGATIVE
+            and {"T1", "T21", "T22"} <= set(trick)):
+        return trick.index("T1")
+    return trick.index(current_best(trick, trumps))

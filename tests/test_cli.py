@@ -132,8 +132,9 @@ def test_simulate_writes_records_and_truth_and_the_bundled_sample_matches_its_tr
     # the bundled sample: every injected mistake is found, nothing else
     sample = EXAMPLES.parent / "sample"
     for name in ("sample-4p", "sample-3p"):
+        truth_file = EXAMPLES.parent / "sample_truth" / f"{name}.truth.jsonl"
         truth = sorted((t["id"], t["code"], t["trick"], t["player"]) for t in
-                       map(json.loads, (sample / f"{name}.truth.jsonl").read_text().splitlines()))
+                       map(json.loads, truth_file.read_text().splitlines()))
         found = sorted((o["id"], f["code"], f["trick"], f["player"]) for o in
                        json_lines(run("check", "-f", "json", str(sample / f"{name}.jsonl.gz"))[1])
                        for f in o["findings"])

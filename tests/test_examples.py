@@ -21,6 +21,8 @@ FINDINGS = {
     "e_sequence.json": ({"E_SEQUENCE"}, None),
     "e_talon.json": ({"E_TALON"}, "Cilka"),
     "r_follow_suit.json": ({"R_FOLLOW_SUIT"}, "Boris"),
+    "r_lead_tarok.json": ({"R_LEAD_TAROK"}, "Ana"),  # Königrufen: Farbendreier, tarock led holding S8
+    "r_own_king.json": ({"R_OWN_KING"}, "Ana"),  # Königrufen: Rufer, Ana calls the DK she holds
     "r_must_overtrump.json": ({"R_MUST_OVERTRUMP"}, "Boris"),
     "r_must_tarok.json": ({"R_MUST_TAROK"}, "Boris"),
     "r_out_of_turn.json": ({"R_OUT_OF_TURN"}, "Ana"),
@@ -46,7 +48,7 @@ def test_every_play_finding_code_has_an_example() -> None:
     covered = set().union(*(codes for codes, _ in FINDINGS.values())) | {"E_PARSE"}
     assert covered == {"E_PARSE", "E_DECK", "E_NOT_IN_HAND", "E_SEQUENCE", "E_BID", "E_TALON", "E_KING",
                        "R_STASH", "E_ANNOUNCE", "R_FOLLOW_SUIT", "R_MUST_TAROK", "R_MUST_OVERTRUMP",
-                       "R_PAGAT", "R_OUT_OF_TURN", "W_MISDEAL"}
+                       "R_PAGAT", "R_OUT_OF_TURN", "W_MISDEAL", "R_LEAD_TAROK", "R_OWN_KING"}
 
 
 def test_parse_example_lines() -> None:

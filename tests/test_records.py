@@ -187,13 +187,15 @@ def test_koenigrufen_declarer_list_and_options_kept_raw() -> None:
         declarer=["Ana", "Cene"],
         bidding=None,
         announcements=[{"player": "Ana", "bonus": "Vier Könige"}],
-        options={"anything": [1]},
+        options={"values": "Wien"},
     )
     deal = deal_from_obj(rec)
     assert (deal.ruleset, deal.contract, deal.declarer) == ("koenigrufen", "piccolo_ouvert", ("Ana", "Cene"))
     assert deal.announcements[0].bonus == "vier_koenige"
-    assert dict(deal.options) == {"anything": [1]}
+    assert dict(deal.options) == {"values": "Wien"}  # validated, kept as written
     assert deal_from_obj(dict(rec, declarer=["Dana"])).declarer == "Dana"
+    with pytest.raises(RecordError, match="unknown option 'anything' for ruleset koenigrufen"):
+        deal_from_obj(dict(rec, options={"anything": [1]}))
 
 
 def test_optional_fields_parse_to_typed_values() -> None:

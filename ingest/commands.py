@@ -1,0 +1,110 @@
+"""The ``tarock ingest`` / ``tarock sql`` / ``tarock export`` commands, as plain functions.
+
+Typer-independent: they take paths, a store directory, an executor spec and
+flags, and return results; the CLI parses arguments, calls them, prints
+with the ``print_*`` functions and exits with ``IngestSummary.exit_code``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.table import Table
+
+from ingest.config import IngestOptions
+from ingest.coordinator import IngestSummary, run_ingest
+from ingest.progress import ProgressCallback, default_progress
+from ingest.shards import DEFAULT_SHARD_SIZE
+from ingest.store import export_duckdb, sql
+from tarock.records import ReaderLimits
+
+DEFAULT_STORE = Path("data/store")
+
+
+def resolve_store(store: str | os.PathLike[str] | None) -> Path:
+    """The store directory: the one given, else ``$TAROCK_STORE``, else ``data/store``."""
+    if store:
+        return Path(store)
+    return Path(os.environ.get("TAROCK_STORE") or DEFAULT_STORE)
+
+
+def ingest(paths: Iterable[str | os.PathLike[str]], store_dir: str | os.PathLike[str], executor: str = "local", *,
+           rescore: bool = False, quiet: bool = False, progress: ProgressCallback | None = None,
+           ruleset_options: Mapping[str, Any] | None = None, limits: ReaderLimits | None = None,
+           shard_size: int = DEFAULT_SHARD_SIZE) -> IngestSummary:
+    """Ingest files or directories into the store.
+
+    Progress goes to ``progress`` when given, else to stderr (a bar on a
+    terminal, log lines otherwise), and nowhere when ``quiet``.
+
+    Raises ``ingest.coordinator.GenerationMismatch`` when the store was
+    scored under other options (and not ``rescore``),
+    ``ingest.layout.StoreBusy`` when another ingest holds the store, and
+    ValueError for an unknown executor spec.
+    """
+    options = IngestOptions.make(ruleset_options, limits)
+    with default_progress(quiet=quiet or progress is not None) as reporter:
+        return run_ingest(paths, store_dir, executor, options=options, rescore=rescore, shard_size=shard_size,
+                          progress=progress or reporter)
+
+
+def print_summary(summary: IngestSummary, console: Console | None = None) -> None:
+    """The run in a few lines: counts, the ``read = stored + rejected`` check, failures."""
+    console = console or Console(stderr=True)
+    rate = f"{summary.deals_per_second:,.0f} deals/s" if summary.processed else "nothing new"
+    console.print(f"[bold]ingest[/] {summary.files} files, {summary.shards} shards "
+                  f"({summary.shards_skipped} already done, {len(summary.failed)} failed) "
+                  f"in {summary.seconds:.2f}s ({rate}) into {summary.store_dir} [dim]{summary.generation}[/]")
+    check = "[green]ok[/]" if summary.balanced else "[bold red]MISMATCH: input items lost[/]"
+    console.print(f"  read {summary.read} = stored {summary.stored} + rejected {summary.rejected}  {check}")
+    console.print(f"  deals: {summary.ok} ok, {summary.renons} renons, {summary.error} error; "
+                  f"{summary.deduplicated} stored twice (shown once)")
+    if summary.rescore:
+        if summary.switched:
+            state = "is now current"
+        elif summary.failed:
+            state = "[bold red]not switched: shards failed, run again[/]"
+        else:
+            state = "was already current: nothing to rescore"
+        console.print(f"  rescore: {summary.generation} {state}")
+    for shard, message in summary.failed:
+        console.print(f"  [red]failed[/] {shard}: {message}", markup=True, highlight=False)
+
+
+def query(store_dir: str | os.PathLike[str], text: str, params: Sequence[Any] | None = None) -> Any:
+    """``tarock sql``: one query over the store's views, as a polars DataFrame."""
+    return sql(store_dir, text, params)
+
+
+def print_frame(frame: Any, fmt: str = "table", stream: TextIO | None = None) -> None:
+    """Print a query result: ``table`` (every row, rich), ``csv``, or ``json`` (one object per line)."""
+    stream = stream or sys.stdout
+    if fmt == "csv":
+        stream.write(frame.write_csv())
+    elif fmt == "json":
+        stream.write(frame.write_ndjson())
+    elif fmt == "table":
+        table = Table(*frame.columns)
+        for row in frame.iter_rows():
+            table.add_row(*("" if v is None else str(v) for v in row))
+        Console(file=stream).print(table)
+    else:
+        raise ValueError(f"unknown format {fmt!r}: use table, csv or json")
+
+
+def export(store_dir: str | os.PathLike[str], file: str | os.PathLike[str]) -> dict[str, int]:
+    """``tarock export``: the store as one DuckDB database file; rows per table."""
+    return export_duckdb(store_dir, file)
+
+
+def print_export(counts: Mapping[str, int], file: str | os.PathLike[str], console: Console | None = None) -> None:
+    """One line per exported table."""
+    console = console or Console(stderr=True)
+    console.print(f"[bold]export[/] {file}")
+    for table, rows in counts.items():
+        console.print(f"  {table}: {rows} rows")

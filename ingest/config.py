@@ -1,0 +1,50 @@
+"""What an ingest is configured with, and the store generation that configuration scores into.
+
+Everything that changes what the store would hold for the same input is
+here: the ruleset option overrides and the reader limits (with the engine
+version they make up the *generation*).  A store holds one generation at a
+time for readers; ingesting under other options needs ``--rescore``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ingest.rows import canonical_json, short_hash
+from tarock import ENGINE_VERSION
+from tarock.records import ReaderLimits
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOptions:
+    """Ruleset option overrides (``KEY=VALUE`` as given, on top of each record's options) and reader limits."""
+
+    ruleset_options: tuple[tuple[str, Any], ...] = ()
+    limits: ReaderLimits = field(default_factory=ReaderLimits)
+
+    @classmethod
+    def make(cls, ruleset_options: Mapping[str, Any] | None = None,
+             limits: ReaderLimits | None = None) -> IngestOptions:
+        return cls(tuple(sorted((ruleset_options or {}).items())), limits or ReaderLimits())
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        return dict(self.ruleset_options)
+
+    @property
+    def options_json(self) -> str:
+        """The configuration as canonical JSON (stored in ``ingest_runs`` and every shard marker)."""
+        return canonical_json({"ruleset_options": self.overrides, "limits": asdict(self.limits)})
+
+    @property
+    def options_hash(self) -> str:
+        return short_hash(self.options_json)
+
+    @property
+    def generation(self) -> str:
+        """The store generation this configuration scores into: engine version and options hash."""
+        version = re.sub(r"[^A-Za-z0-9._-]", "_", ENGINE_VERSION)
+        return f"gen-v{version}-{self.options_hash}"

@@ -1,0 +1,136 @@
+"""One shard in, its Parquet files and marker out: the function every executor runs.
+
+``process_shard`` is pure apart from the files it publishes and picklable
+(plain-data arguments, a module-level function), so a local process pool
+and a Dask cluster run exactly the same code.  It is idempotent: a shard
+whose marker is complete is skipped, and a re-run of an interrupted shard
+writes the same file names with the same content.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ingest.config import IngestOptions
+from ingest.layout import StoreLayout
+from ingest.rows import ShardRows
+from ingest.shards import Shard
+from ingest.writer import publish_shard
+from tarock import ENGINE_VERSION
+from tarock.checking import Checker
+from tarock.records import ReadItem, RecordError, dumps, loads, read_records
+from tarock.sessions import order_session
+
+
+@dataclass(frozen=True, slots=True)
+class ShardReport:
+    """What one shard did: counts of items read, deals stored, items rejected, and deal statuses."""
+
+    key: str
+    path: str
+    start_line: int
+    end_line: int | None
+    skipped: bool
+    read: int
+    stored: int
+    rejected: int
+    ok: int
+    renons: int
+    error: int
+    seconds: float
+
+    @classmethod
+    def skipped_from(cls, marker: dict[str, Any]) -> ShardReport:
+        """The report of a shard found complete: its counts from its marker."""
+        c = {name: marker["counts"].get(name, 0) for name in ("read", "stored", "rejected", "ok", "renons", "error")}
+        return cls(marker["key"], marker.get("path", ""), marker.get("start_line", 1), marker.get("end_line"),
+                   True, c["read"], c["stored"], c["rejected"], c["ok"], c["renons"], c["error"], 0.0)
+
+
+def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int) -> Iterator[ReadItem]:
+    """A rescore shard's input: the records an earlier generation stored, rejects copied as they were."""
+    for path in shard.rescore_rejects:
+        for r in pq.ParquetFile(path).read(columns=["file", "line", "reason", "raw"]).to_pylist():
+            rows.add_reject(r["file"], r["line"], r["reason"], r["raw"])
+    parts = [pq.ParquetFile(p).read(columns=["source_file", "source_line", "record"]) for p in shard.rescore_deals]
+    if not parts:
+        return
+    stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_line", "ascending")])
+    for file, line, record in zip(*(stored[c].to_pylist() for c in ("source_file", "source_line", "record"))):
+        try:
+            yield ReadItem(file, line, loads(record), None, None)
+        except RecordError as exc:
+            rows.add_reject(file, line, str(exc), record[:raw_limit])
+
+
+def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions) -> Iterator[ReadItem]:
+    """A file shard's records; the items that are not records go straight to ``rejects``.
+
+    The file is opened by its absolute path (a worker may run elsewhere) and
+    named by the path it was found under, as ``tarock check`` names it.
+    """
+    for item in read_records(shard.abspath, options.limits, shard.start_line, shard.end_line):
+        if item.deal is None:
+            assert item.finding is not None
+            rows.add_reject(shard.path, item.line, item.finding.message, item.raw)
+        else:
+            yield item if item.file == shard.path else ReadItem(shard.path, item.line, item.deal, None, None)
+
+
+def session_order(items: list[ReadItem]) -> list[ReadItem]:
+    """The items with each session's deals put in ``seq`` order, in the slots that session occupies."""
+    slots: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        assert item.deal is not None
+        if item.deal.session is not None:
+            slots.setdefault(item.deal.session, []).append(index)
+    ordered = list(items)
+    for indices in slots.values():
+        ranked = order_session([items[j] for j in indices], seq=lambda it: it.deal.seq)  # type: ignore[union-attr]
+        for slot, item in zip(indices, ranked):
+            ordered[slot] = item
+    return ordered
+
+
+def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> ShardReport:
+    """Read, check, score and store one shard; skipped when its marker is already complete.
+
+    Every input item becomes one ``deals`` row or one ``rejects`` row: a
+    record the checker fails on (a bug, never expected) is rejected with the
+    exception as its reason rather than stopping the shard.
+    """
+    layout = StoreLayout.at(store_dir)
+    generation = options.generation
+    done = layout.complete_marker(generation, shard.key)
+    if done is not None:
+        return ShardReport.skipped_from(done)
+    started = time.perf_counter()
+    rows = ShardRows(shard.key, options.overrides)
+    raw_limit = options.limits.raw_limit
+    source = _stored_items(shard, rows, raw_limit) if shard.rescore else _file_items(shard, rows, options)
+    items = list(source)
+    read = len(items) + rows.rejected
+    checker = Checker(options.overrides)
+    for item in session_order(items):
+        try:
+            rows.add_deal(item, checker.check(item))
+        except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)
+            reason = f"internal error while checking the record: {type(exc).__name__}: {exc}"
+            rows.add_reject(item.file, item.line, reason, dumps(item.deal)[:raw_limit])  # type: ignore[arg-type]
+    tables = rows.tables()
+    counts = {"read": read, "stored": sum(t.num_rows for _, t in tables["deals"]),
+              "rejected": sum(t.num_rows for _, t in tables["rejects"]),
+              **rows.counts, "seconds": round(time.perf_counter() - started, 3)}
+    marker = {"path": shard.path, "abspath": shard.abspath, "fingerprint": shard.fingerprint,
+              "start_line": shard.start_line, "end_line": shard.end_line, "rescore": shard.rescore,
+              "engine_version": ENGINE_VERSION, "options_json": options.options_json, "counts": counts}
+    publish_shard(layout, generation, shard.key, tables, marker)
+    return ShardReport(shard.key, shard.path, shard.start_line, shard.end_line, False, read, counts["stored"],
+                       counts["rejected"], counts["ok"], counts["renons"], counts["error"],
+                       time.perf_counter() - started)

@@ -1,0 +1,200 @@
+"""Read the store: DuckDB views over the Parquet files of the completed shards.
+
+``open_store`` gives an in-memory DuckDB connection with one view per table
+(``deals``, ``results``, ``tricks``, ``plays``, ``findings``, ``bids``,
+``announcements``, ``rejects``, ``duplicates``, ``ingest_runs``).  The views
+read the files listed by the completed shard markers of the current
+generation — never a shard still being written, never a half-published
+one — as they were when the connection was opened; open a new connection
+(``sql`` does, every call) to see shards completed since.  The per-deal
+views hide the copies listed in ``duplicates``, so a deal stored from two
+files shows once.  A connection is cheap: only the markers are read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ingest.layout import StoreLayout
+from ingest.schema import DEAL_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+
+_DUCK_TYPES = {
+    pa.string(): "VARCHAR",
+    pa.int32(): "INTEGER",
+    pa.int64(): "BIGINT",
+    pa.bool_(): "BOOLEAN",
+    pa.float64(): "DOUBLE",
+    pa.date32(): "DATE",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+    pa.list_(pa.string()): "VARCHAR[]",
+}
+_DEDUP_KEY = ("shard", "source_line")
+"""Identifies a stored copy of a deal; reading these two is far cheaper than ``content_hash``."""
+
+
+def _literal(text: str) -> str:
+    """A SQL string literal (file paths only; query values are always bound parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def parquet_source(files: Sequence[str], hive: bool, union: bool = True) -> str:
+    """SQL reading these Parquet files (partition columns typed from the path when ``hive``).
+
+    ``union`` matches columns by name across files whose schemas differ
+    (``union_by_name``); files known to share one schema bind much faster
+    without it.
+    """
+    listed = "[" + ", ".join(_literal(f) for f in files) + "]"
+    options = f"union_by_name={'true' if union else 'false'}"
+    if not hive:
+        return f"read_parquet({listed}, hive_partitioning=false, {options})"
+    types = ", ".join(f"{_literal(k)}: {_literal(_DUCK_TYPES[t])}" for k, t in PARTITION_TYPES.items())
+    return f"read_parquet({listed}, hive_partitioning=true, {options}, hive_types={{{types}}})"
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """The readable files of each table, and the column lists their shard markers declare."""
+
+    files: dict[str, list[str]]
+    columns: dict[str, set[tuple[str, ...]] | None]
+    """Per table, the distinct column lists of its files (None: some marker does not say)."""
+
+
+def _snapshot(store_dir: str | os.PathLike[str]) -> _Snapshot:
+    """One consistent snapshot of the current generation: ``CURRENT`` and the markers are read once."""
+    layout = StoreLayout.at(store_dir)
+    files: dict[str, list[str]] = {table: [] for table in TABLES}
+    columns: dict[str, set[tuple[str, ...]] | None] = {table: set() for table in SHARD_TABLES}
+    generation = layout.read_current()
+    if generation is None:
+        return _Snapshot(files, columns)
+    gen_dir = layout.generation_dir(generation)
+    for marker in layout.completed_shards(generation).values():
+        declared = marker.get("columns", {})
+        for table, rels in marker["files"].items():
+            if table not in SHARD_TABLES or not rels:
+                continue
+            files[table].extend(str(gen_dir / rel) for rel in rels)
+            known = columns[table]
+            if known is not None and table in declared:
+                known.add(tuple(declared[table]))
+            else:
+                columns[table] = None
+    duplicates = layout.duplicates_path(generation)
+    files["duplicates"] = [str(duplicates)] if duplicates.exists() else []
+    files["ingest_runs"] = [str(p) for p in layout.runs_dir.glob("run-*.parquet")]
+    return _Snapshot({table: sorted(found) for table, found in files.items()}, columns)
+
+
+def store_files(store_dir: str | os.PathLike[str]) -> dict[str, list[str]]:
+    """The Parquet files readers may use, per table, all from the same set of completed shards."""
+    return _snapshot(store_dir).files
+
+
+def table_files(store_dir: str | os.PathLike[str], table: str) -> list[str]:
+    """The Parquet files of one table that readers may use (completed shards of the current generation).
+
+    For reading the store with other tools, e.g.
+    ``pl.scan_parquet(table_files(store, "deals"), hive_partitioning=True)``
+    (mind that only the DuckDB views hide ``duplicates``).
+    """
+    return store_files(store_dir)[table]
+
+
+def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
+               declared: set[tuple[str, ...]] | None) -> str:
+    """The view: the table's columns in schema order from its files (NULL where no file has one).
+
+    Which columns the files have comes from the shard markers when they
+    say; else DuckDB reads it from the files.
+    """
+    hive = table in DEAL_TABLES
+    if not files:
+        source = None
+        present: set[str] = set()
+    elif declared is not None:
+        source = parquet_source(files, hive, union=len(declared) > 1)
+        present = {name for names in declared for name in names} | (set(PARTITION_TYPES) if hive else set())
+    else:
+        source = parquet_source(files, hive)
+        present = {row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+    columns = ", ".join(
+        _ident(f.name) if f.name in present else f"CAST(NULL AS {_DUCK_TYPES[f.type]}) AS {_ident(f.name)}"
+        for f in TABLES[table]
+    )
+    return f"SELECT {columns} FROM {source}" if source is not None else f"SELECT {columns} WHERE false"
+
+
+def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str]) -> None:
+    snapshot = _snapshot(store_dir)
+    dup_files = snapshot.files["duplicates"]
+    has_duplicates = bool(dup_files) and pq.ParquetFile(dup_files[0]).metadata.num_rows > 0
+    for table in sorted(TABLES, key=lambda t: t != "duplicates"):  # the per-deal views refer to duplicates
+        body = _view_body(con, table, snapshot.files[table], snapshot.columns.get(table))
+        if table in DEAL_TABLES and has_duplicates:
+            on = " AND ".join(f"t.{c} = d.{c}" for c in _DEDUP_KEY)
+            body = f"SELECT t.* FROM ({body}) t ANTI JOIN duplicates d ON {on}"
+        con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS {body}")
+
+
+def open_store(store_dir: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with a view per store table (see the module docstring).
+
+    A store directory that does not exist yet reads as empty tables.
+    """
+    con = duckdb.connect()
+    con.execute("SET parquet_metadata_cache = true")  # store files never change once published
+    _create_views(con, store_dir)
+    return con
+
+
+def sql(store_dir: str | os.PathLike[str], query: str, params: Sequence[Any] | None = None) -> Any:
+    """Run one query over the store's views and return a polars DataFrame.
+
+    Values go in ``params`` (``$1`` / ``?`` placeholders), never into the
+    query text.
+    """
+    con = open_store(store_dir)
+    try:
+        return con.sql(query, params=list(params) if params is not None else None).pl()
+    finally:
+        con.close()
+
+
+def export_duckdb(store_dir: str | os.PathLike[str], file: str | os.PathLike[str]) -> dict[str, int]:
+    """Write the store's tables, deduplicated and materialised, into a DuckDB database file.
+
+    The database is built under a temp name beside ``file`` and renamed
+    over it only when complete.  Returns the rows written per table.
+    """
+    target = Path(file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    con = open_store(store_dir)
+    counts = {}
+    try:
+        con.execute(f"ATTACH {_literal(str(tmp))} AS export")
+        for table in TABLES:
+            con.execute(f"CREATE TABLE export.{_ident(table)} AS SELECT * FROM {_ident(table)}")
+            counts[table] = con.sql(f"SELECT count(*) FROM export.{_ident(table)}").fetchall()[0][0]
+        con.execute("DETACH export")
+        os.replace(tmp, target)
+    finally:
+        con.close()
+        tmp.unlink(missing_ok=True)
+        Path(f"{tmp}.wal").unlink(missing_ok=True)
+    return counts
