@@ -59,7 +59,8 @@ class Game:
     __slots__ = (
         "players", "n", "contract", "options", "rules", "hands", "piles", "findings", "phase",
         "tricks", "trick_seats", "winners", "_cards", "_seats", "_mask", "_led", "_win_card",
-        "_win_pos", "_turn", "_force_pagat", "_trumps", "_emperor", "_seen", "played",
+        "_win_pos", "_turn", "_force_pagat", "_trumps", "_emperor", "_seen", "played", "_leader",
+        "_out_of_order",
     )
 
     def __init__(self, players: tuple[str, ...], hands: list[int], contract: Any,
@@ -86,6 +87,8 @@ class Game:
         self._win_card = -1
         self._win_pos = 0
         self._turn = leader
+        self._leader = leader  # who should lead the current trick
+        self._out_of_order = False  # a card of this trick was played out of turn
         self._seen = 0  # every card played so far
 
     # -- queries -----------------------------------------------------------
@@ -135,6 +138,7 @@ class Game:
             seat = turn
         elif seat != turn:
             self._out_of_turn(card, seat, turn)
+            self._out_of_order = True
         bit = 1 << card
         hand = self.hands[seat]
         if not hand & bit:
@@ -169,17 +173,17 @@ class Game:
             self._turn = self._next_seat(seat)
 
     def _next_seat(self, seat: int) -> int:
-        """The next seat clockwise that has not yet played to this trick."""
+        """Whose turn it is: the first seat clockwise from the trick's rightful leader that has
+        not yet played to it (after a play out of turn, the skipped player still owes a card)."""
         n = self.n
-        nxt = (seat + 1) % n
+        if not self._out_of_order:
+            return (seat + 1) % n
         seats = self._seats
-        if len(seats) > 1 or nxt in seats:
-            first = seats[0]
-            for step in range(1, n):
-                cand = (first + step) % n
-                if cand not in seats:
-                    return cand
-        return nxt
+        for step in range(n):
+            cand = (self._leader + step) % n
+            if cand not in seats:
+                return cand
+        return (seat + 1) % n
 
     def _finish_trick(self) -> None:
         cards = tuple(self._cards)
@@ -201,6 +205,8 @@ class Game:
         self._led = -1
         self._win_card = -1
         self._turn = winner
+        self._leader = winner
+        self._out_of_order = False
         if not any(self.hands):
             self.phase = Phase.DONE
 

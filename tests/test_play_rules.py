@@ -205,3 +205,15 @@ def test_card_not_in_hand() -> None:
     g.play(c("HK"))
     g.play(c("HQ"))  # Boris does not hold HQ: Cilka does
     assert [(f.code, f.message) for f in g.findings] == [("E_NOT_IN_HAND", "Boris played HQ, which Cilka held")]
+
+
+def test_out_of_turn_lead_flags_only_the_card_played_out_of_turn() -> None:
+    # Ana should lead; Boris leads instead. Ana then plays: it is her turn (she still owes her card),
+    # so only Boris's card is out of turn.
+    g = game("tri", [("HK", "S7"), ("HN", "S8"), ("HQ", "S9"), ("H4", "S10")])
+    g.play(c("HN"), 1)
+    g.play(c("HK"), 0)
+    g.play(c("HQ"), 2)
+    g.play(c("H4"), 3)
+    assert [(f.code, f.player, f.position) for f in g.findings] == [("R_OUT_OF_TURN", "Boris", 0)]
+    assert g.winners == [0]  # the heart king wins whoever led
