@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
 from tarock.cards import CODES
-from tarock.options import OptionError, slovenian_options
+from tarock.options import OptionError, options_for
 from tarock.records import ReadItem, dumps
 from tarock.rulesets import ALL_COMPONENTS
 
@@ -196,11 +196,10 @@ class ShardRows:
         hit = self._options.get(key)
         if hit is None:
             effective: dict[str, Any] = {**raw, **self.overrides}
-            if ruleset == "slovenian":
-                try:
-                    effective = slovenian_options(raw, self.overrides).changed()
-                except OptionError:
-                    pass
+            try:
+                effective = options_for(ruleset, raw, self.overrides).changed()
+            except OptionError:
+                pass
             text = canonical_json(effective)
             hit = self._options[key] = (text, short_hash(text))
         return hit
