@@ -291,6 +291,46 @@ def export(
     print_export(run_export(resolve_store(store), duckdb_file), duckdb_file)
 
 
+@app.command()
+def report(
+    store: StoreOption = None,
+    by: Annotated[Optional[list[str]], typer.Option("--by", help="contract, declarer, seat, ruleset or month (repeatable).")] = None,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="slovenian or koenigrufen.")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="3 or 4.")] = None,
+    date_from: Annotated[Optional[str], typer.Option("--from", help="First date (YYYY-MM-DD).")] = None,
+    date_to: Annotated[Optional[str], typer.Option("--to", help="Last date (YYYY-MM-DD).")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", help="Deals this player played.")] = None,
+    contract: Annotated[Optional[str], typer.Option("--contract", help="One contract.")] = None,
+    fmt: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
+    audit: Annotated[bool, typer.Option("--audit", help="Also list the disputed scores.")] = False,
+) -> None:
+    """Contract win rates with 95 % Wilson intervals from the store; with --audit, the disputes."""
+    from datetime import date
+
+    from analysis.filters import Filters
+    from analysis.report import report as run_report
+    from ingest.commands import resolve_store
+
+    try:
+        filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
+                          date.fromisoformat(date_to) if date_to else None, player, contract)
+        run_report(resolve_store(store), by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+@app.command()
+def dashboard(
+    store: StoreOption = None,
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8501,
+) -> None:
+    """Start the Streamlit dashboard over the store on 127.0.0.1."""
+    from dashboards.launch import run_dashboard
+
+    typer.echo(f"dashboard on http://127.0.0.1:{port} (Ctrl+C stops it)", err=True)
+    raise typer.Exit(run_dashboard(store, port))
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -1,0 +1,36 @@
+"""Headline figures for a dashboard: one row over the deals the filters keep.
+
+Everything comes from the ``deals`` table alone, so it stays fast on a big
+store: deal counts by status, sessions, distinct players, the renons rate
+(share of deals with a renons finding), disputed scores (deals with an
+``A_SCORE_MISMATCH``) and the date range.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis.filters import NO_FILTERS, Filters, deal_where
+from analysis.sql import run
+from analysis.stats import rate
+from analysis.store import Store
+
+_OVERVIEW = """
+SELECT count(*) AS deals,
+       count(*) FILTER (WHERE d.status = 'ok') AS ok_deals,
+       count(*) FILTER (WHERE d.status = 'renons') AS renons_deals,
+       count(*) FILTER (WHERE d.status = 'error') AS error_deals,
+       count(DISTINCT d.session) AS sessions,
+       (SELECT count(DISTINCT name) FROM (SELECT unnest(d.players) AS name FROM deals d WHERE {where}))
+           AS players,
+       count(*) FILTER (WHERE d.score_mismatch) AS disputed_deals,
+       min(d.date) AS date_from, max(d.date) AS date_to
+FROM deals d
+WHERE {where}
+"""
+
+
+def overview(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
+    """One row: deals, ok/renons/error deals, sessions, players, disputed_deals, date range, renons_rate."""
+    frame = run(store, _OVERVIEW, where=deal_where(filters))
+    return frame.with_columns(rate("renons_deals", "deals").alias("renons_rate"))

@@ -1,0 +1,82 @@
+"""The read handle every analysis function takes: a store directory or an exported DuckDB file.
+
+Either way the same table names answer the same SQL: a store directory is
+read through ``ingest.store.open_store`` (views over the Parquet files of the
+completed shards, duplicates hidden), an exported ``.duckdb`` file is opened
+``read_only`` (its tables carry the same names and columns).  The database
+is opened once per ``Store`` and shared: ``connect()`` hands out a cursor of
+it, which is cheap and safe to use from one thread each (a dashboard serves
+every session from its own thread).  A directory store sees shards completed
+after it was opened only after ``refresh()``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import duckdb
+import polars as pl
+
+from ingest.store import open_store
+
+
+class Store:
+    """A store directory or an exported DuckDB file, opened lazily and read only."""
+
+    def __init__(self, source: str | os.PathLike[str]) -> None:
+        self.source = Path(source)
+        self._db: duckdb.DuckDBPyConnection | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, source: Store | str | os.PathLike[str]) -> Store:
+        """``source`` itself when it is a ``Store``, else a new handle on that path."""
+        return source if isinstance(source, Store) else cls(source)
+
+    @property
+    def is_file(self) -> bool:
+        """Whether the source is an exported DuckDB file rather than a store directory."""
+        return self.source.is_file()
+
+    def _database(self) -> duckdb.DuckDBPyConnection:
+        with self._lock:
+            if self._db is None:
+                if self.is_file:
+                    self._db = duckdb.connect(str(self.source), read_only=True)
+                else:
+                    self._db = open_store(self.source)
+            return self._db
+
+    def connect(self) -> duckdb.DuckDBPyConnection:
+        """A new cursor on the store's database: the tables as views (directory) or tables (file)."""
+        return self._database().cursor()
+
+    def query(self, sql: str, params: dict[str, Any] | None = None) -> pl.DataFrame:
+        """Run one parameterised query (``$name`` placeholders bound from ``params``) into polars."""
+        with self.connect() as con:
+            return con.sql(sql, params=params or None).pl()
+
+    def refresh(self) -> None:
+        """Forget the open database, so the next query sees shards completed since it was opened."""
+        self.close()
+
+    def close(self) -> None:
+        """Close the shared database (cursors handed out before stop working)."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.source)!r})"

@@ -1,0 +1,117 @@
+"""Audit: disputed scores (recorded vs recomputed, with the line that explains the difference), renons by
+code and player, and every renons with a link to the replay of its deal at the trick where it happened."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, data, url_state, widgets
+from dashboards.labels import contract_label
+from dashboards.replay_model import PHASES, step_for_finding
+from dashboards.sidebar import current_filters
+
+LINK = st.column_config.LinkColumn("Replay", display_text="open ▶", width="small",
+                                   help="The replay of this deal at the step where it happened.")
+COUNT_COLUMNS = {
+    "code": st.column_config.TextColumn("Code"),
+    "player": st.column_config.TextColumn("Player"),
+    "renons": st.column_config.NumberColumn("Renons", format="localized"),
+    "deals": st.column_config.NumberColumn("Deals", format="localized", help="Deals with at least one of them."),
+}
+CHART_ROWS = 20  # bars in the renons-by-player chart
+
+
+def with_links(frame: pl.DataFrame, steps: list[int | None]) -> pl.DataFrame:
+    """``frame`` with a readable contract and a ``replay`` deep link per row, to the row's step."""
+    links = [widgets.replay_url(deal, step) for deal, step in zip(frame["deal_id"], steps)]
+    return frame.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String),
+                              pl.Series("replay", links, dtype=pl.String))
+
+
+filters = current_filters()
+st.title("Audit")
+if widgets.no_deals_note(data.headline(filters)["deals"]):
+    st.stop()
+
+st.subheader("Disputed scores")
+disputed = data.disputes(filters)
+if disputed.is_empty():
+    st.success("Every recorded score matches the recomputed one.")
+else:
+    n = disputed["deal_id"].n_unique()
+    st.caption(f"{n:,} deal{'s' * (n != 1)}: each row is a player whose score sheet differs from the score "
+               "recomputed from the cards, with the line that explains it.")
+    widgets.table(with_links(disputed, [None] * disputed.height), "disputed-scores", column_config={
+                      "deal_id": st.column_config.TextColumn("Deal"),
+                      "date": st.column_config.DateColumn("Date"),
+                      "session": st.column_config.TextColumn("Session"),
+                      "seq": st.column_config.NumberColumn("#", format="localized"),
+                      "contract": st.column_config.TextColumn("Contract"),
+                      "player": st.column_config.TextColumn("Player", width="small"),
+                      "recorded_score": st.column_config.NumberColumn("Recorded", format="%+d", width="small"),
+                      "score": st.column_config.NumberColumn("Recomputed", format="%+d"),
+                      "score_diff": st.column_config.NumberColumn("Difference", format="%+d", width="small"),
+                      "message": st.column_config.TextColumn("Why"),
+                      "replay": LINK,
+                  }, column_order=["deal_id", "replay", "player", "recorded_score", "score", "score_diff", "message",
+                                   "contract", "date", "session", "seq"])
+
+st.subheader("Renons")
+by_code, by_player = st.columns(2)
+codes = data.renons_counts(filters, "code")
+with by_code:
+    st.markdown("**By code**")
+    if not codes.is_empty():
+        st.altair_chart(charts.bar_chart(codes, "code", "renons", "renons"), width="stretch")
+    widgets.table(codes, "renons-by-code", column_config=COUNT_COLUMNS)
+with by_player:
+    st.markdown("**By player**")
+    players = data.renons_counts(filters, "player")
+    if not players.is_empty():
+        st.altair_chart(charts.bar_chart(players.head(CHART_ROWS), "player", "renons", "renons"), width="stretch")
+        if players.height > CHART_ROWS:
+            st.caption(f"The {CHART_ROWS} players with the most renons; the table has all {players.height:,}.")
+    widgets.table(players, "renons-by-player", column_config=COUNT_COLUMNS)
+
+st.subheader("Every renons, at its trick")
+url_state.adopt({"code": url_state.one_of(codes["code"].to_list())})
+code = st.selectbox("Code", codes["code"].to_list(), index=None, placeholder="Any renons code", key="code")
+url_state.publish({"code": code})
+listed = data.findings(filters, "renons", code)
+if listed.is_empty():
+    st.success("No renons in these deals.")
+else:
+    if listed.height == data.FINDINGS_LISTED:
+        st.caption(f"The newest {data.FINDINGS_LISTED} are listed; narrow the filters to see others.")
+    steps = [step_for_finding(c, t) for c, t in zip(listed["code"], listed["trick"])]
+    where = [f"trick {t}" if t is not None else PHASES[s] if s is not None else "end"
+             for t, s in zip(listed["trick"], steps)]
+    listed = listed.with_columns(pl.Series("where", where, dtype=pl.String))
+    widgets.table(with_links(listed, steps), "renons", column_config={
+        "deal_id": st.column_config.TextColumn("Deal"),
+        "date": st.column_config.DateColumn("Date"),
+        "session": st.column_config.TextColumn("Session"),
+        "contract": st.column_config.TextColumn("Contract"),
+        "code": st.column_config.TextColumn("Code"),
+        "where": st.column_config.TextColumn("Where", width="small"),
+        "player": st.column_config.TextColumn("Player", width="small"),
+        "card": st.column_config.TextColumn("Card", width="small"),
+        "message": st.column_config.TextColumn("What happened"),
+        "replay": LINK,
+    }, column_order=["deal_id", "replay", "where", "player", "code", "card", "message", "contract", "date",
+                     "session"])
+
+st.subheader("Rejected input")
+rejected = data.rejects()
+if rejected.is_empty():
+    st.success("Every input line was a record.")
+else:
+    st.caption("Input that was not a record at all (bad JSON, unknown fields or cards); it belongs to no deal, "
+               "so the filters do not apply.")
+    widgets.table(rejected, "rejects", column_config={
+        "reason": st.column_config.TextColumn("Reason", width="large"),
+        "rejects": st.column_config.NumberColumn("Items", format="localized"),
+        "files": st.column_config.NumberColumn("Files", format="localized"),
+        "first": st.column_config.TextColumn("First one (file:line)"),
+    })

@@ -1,0 +1,82 @@
+"""Players: one row per player (deals, contracts declared and won, scores, radelci, renons), charts, and a
+link to each player's deals in the Replay page."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, data, url_state, widgets
+from dashboards.labels import plain
+from dashboards.sidebar import current_filters
+
+PLAYER_COLUMNS = {
+    "player": st.column_config.TextColumn("Player"),
+    "deals": st.column_config.NumberColumn("Deals", format="localized"),
+    "declared": st.column_config.NumberColumn("Declared", format="localized"),
+    "won": st.column_config.NumberColumn("Won", format="localized", help="Declared contracts won."),
+    "win_rate": st.column_config.NumberColumn("Win rate", format="percent", help="Won / declared."),
+    "score_per_deal": st.column_config.NumberColumn("Score / deal", format="%.1f"),
+    "total_score": st.column_config.NumberColumn("Total score", format="localized"),
+    "radelci": st.column_config.NumberColumn("Radelci", format="localized",
+                                             help="Radelci still open at the end of the player's sessions."),
+    "renons": st.column_config.NumberColumn("Renons", format="localized"),
+    "renons_rate": st.column_config.NumberColumn("Renons / deal", format="percent"),
+}
+
+CHART_PLAYERS = 20  # players in the charts (those with the most deals); the table lists everyone
+GO_REPLAY = "players_go_replay"  # set by the button, acted on once the sidebar has the new player
+
+
+def open_replay(name: str) -> None:
+    """Make ``name`` the sidebar's player filter and ask for the Replay page (the button's callback).
+
+    The sidebar's widget is drawn before this page on every run, so its value
+    can only be changed before the next run starts: here.
+    """
+    st.session_state["player"] = name
+    st.session_state[GO_REPLAY] = True
+
+
+filters = current_filters()
+st.title("Players")
+if widgets.no_deals_note(data.headline(filters)["deals"]):
+    st.stop()
+
+table = data.player_table(filters)
+widgets.table(table, "players", column_config=PLAYER_COLUMNS, column_order=list(PLAYER_COLUMNS))
+
+st.subheader("A player's deals")
+names = table["player"].to_list()
+url_state.adopt({"pick": url_state.one_of(names)})
+chosen = st.selectbox("Player", names, index=None, placeholder="Choose a player", key="pick")
+url_state.publish({"pick": chosen})
+if chosen is not None:
+    row = table.filter(pl.col("player") == chosen).row(0, named=True)
+    st.button(f"Replay {plain(chosen)}'s {row['deals']:,} deals", icon=":material/playing_cards:",
+              key="open_replay", on_click=open_replay, args=(chosen,))
+if st.session_state.pop(GO_REPLAY, False):
+    st.switch_page(widgets.REPLAY_PAGE)
+
+busiest = table.sort(["deals", "player"], descending=[True, False]).head(CHART_PLAYERS)
+if table.height > CHART_PLAYERS:
+    st.caption(f"The charts show the {CHART_PLAYERS} players with the most deals; the table has all "
+               f"{table.height:,}.")
+left, right = st.columns(2)
+with left:
+    st.subheader("Win rate as declarer")
+    rates = data.contract_win_rates(filters, ("declarer",))
+    rates = rates.filter(pl.col("declarer").is_in(busiest["player"].implode()))
+    if rates.is_empty():
+        st.info("Nobody declared a contract in these deals.")
+    else:
+        st.altair_chart(charts.win_rate_rows(rates, "declarer"), width="stretch")
+with right:
+    st.subheader("Score per deal")
+    st.altair_chart(charts.bar_chart(busiest.drop_nulls("score_per_deal"), "player", "score_per_deal",
+                                     "average score per deal", fmt=".1f"), width="stretch")
+
+st.subheader("Renons per deal played")
+st.caption("Details by code and the renons themselves are on the Audit page.")
+st.altair_chart(charts.bar_chart(busiest, "player", "renons_rate", "renons per deal played", fmt=".1%"),
+                width="stretch")

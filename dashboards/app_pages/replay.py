@@ -1,0 +1,117 @@
+"""Replay: pick a deal, then step through its deal, bidding, talon, stash, announcements and every trick,
+with the hands drawn as cards, each finding on the step where it happened, and the score at the end."""
+
+from __future__ import annotations
+
+import orjson
+import polars as pl
+import streamlit as st
+
+from dashboards import data, replay_nav
+from dashboards.cards_html import deal_header_html, hands_html, notes_html, talon_html, trick_html
+from dashboards.data import Filters
+from dashboards.labels import contract_label, plain
+from dashboards.replay_model import DealReplay, Step
+from dashboards.sidebar import current_filters
+
+
+def deal_label(row: dict[str, object]) -> str:
+    """One search result as the picker shows it."""
+    declarer = f" ({row['declarer']})" if row.get("declarer") else ""
+    when = f" · {row['date']}" if row.get("date") else ""
+    session = f" · session {row['session']} #{row['seq']}" if row.get("session") else ""
+    return f"{row['deal_id']}{when}{session} · {contract_label(str(row['contract']))}{declarer} · {row['status']}"
+
+
+def pick_deal(filters: Filters) -> None:
+    """The search fields and the deal picker (its choice goes to ``replay_nav``)."""
+    with st.container(border=True):
+        left, right = st.columns(2)
+        prefix = left.text_input("Deal id starts with", key="q_id", placeholder="e.g. seed-session")
+        session = right.text_input("Session", key="q_session", placeholder="exact session id")
+        found = data.find_deals(filters, prefix.strip(), session.strip())
+        labels = {row["deal_id"]: deal_label(row) for row in found.iter_rows(named=True)}
+        current = st.session_state.get(replay_nav.DEAL)
+        options = list(labels) if current is None or current in labels else [current, *labels]
+        st.session_state["replay_pick"] = current
+        player = f", player {plain(filters.player)}" if filters.player else ""
+        count = f"newest {len(labels):,} shown" if len(labels) == data.DEALS_LISTED else f"{len(labels):,} found"
+        st.selectbox(f"Deal ({count}{player})", options, key="replay_pick",
+                     placeholder="Choose a deal", format_func=lambda d: labels.get(d, d),
+                     on_change=lambda: replay_nav.choose_deal(st.session_state["replay_pick"]))
+
+
+def navigation(rp: DealReplay) -> Step:
+    """Previous / next buttons around a slider over the steps; returns the step shown."""
+    last = len(rp.steps) - 1
+    replay_nav.resolve_step(len(rp.steps))
+    back, slider, forward = st.columns([2, 11, 2], vertical_alignment="bottom")
+    back.button("◀ Previous", key="prev", on_click=replay_nav.move, args=(-1, last), width="stretch",
+                disabled=st.session_state[replay_nav.STEP] == 0)
+    forward.button("Next ▶", key="next", on_click=replay_nav.move, args=(1, last), width="stretch",
+                   disabled=st.session_state[replay_nav.STEP] == last)
+    slider.select_slider("Step", options=list(range(last + 1)), key=replay_nav.STEP,
+                         format_func=lambda i: rp.steps[i].title)
+    return rp.steps[st.session_state[replay_nav.STEP]]
+
+
+def score_tables(results: pl.DataFrame) -> None:
+    """The recomputed score of every player and the breakdown lines behind it."""
+    if results.is_empty() or results["score"].is_null().all():
+        st.info("No recomputed score: the record has an error.")
+        return
+    st.markdown("**Scores**")
+    st.dataframe(results.select("player", "role", "score", "recorded_score", "score_diff", "radelci_before",
+                                "radelci_after"), hide_index=True, column_config={
+        "player": "Player", "role": "Role",
+        "score": st.column_config.NumberColumn("Recomputed", format="%+d"),
+        "recorded_score": st.column_config.NumberColumn("Recorded", format="%+d"),
+        "score_diff": st.column_config.NumberColumn("Recorded − recomputed", format="%+d"),
+        "radelci_before": st.column_config.NumberColumn("Radelci before", format="localized"),
+        "radelci_after": st.column_config.NumberColumn("Radelci after", format="localized"),
+    })
+    lines: dict[tuple[str, str, tuple[str, ...], int], None] = {}
+    for text in results["breakdown_json"].drop_nulls():
+        for line in orjson.loads(text):
+            lines[(line["component"], line["detail"], tuple(line["players"]), line["value"])] = None
+    st.markdown("**Breakdown** (each listed player writes the value)")
+    st.dataframe(pl.DataFrame([{"component": c, "detail": d, "players": ", ".join(p), "value": v}
+                               for c, d, p, v in lines], schema={"component": pl.String, "detail": pl.String,
+                                                                 "players": pl.String, "value": pl.Int64}),
+                 hide_index=True, column_config={
+                     "component": "Line", "detail": st.column_config.TextColumn("Detail", width="large"),
+                     "players": "Players", "value": st.column_config.NumberColumn("Value each", format="%+d")})
+
+
+filters = current_filters()
+replay_nav.adopt_url()
+st.title("Replay")
+pick_deal(filters)
+deal_id = st.session_state.get(replay_nav.DEAL)
+if not deal_id:
+    replay_nav.write_url(None, None)
+    st.info("Choose a deal above: search by id or session; the sidebar filters (a player, dates) narrow the list.")
+    st.stop()
+detail = data.deal_detail(deal_id)
+rp = data.deal_replay(deal_id)
+if detail is None or rp is None:
+    st.warning(f"The store has no deal with the id {plain(deal_id)}.")
+    st.stop()
+
+st.html(deal_header_html(rp, detail.deal))
+step = navigation(rp)
+replay_nav.write_url(deal_id, step.index)
+st.subheader(step.title)
+if step.trick or step.talon:
+    table, notes = st.columns([3, 2], gap="large")
+    with table:
+        st.html(trick_html(step) if step.trick else talon_html(step))
+    with notes:
+        st.html(notes_html(step))
+else:
+    st.html(notes_html(step))
+if step.phase == "score":
+    score_tables(detail.results)
+st.html(hands_html(step))
+st.caption("Cards already played are greyed out; blue rings mark the cards taken from the talon or laid away; "
+           "the leader's row is outlined in green.")

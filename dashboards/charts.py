@@ -1,0 +1,141 @@
+"""Altair charts of the dashboard: win rates with their 95 % Wilson intervals as error bars.
+
+The frames come from ``analysis`` with ``win_rate``, ``ci_low`` and
+``ci_high`` in [0, 1] and the counts ``deals`` / ``wins``; rows arrive in the
+order reports use (the bidding ladder, seat order), which the charts keep.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import altair as alt
+import polars as pl
+
+from dashboards.labels import contract_label
+
+HEIGHT: Final = 320
+ACCENT: Final = "#1565c0"
+"""The colour of single-series marks."""
+WHISKER: Final = "#5b6b7f"
+"""The colour of single-series interval bars."""
+CATEGORY_SCHEME: Final = "tableau10"
+"""The colours of a split (seats, renons codes)."""
+RATE_AXIS = alt.Scale(domain=[0, 1])
+
+
+def _with_labels(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with a readable ``Contract`` column when it has ``contract``."""
+    if "contract" not in frame.columns:
+        return frame
+    return frame.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String)
+                              .alias("Contract"))
+
+
+def _order(frame: pl.DataFrame, column: str) -> list[Any]:
+    """The values of ``column`` in the order they first appear (the order ``analysis`` sorted them in)."""
+    return list(dict.fromkeys(frame[column].to_list()))
+
+
+def _tooltip(*fields: str) -> list[alt.Tooltip]:
+    return [
+        *(alt.Tooltip(f"{name}:N") for name in fields),
+        alt.Tooltip("win_rate:Q", title="win rate", format=".1%"),
+        alt.Tooltip("ci_low:Q", title="95 % CI low", format=".1%"),
+        alt.Tooltip("ci_high:Q", title="95 % CI high", format=".1%"),
+        alt.Tooltip("wins:Q"),
+        alt.Tooltip("deals:Q"),
+    ]
+
+
+def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str | None = None) -> alt.LayerChart:
+    """Win rate per ``category`` as points with 95 % Wilson error bars; ``color`` splits each category.
+
+    ``category`` is a column of ``frame`` (``Contract`` is derived from ``contract``).
+    """
+    data = _with_labels(frame).filter(pl.col("deals") > 0)
+    base = alt.Chart(data).encode(
+        x=alt.X(f"{category}:N", sort=_order(data, category), title=None, axis=alt.Axis(labelAngle=-30)),
+        tooltip=_tooltip(category, *([color] if color else [])),
+    )
+    if color is None:
+        bars = base.mark_rule(strokeWidth=2, color=WHISKER)
+        points = base.mark_point(filled=True, size=80, opacity=1, color=ACCENT)
+    else:
+        colors = alt.Scale(scheme=CATEGORY_SCHEME)
+        split = {"color": alt.Color(f"{color}:N", sort=_order(data, color), scale=colors),
+                 "xOffset": alt.XOffset(f"{color}:N", sort=_order(data, color))}
+        bars = base.mark_rule(strokeWidth=2).encode(**split)
+        points = base.mark_point(filled=True, size=80, opacity=1).encode(**split)
+    bars = bars.encode(y=alt.Y("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)",
+                               axis=alt.Axis(format="%")), y2="ci_high:Q")
+    points = points.encode(y=alt.Y("win_rate:Q", scale=RATE_AXIS))
+    even = alt.Chart(pl.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#9aa5b1").encode(y="y:Q")
+    return alt.LayerChart(layer=[even, bars, points]).properties(height=HEIGHT)
+
+
+def rate_heatmap(frame: pl.DataFrame, row: str, column: str, row_order: list[str]) -> alt.LayerChart:
+    """Win rate of every ``row`` × ``column`` cell as colour, with the number of deals written in it.
+
+    Rows follow ``row_order``; columns keep the order of ``frame`` (the bidding ladder).
+    """
+    data = _with_labels(frame).filter(pl.col("deals") > 0)
+    base = alt.Chart(data).encode(
+        x=alt.X(f"{column}:N", sort=_order(data, column), title=None, axis=alt.Axis(labelAngle=0, orient="top")),
+        y=alt.Y(f"{row}:N", sort=row_order, title=None),
+        tooltip=_tooltip(row, column),
+    )
+    cells = base.mark_rect().encode(color=alt.Color("win_rate:Q", title="win rate", legend=alt.Legend(format="%"),
+                                                    scale=alt.Scale(domain=[0, 1], scheme="redyellowgreen")))
+    legible = alt.condition("datum.win_rate < 0.2 || datum.win_rate > 0.8", alt.value("white"), alt.value("black"))
+    text = base.mark_text(fontSize=11).encode(text=alt.Text("deals:Q", format=","), color=legible)
+    return alt.LayerChart(layer=[cells, text]).properties(height=70 + 30 * len(row_order))
+
+
+def win_rate_by_month(frame: pl.DataFrame) -> alt.LayerChart:
+    """Win rate per month as a line with a shaded 95 % interval band."""
+    data = frame.filter((pl.col("deals") > 0) & pl.col("month").is_not_null())
+    base = alt.Chart(data).encode(x=alt.X("month:O", title=None, axis=alt.Axis(labelAngle=-45)),
+                                  tooltip=_tooltip("month"))
+    band = base.mark_area(opacity=0.25, color=ACCENT).encode(
+        y=alt.Y("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)", axis=alt.Axis(format="%")),
+        y2="ci_high:Q")
+    line = base.mark_line(point=True, color=ACCENT).encode(y="win_rate:Q")
+    return alt.LayerChart(layer=[band, line]).properties(height=HEIGHT)
+
+
+def bar_chart(frame: pl.DataFrame, category: str, value: str, title: str, fmt: str = "d") -> alt.Chart:
+    """A horizontal bar per ``category``, longest first.
+
+    ``fmt`` is the d3 format of the values; the default ``d`` keeps counts' ticks whole.
+    """
+    axis = alt.Axis(format=fmt, tickMinStep=1) if fmt == "d" else alt.Axis(format=fmt)
+    return alt.Chart(frame).mark_bar(color=ACCENT).encode(
+        y=alt.Y(f"{category}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+        x=alt.X(f"{value}:Q", title=title, axis=axis),
+        tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{value}:Q", format=fmt)],
+    ).properties(height=_rows_height(frame, category))
+
+
+def _rows_height(frame: pl.DataFrame, category: str) -> int:
+    """The height of a chart with one row per value of ``category``: every label readable.
+
+    Streamlit fits the whole chart, axis and title included, into this height.
+    """
+    return 70 + 28 * max(frame[category].n_unique(), 2)
+
+
+def win_rate_rows(frame: pl.DataFrame, category: str) -> alt.LayerChart:
+    """Win rate per ``category`` as a row each (points with 95 % Wilson bars): for long lists of names."""
+    data = frame.filter(pl.col("deals") > 0)
+    base = alt.Chart(data).encode(
+        y=alt.Y(f"{category}:N", sort=_order(data, category), title=None, axis=alt.Axis(labelOverlap=False)),
+        tooltip=_tooltip(category),
+    )
+    bars = base.mark_rule(strokeWidth=2, color=WHISKER).encode(
+        x=alt.X("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)", axis=alt.Axis(format="%")),
+        x2="ci_high:Q")
+    points = base.mark_point(filled=True, size=70, opacity=1, color=ACCENT).encode(
+        x=alt.X("win_rate:Q", scale=RATE_AXIS))
+    even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="#9aa5b1").encode(x="x:Q")
+    return alt.LayerChart(layer=[even, bars, points]).properties(height=_rows_height(data, category))

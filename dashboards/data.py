@@ -1,0 +1,316 @@
+"""The dashboard's only door to the data: cached wrappers around the ``analysis`` questions.
+
+* The ``Store`` (one shared DuckDB database per store path) is a cached
+  resource; every query takes its own cursor from it (``Store.connect``),
+  since one DuckDB connection must not serve several threads at once.
+* Every answer is cached data keyed by the store path and the filters
+  (Streamlit's data cache is process-wide, so the path must be part of the
+  key, or two stores would share answers).  Answers live ``TTL``, after
+  which shards ingested meanwhile (by ``tarock ingest``) show up; an upload
+  through the Ingest page clears the caches at once (``forget_store``).
+
+Pages call the public functions, which add the current store path, and
+take ``Filters`` from here too.  The last section holds the few queries
+``analysis`` does not offer yet; they go through ``analysis.sql.run`` with
+bound parameters like every question.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import orjson
+import polars as pl
+import streamlit as st
+
+from analysis import audit, deals, outcomes, overview, players, win_rates
+from analysis.deals import DealDetail
+from analysis.filters import (
+    Filters,
+    deal_where,
+    partition_where,
+)
+from analysis.sql import TRUE, Fragment, param, run
+from analysis.stats import with_rate
+from analysis.store import Store
+from dashboards.replay_model import DealReplay, build_replay
+from tarock.audit import CODE as SCORE_MISMATCH
+from tarock.deal import RULESETS
+from tarock.findings import Finding
+
+DEFAULT_STORE = Path("data/store")
+TTL = "10m"
+"""How long a cached answer (and the open store) is kept."""
+BREAKDOWNS = (("contract",), ("contract", "seat"), ("contract", "declarer"), ("contract", "month"), ("declarer",))
+"""The win-rate groupings the pages show (warmed up front)."""
+FINDINGS_LISTED = 500
+"""Most findings one list shows."""
+DEALS_LISTED = 200
+"""Most deals one search offers."""
+
+
+def store_path() -> str:
+    """The store directory: ``$TAROCK_STORE`` (set by ``tarock dashboard --store``), else ``data/store``."""
+    return str(Path(os.environ.get("TAROCK_STORE") or DEFAULT_STORE))
+
+
+@st.cache_resource(ttl=TTL, max_entries=4, show_spinner=False)
+def _store(path: str) -> Store:
+    return Store(path)
+
+
+def forget_store() -> None:
+    """Drop every cached answer and reopen the store (after an upload added shards)."""
+    st.cache_data.clear()
+    _store.clear()
+    with _warm_lock:
+        _warmed.discard(store_path())
+
+
+_warmed: set[str] = set()
+_warm_lock = threading.Lock()
+
+
+def warm_up() -> None:
+    """Answer every page's unfiltered questions in a background thread, once per store and process.
+
+    Called after the first page is drawn, so that page never waits for it;
+    on a store of a million deals a page's first answers take seconds, and
+    then the other pages open from the cache.  ``TAROCK_DASHBOARD_WARMUP=0``
+    turns it off (the page benchmark measures cold answers).
+    """
+    if os.environ.get("TAROCK_DASHBOARD_WARMUP") == "0":
+        return
+    path = store_path()
+    with _warm_lock:
+        if path in _warmed:
+            return
+        _warmed.add(path)
+    threading.Thread(target=_warm, args=(path,), name="tarock-warm-up", daemon=True).start()
+
+
+def _warm(path: str) -> None:
+    everything = Filters()
+    questions: list[Callable[[], object]] = [
+        lambda: _filter_choices(path),
+        *(partial(_win_rates, path, everything, by) for by in BREAKDOWNS),
+        partial(_outcomes, path, everything),
+        partial(_players, path, everything),
+        partial(_disputes, path, everything),
+        partial(_renons, path, everything, "code"),
+        partial(_renons, path, everything, "player"),
+        partial(_findings, path, everything, "renons", None, FINDINGS_LISTED),
+        partial(_find_deals, path, everything, None, None, DEALS_LISTED),
+    ]
+    for ask in questions:
+        try:
+            ask()
+        except Exception:
+            logging.getLogger(__name__).warning("warming the dashboard's cache stopped", exc_info=True)
+            return
+
+
+# -- headline and sidebar ------------------------------------------------------------------------------------
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _overview(path: str, filters: Filters) -> dict[str, Any]:
+    return overview.overview(_store(path), filters).row(0, named=True)
+
+
+def headline(filters: Filters) -> dict[str, Any]:
+    """The headline figures (``analysis.overview``) as one dict: deals by status, sessions, players, …"""
+    return _overview(store_path(), filters)
+
+
+@dataclass(frozen=True, slots=True)
+class FilterChoices:
+    """What the sidebar offers: the rulesets, the players present and the range of deal dates."""
+
+    rulesets: tuple[str, ...]
+    players: tuple[str, ...]
+    first_date: date | None
+    last_date: date | None
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _filter_choices(path: str) -> FilterChoices:
+    span = _overview(path, Filters())
+    return FilterChoices(RULESETS, tuple(_player_names(_store(path))), span["date_from"], span["date_to"])
+
+
+def filter_choices() -> FilterChoices:
+    """The sidebar's options for the current store."""
+    return _filter_choices(store_path())
+
+
+# -- contracts -----------------------------------------------------------------------------------------------
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _win_rates(path: str, filters: Filters, by: tuple[str, ...]) -> pl.DataFrame:
+    return win_rates.win_rates(_store(path), filters, by)
+
+
+def contract_win_rates(filters: Filters, by: tuple[str, ...] = ("contract",)) -> pl.DataFrame:
+    """Declared contracts' win rates with Wilson intervals, grouped by ``by`` (``analysis.win_rates``)."""
+    return _win_rates(store_path(), filters, by)
+
+
+def monthly_win_rates(by_contract_and_month: pl.DataFrame) -> pl.DataFrame:
+    """Every contract together per month, with its Wilson interval, from the contract × month rates."""
+    monthly = by_contract_and_month.group_by("month").agg(pl.col("deals").sum(), pl.col("wins").sum())
+    return with_rate(monthly.sort("month"), "wins", "deals", "win_rate")
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _outcomes(path: str, filters: Filters) -> pl.DataFrame:
+    return outcomes.outcomes(_store(path), filters)
+
+
+def contract_outcomes(filters: Filters) -> pl.DataFrame:
+    """Per contract: average declarer score and card points, close games (``analysis.outcomes``)."""
+    return _outcomes(store_path(), filters)
+
+
+# -- players -------------------------------------------------------------------------------------------------
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _players(path: str, filters: Filters) -> pl.DataFrame:
+    return players.players(_store(path), filters)
+
+
+def player_table(filters: Filters) -> pl.DataFrame:
+    """One row per player (``analysis.players.players``)."""
+    return _players(store_path(), filters)
+
+
+# -- audit ---------------------------------------------------------------------------------------------------
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _disputes(path: str, filters: Filters) -> pl.DataFrame:
+    return audit.disputes(_store(path), filters)
+
+
+def disputes(filters: Filters) -> pl.DataFrame:
+    """Disputed scores with their explaining message (``analysis.audit.disputes``)."""
+    return _disputes(store_path(), filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _renons(path: str, filters: Filters, by: str) -> pl.DataFrame:
+    return audit.renons(_store(path), filters, by)
+
+
+def renons_counts(filters: Filters, by: str) -> pl.DataFrame:
+    """Renons counted by ``code``, ``player`` or ``trick`` (``analysis.audit.renons``)."""
+    return _renons(store_path(), filters, by)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _findings(path: str, filters: Filters, severity: str, code: str | None, limit: int) -> pl.DataFrame:
+    return _findings_list(_store(path), filters, severity, code, limit)
+
+
+def findings(filters: Filters, severity: str = "renons", code: str | None = None,
+             limit: int = FINDINGS_LISTED) -> pl.DataFrame:
+    """Findings of one severity (one code) with their deal, trick and sentence, newest deals first."""
+    return _findings(store_path(), filters, severity, code, limit)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _rejects(path: str) -> pl.DataFrame:
+    return audit.rejects(_store(path))
+
+
+def rejects() -> pl.DataFrame:
+    """Rejected input by reason (``analysis.audit.rejects``)."""
+    return _rejects(store_path())
+
+
+# -- replay --------------------------------------------------------------------------------------------------
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _find_deals(path: str, filters: Filters, id_prefix: str | None, session: str | None,
+                limit: int) -> pl.DataFrame:
+    return deals.find_deals(_store(path), filters, id_prefix, session, limit)
+
+
+def find_deals(filters: Filters, id_prefix: str | None = None, session: str | None = None,
+               limit: int = DEALS_LISTED) -> pl.DataFrame:
+    """Deals matching the filters, an id prefix and a session, newest first (``analysis.deals.find_deals``)."""
+    return _find_deals(store_path(), filters, id_prefix or None, session or None, limit)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _deal_detail(path: str, deal_id: str) -> DealDetail | None:
+    return deals.deal_detail(_store(path), deal_id)
+
+
+def deal_detail(deal_id: str) -> DealDetail | None:
+    """Everything stored about one deal, or None when the store has no deal with that id."""
+    return _deal_detail(store_path(), deal_id)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _deal_replay(path: str, deal_id: str) -> DealReplay | None:
+    detail = _deal_detail(path, deal_id)
+    if detail is None or not detail.record:
+        return None
+    options = orjson.loads(detail.deal["options_json"]) if detail.deal.get("options_json") else None
+    audit_rows = detail.findings.filter(pl.col("code") == SCORE_MISMATCH).iter_rows(named=True)
+    audited = [Finding(row["code"], row["message"], player=row["player"]) for row in audit_rows]
+    return build_replay(orjson.dumps(detail.record), options, audited)
+
+
+def deal_replay(deal_id: str) -> DealReplay | None:
+    """The replay viewer's steps for a stored deal (its canonical record replayed by the engine)."""
+    return _deal_replay(store_path(), deal_id)
+
+
+# -- ingest --------------------------------------------------------------------------------------------------
+def stored_from(files: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """What the store holds from these source files: (deals with their findings, rejected lines), read fresh."""
+    store = _store(store_path())
+    listed = param("u_files", list(files))
+    return run(store, _FILE_DEALS, files=listed), run(store, _FILE_REJECTS, files=listed)
+
+
+# -- stand-ins for questions analysis does not ask yet (requested there) ------------------------------------
+_PLAYER_NAMES = """
+SELECT DISTINCT unnest(d.players) AS player FROM deals d ORDER BY player
+"""
+
+_FINDINGS = """
+SELECT d.deal_id, d.date, d.session, d.contract, f.code, f.trick, f.position, f.player, f.card, f.message
+FROM findings f JOIN deals d ON d.content_hash = f.content_hash AND {where}
+WHERE f.severity = {severity} AND {findings_where} AND {code}
+ORDER BY d.date DESC NULLS LAST, d.deal_id, f.idx
+LIMIT {limit}
+"""
+
+_FILE_DEALS = """
+SELECT d.source_file, d.source_line, d.deal_id, d.status, f.code, f.trick, f.player, f.message
+FROM deals d
+LEFT JOIN findings f ON f.content_hash = d.content_hash AND f.source_file = d.source_file
+     AND f.source_line = d.source_line
+WHERE list_contains({files}, d.source_file)
+ORDER BY d.source_file, d.source_line, f.idx
+"""
+
+_FILE_REJECTS = """
+SELECT file, line, reason FROM rejects WHERE list_contains({files}, file) ORDER BY file, line
+"""
+
+
+def _player_names(store: Store) -> list[str]:
+    """Every player name in the store (``analysis.players.players`` answers far more and takes seconds)."""
+    return list(run(store, _PLAYER_NAMES)["player"])
+
+
+def _findings_list(store: Store, filters: Filters, severity: str, code: str | None, limit: int) -> pl.DataFrame:
+    """One row per finding of ``severity`` (and ``code``) in the filtered deals, newest deals first."""
+    only = TRUE if code is None else Fragment("f.code = $l_code", {"l_code": code})
+    return run(store, _FINDINGS, where=deal_where(filters), findings_where=partition_where(filters, "f"),
+               severity=param("l_severity", severity), code=only, limit=param("l_limit", int(limit)))

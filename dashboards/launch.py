@@ -1,0 +1,55 @@
+"""Start the dashboard: ``streamlit run dashboards/app.py`` in a child process.
+
+The CLI's ``tarock dashboard [--store DIR] [--port N]`` calls ``run_dashboard``.
+The store reaches the app through ``TAROCK_STORE`` (DESIGN.md, "Dashboard
+configuration"); the server binds to 127.0.0.1 unless told otherwise, runs
+headless, watches no files and sends no usage statistics.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+APP = Path(__file__).resolve().parent / "app.py"
+"""The Streamlit entrypoint (the router)."""
+
+MAX_UPLOAD_MB = 50
+"""Largest upload the server accepts; the Ingest page checks the same limit."""
+
+
+def streamlit_command(port: int = 8501, host: str = "127.0.0.1") -> list[str]:
+    """The command line that serves the dashboard (also used by the browser tests)."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.headless", "true",
+        "--server.address", host,
+        "--server.port", str(port),
+        "--server.fileWatcherType", "none",
+        "--server.maxUploadSize", str(MAX_UPLOAD_MB),
+        "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",
+    ]
+
+
+def dashboard_env(store: Path | None) -> dict[str, str]:
+    """The environment of the server process: this one, with ``TAROCK_STORE`` set when a store is given."""
+    env = dict(os.environ)
+    if store is not None:
+        env["TAROCK_STORE"] = str(Path(store).resolve())
+    return env
+
+
+def run_dashboard(store: Path | None, port: int = 8501, host: str = "127.0.0.1") -> int:
+    """Serve the dashboard until the server stops (Ctrl-C stops it); returns its exit code.
+
+    ``store`` None keeps ``TAROCK_STORE`` from the environment, else ``data/store``.
+    """
+    process = subprocess.Popen(streamlit_command(port, host), env=dashboard_env(store))
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        return process.wait()

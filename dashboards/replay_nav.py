@@ -1,0 +1,69 @@
+"""Which deal and step the Replay page shows, kept in the ``deal`` and ``step`` query parameters.
+
+``/replay?deal=ID&step=N`` is a deep link (``step=end`` for the final,
+score step; a step past the end shows the end).  The step is resolved once
+the deal's number of steps is known, so the slider never receives a value
+outside its range.  The previous / next buttons and the deal pickers move
+through the callbacks below.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import url_state
+
+DEAL = "deal"
+"""Session key (and query parameter) of the deal shown."""
+STEP = "replay_step"
+"""The step slider's key."""
+_ASKED = "step"  # session key (and query parameter) of the step asked for, as text: a number or "end"
+_PENDING = "replay_step_pending"
+
+
+def _step_text(text: str) -> str:
+    if text != "end" and not text.isdigit():
+        raise ValueError(text)
+    return text
+
+
+def adopt_url() -> None:
+    """Take the deal and step from the URL when a link or the address bar changed them.
+
+    A new deal without a step starts at the first step.
+    """
+    adopted = url_state.adopt({DEAL: str, _ASKED: _step_text})
+    if DEAL in adopted and _ASKED not in adopted:
+        st.session_state[_ASKED] = "0"
+    if adopted:
+        st.session_state[_PENDING] = True
+
+
+def choose_deal(deal_id: str | None) -> None:
+    """Show ``deal_id`` from its first step (the deal pickers' callback)."""
+    st.session_state[DEAL] = deal_id
+    st.session_state[_ASKED] = "0"
+    st.session_state[_PENDING] = True
+
+
+def resolve_step(n_steps: int) -> None:
+    """Give the slider its value for a deal of ``n_steps`` steps: the step asked for, kept in range."""
+    last = n_steps - 1
+    asked = str(st.session_state.get(_ASKED, "0"))
+    if st.session_state.pop(_PENDING, False) or STEP not in st.session_state:
+        st.session_state[STEP] = last if asked == "end" else min(int(asked), last)
+    else:
+        st.session_state[STEP] = min(max(int(st.session_state[STEP]), 0), last)
+
+
+def move(delta: int, last: int) -> None:
+    """Step back or forward (the previous / next buttons' callback)."""
+    st.session_state[STEP] = min(max(st.session_state.get(STEP, 0) + delta, 0), last)
+
+
+def write_url(deal_id: str | None, step: int | None) -> None:
+    """Put the deal and step shown into the URL."""
+    text = None if deal_id is None or step is None else str(step)
+    if text is not None:
+        st.session_state[_ASKED] = text
+    url_state.publish({DEAL: deal_id, _ASKED: text})

@@ -1,0 +1,136 @@
+"""Uploaded record files into the store, exactly as ``tarock ingest`` stores them (no Streamlit here).
+
+Each upload is checked before anything is written: its name must end like a
+record file (``.json``, ``.jsonl``, ``.ndjson``, ``.trk``, each optionally
+``.gz``), it must fit ``MAX_UPLOAD_BYTES``, a ``.gz`` must decompress to at
+most ``MAX_DECOMPRESSED_BYTES``, and at least one record in it must parse —
+a file with no record at all (a picture, a spreadsheet, a log) is refused
+with a message and stores nothing.  The accepted files are written under a
+temporary directory named by their content hash, ingested with
+``ingest.commands.ingest`` in this process, then deleted: the store keeps
+the canonical records, not the files.  (A content-named directory keeps a
+new upload under the same file name from replacing an earlier one's shards.)
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+import shutil
+import tempfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dashboards.launch import MAX_UPLOAD_MB
+from ingest.commands import ingest
+from ingest.coordinator import IngestSummary
+from tarock.records import RECORD_SUFFIXES, read_records
+
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+MAX_DECOMPRESSED_BYTES = 1024 * 1024 * 1024
+"""A ``.gz`` upload must not inflate past this (a gzip bomb is refused before it is read as records)."""
+
+ACCEPTED_TYPES = tuple(s.lstrip(".") for s in RECORD_SUFFIXES) + ("gz",)
+"""File endings the uploader offers (``.gz`` files are checked for a record ending inside)."""
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """An upload that was not ingested, and why (one sentence)."""
+
+    name: str
+    reason: str
+
+
+@dataclass
+class UploadResult:
+    """What happened to a batch of uploads: the ingest summary (None when nothing was accepted),
+    the stored path of each accepted file by its upload name, and the refused files."""
+
+    summary: IngestSummary | None
+    stored_as: dict[str, str] = field(default_factory=dict)
+    refused: list[Refused] = field(default_factory=list)
+
+
+def safe_name(name: str) -> str:
+    """The upload's base name with anything but letters, digits, ``.``, ``_`` and ``-`` replaced."""
+    base = Path(name.replace("\\", "/")).name
+    return _UNSAFE.sub("_", base).strip("._") or "upload.jsonl"
+
+
+def _size(n: int) -> str:
+    """A limit as people say it: "50 MB", "1024 MB", "100 bytes"."""
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n} bytes"
+
+
+def _problem(name: str, data: bytes) -> str | None:
+    """Why an upload cannot be ingested as named and sized, or None."""
+    if not name.lower().removesuffix(".gz").endswith(RECORD_SUFFIXES):
+        return f"{name} is not a record file: the name must end in {', '.join(RECORD_SUFFIXES)} (optionally .gz)"
+    if len(data) > MAX_UPLOAD_BYTES:
+        return f"{name} is larger than {_size(MAX_UPLOAD_BYTES)}"
+    if not data:
+        return f"{name} is empty"
+    return None
+
+
+def _inflates_too_far(path: Path) -> bool:
+    """Whether a ``.gz`` file decompresses past ``MAX_DECOMPRESSED_BYTES`` (or is not valid gzip)."""
+    total = 0
+    try:
+        with gzip.open(path, "rb") as fh:
+            while chunk := fh.read1(1 << 20):
+                total += len(chunk)
+                if total > MAX_DECOMPRESSED_BYTES:
+                    return True
+    except (OSError, EOFError, zlib.error):
+        return False  # not gzip at all: the record check below refuses it
+    return False
+
+
+def _has_a_record(path: Path) -> bool:
+    """Whether at least one item of the file parses as a record (reading stops at the first)."""
+    return any(item.deal is not None for item in read_records(path))
+
+
+def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResult:
+    """Check every ``(name, content)`` upload, then ingest the accepted ones into ``store_dir`` in one run.
+
+    Raises what ``ingest.commands.ingest`` raises (``StoreBusy`` while another
+    ingest holds the store, ``GenerationMismatch`` for a store scored under
+    other options).
+    """
+    result = UploadResult(None)
+    root = Path(tempfile.gettempdir()) / "tarock-uploads"
+    accepted: list[Path] = []
+    written: list[Path] = []
+    try:
+        for name, data in files:
+            problem = _problem(name, data)
+            if problem is not None:
+                result.refused.append(Refused(name, problem))
+                continue
+            folder = root / hashlib.sha256(data).hexdigest()[:16]
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / safe_name(name)
+            path.write_bytes(data)
+            written.append(folder)
+            if path.name.endswith(".gz") and _inflates_too_far(path):
+                result.refused.append(Refused(name, f"{name} decompresses to more than "
+                                                    f"{_size(MAX_DECOMPRESSED_BYTES)}"))
+            elif not _has_a_record(path):
+                result.refused.append(Refused(name, f"{name} is not a record file: no tarock record could be "
+                                                    "read from it, so nothing was stored"))
+            else:
+                accepted.append(path)
+                result.stored_as[name] = str(path)
+        if accepted:
+            result.summary = ingest(accepted, store_dir, executor="local:1", quiet=True)
+    finally:
+        for folder in written:
+            shutil.rmtree(folder, ignore_errors=True)
+    return result
