@@ -10,9 +10,7 @@
   through the Ingest page clears the caches at once (``forget_store``).
 
 Pages call the public functions, which add the current store path, and
-take ``Filters`` from here too.  The last section holds the few queries
-``analysis`` does not offer yet; they go through ``analysis.sql.run`` with
-bound parameters like every question.
+take ``Filters`` from here too.
 """
 
 from __future__ import annotations
@@ -31,14 +29,9 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from analysis import audit, deals, outcomes, overview, players, win_rates
+from analysis import audit, deals, outcomes, overview, players, uploads, win_rates
 from analysis.deals import DealDetail
-from analysis.filters import (
-    Filters,
-    deal_where,
-    partition_where,
-)
-from analysis.sql import TRUE, Fragment, param, run
+from analysis.filters import Filters
 from analysis.stats import with_rate
 from analysis.store import Store
 from dashboards.replay_model import DealReplay, build_replay
@@ -142,7 +135,8 @@ class FilterChoices:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _filter_choices(path: str) -> FilterChoices:
     span = _overview(path, Filters())
-    return FilterChoices(RULESETS, tuple(_player_names(_store(path))), span["date_from"], span["date_to"])
+    names = players.player_names(_store(path))["player"]
+    return FilterChoices(RULESETS, tuple(names), span["date_from"], span["date_to"])
 
 
 def filter_choices() -> FilterChoices:
@@ -211,7 +205,7 @@ def renons_counts(filters: Filters, by: str) -> pl.DataFrame:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _findings(path: str, filters: Filters, severity: str, code: str | None, limit: int) -> pl.DataFrame:
-    return _findings_list(_store(path), filters, severity, code, limit)
+    return audit.findings(_store(path), filters, severity, code, limit)
 
 
 def findings(filters: Filters, severity: str = "renons", code: str | None = None,
@@ -272,45 +266,4 @@ def deal_replay(deal_id: str) -> DealReplay | None:
 # -- ingest --------------------------------------------------------------------------------------------------
 def stored_from(files: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
     """What the store holds from these source files: (deals with their findings, rejected lines), read fresh."""
-    store = _store(store_path())
-    listed = param("u_files", list(files))
-    return run(store, _FILE_DEALS, files=listed), run(store, _FILE_REJECTS, files=listed)
-
-
-# -- stand-ins for questions analysis does not ask yet (requested there) ------------------------------------
-_PLAYER_NAMES = """
-SELECT DISTINCT unnest(d.players) AS player FROM deals d ORDER BY player
-"""
-
-_FINDINGS = """
-SELECT d.deal_id, d.date, d.session, d.contract, f.code, f.trick, f.position, f.player, f.card, f.message
-FROM findings f JOIN deals d ON d.content_hash = f.content_hash AND {where}
-WHERE f.severity = {severity} AND {findings_where} AND {code}
-ORDER BY d.date DESC NULLS LAST, d.deal_id, f.idx
-LIMIT {limit}
-"""
-
-_FILE_DEALS = """
-SELECT d.source_file, d.source_line, d.deal_id, d.status, f.code, f.trick, f.player, f.message
-FROM deals d
-LEFT JOIN findings f ON f.content_hash = d.content_hash AND f.source_file = d.source_file
-     AND f.source_line = d.source_line
-WHERE list_contains({files}, d.source_file)
-ORDER BY d.source_file, d.source_line, f.idx
-"""
-
-_FILE_REJECTS = """
-SELECT file, line, reason FROM rejects WHERE list_contains({files}, file) ORDER BY file, line
-"""
-
-
-def _player_names(store: Store) -> list[str]:
-    """Every player name in the store (``analysis.players.players`` answers far more and takes seconds)."""
-    return list(run(store, _PLAYER_NAMES)["player"])
-
-
-def _findings_list(store: Store, filters: Filters, severity: str, code: str | None, limit: int) -> pl.DataFrame:
-    """One row per finding of ``severity`` (and ``code``) in the filtered deals, newest deals first."""
-    only = TRUE if code is None else Fragment("f.code = $l_code", {"l_code": code})
-    return run(store, _FINDINGS, where=deal_where(filters), findings_where=partition_where(filters, "f"),
-               severity=param("l_severity", severity), code=only, limit=param("l_limit", int(limit)))
+    return uploads.stored_from(_store(store_path()), files)
