@@ -703,7 +703,8 @@ class _DealParser:
                 if number is None or not _WHOLE.fullmatch(number.text):
                     raise TrkError(line, t.col, f"expected a trick number after '{t.text}'")
                 event["trick" if word == "trick" else "after_trick"] = int(number.text)
-            elif t.kind == "str" or self._find_player(t.text):
+            elif t.kind == "str" or (self._find_player(t.text) and not _is_card(t.text)):
+                # a player named like a card is always quoted, so a bare card word is the card
                 event["player"] = self._player_tok(t, line)
             else:
                 card_words.append(t)
