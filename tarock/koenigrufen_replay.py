@@ -28,7 +28,7 @@ from tarock.koenigrufen import (
     decided as declarer_decided,
 )
 from tarock.options import KoenigrufenOptions
-from tarock.replay_state import Table, claimed_rest, holder_side
+from tarock.replay_state import Table, claimed_rest, holder_side, side_piles
 
 KONTRA_NAMES = {2: "kontra", 4: "re", 8: "sub"}
 """Königrufen's kontra chain: ×2 by the party opposing the announcer, ×4 back, ×8; nothing higher."""
@@ -216,13 +216,8 @@ def outcome(table: Table) -> None:
                                          offenders=offenders)
         return
     side_seats = table.side_seats
-    declarer_pile = table.stash
-    opp_pile = 0
-    for s in range(n):
-        if s in side_seats:
-            declarer_pile |= piles[s]
-        else:
-            opp_pile |= piles[s]
+    declarer_pile, opp_pile = side_piles(piles, side_seats)
+    declarer_pile |= table.stash
     to_declarer, to_opponents = _talon_shares(table, any(w not in side_seats for w in game.winners))
     declarer_pile |= to_declarer
     opp_pile |= to_opponents

@@ -127,6 +127,18 @@ class Table:
         return tuple(seats)
 
 
+def side_piles(piles: list[int], side_seats: frozenset[int] | set[int] | tuple[int, ...]) -> tuple[int, int]:
+    """The tricks taken by the declarer's side and by the opponents, as two masks."""
+    declarer_pile = 0
+    opp_pile = 0
+    for seat, pile in enumerate(piles):
+        if seat in side_seats:
+            declarer_pile |= pile
+        else:
+            opp_pile |= pile
+    return declarer_pile, opp_pile
+
+
 def holder_side(target: int, declarer_pile: int, opp_pile: int) -> Side | None:
     """The side whose pile holds every card of ``target`` (trula, four kings), if one does."""
     if declarer_pile & target == target:

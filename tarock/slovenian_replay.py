@@ -13,7 +13,7 @@ from tarock.cards import KINGS_MASK, MOND, PAGAT, SKIS, TRULA_MASK, counted_poin
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.game import Game
 from tarock.options import SlovenianOptions
-from tarock.replay_state import Table, claimed_rest, holder_side
+from tarock.replay_state import Table, claimed_rest, holder_side, side_piles
 from tarock.slovenian import CARDS_PER_HAND, Contract, trick_winner
 
 KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
@@ -120,13 +120,7 @@ def outcome(table: Table) -> None:
     declarer, partner, called_king = table.declarer, table.partner, table.called_king
     assert declarer is not None
     side_seats = table.side_seats
-    declarer_pile = 0
-    opp_pile = 0
-    for s in range(n):
-        if s in side_seats:
-            declarer_pile |= piles[s]
-        else:
-            opp_pile |= piles[s]
+    declarer_pile, opp_pile = side_piles(piles, side_seats)
     declarer_pile |= table.stash
     unchosen = tmask & ~table.pick
     brought_home = False
