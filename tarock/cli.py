@@ -320,6 +320,22 @@ def report(
 
 
 @app.command()
+def analyse(
+    files: Annotated[list[Path], typer.Argument(help="Record files or directories.")],
+    from_trick: Annotated[int, typer.Option("--from-trick", "-k", help="Annotate every card from this trick on.")],
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json (one object per deal).")] = Format.text,
+) -> None:
+    """The card points each card lost against double-dummy best play, from trick K on."""
+    from tarock.analyse import analyse_command
+    from tarock.records import iter_record_files
+
+    if from_trick < 1:
+        raise typer.BadParameter("--from-trick counts from 1")
+    for item in analyse_command(iter_record_files(_existing(files)), from_trick, fmt.value):
+        sys.stdout.write((_dump(item) if fmt is Format.json else str(item)) + "\n")
+
+
+@app.command()
 def dashboard(
     store: StoreOption = None,
     port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8501,

@@ -139,3 +139,17 @@ def test_simulate_writes_records_and_truth_and_the_bundled_sample_matches_its_tr
                        json_lines(run("check", "-f", "json", str(sample / f"{name}.jsonl.gz"))[1])
                        for f in o["findings"])
         assert found == truth and len(truth) > 10
+
+
+def test_analyse_json_and_klop_out_of_scope() -> None:
+    code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), "--from-trick", "10", "-f", "json")
+    assert code == 0
+    objs = json_lines(out)
+    assert [o["id"] for o in objs] == [f"seed-session-hand-{i}" for i in range(1, 5)]
+    first = objs[0]
+    # tricks 10, 11, 12 with 4 players: 12 annotated cards; best play never loses points against itself
+    assert first["from_trick"] == 10 and len(first["cards"]) == 12
+    assert all(c["point_loss"] >= 0 for c in first["cards"])
+    assert objs[1]["best"] == {"declarer_takes_trick": False}  # Boris's Berač: he can avoid every trick
+    klop = json_lines(run("analyse", str(EXAMPLES / "seed_negative_must_beat.json"), "-k", "10", "-f", "json")[1])
+    assert "Klop has no sides" in klop[0]["error"]
