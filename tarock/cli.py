@@ -114,7 +114,8 @@ def score(
 ) -> None:
     """Print each session's score sheet: hands as rows, players as columns, totals and radelci.
 
-    Recorded figures that differ from the recomputed ones are shown beside them.
+    Recorded figures that differ from the recomputed ones are shown beside them; sheet-only hands
+    (``tarock import sheet``) show their recorded figures, marked where the sheet audit disputes them.
     Exit status: 0 when every recorded figure agrees, 1 when one does not (or a deal is in error), 2 for usage errors.
     """
     from tarock.records import iter_record_files, read_many
@@ -130,7 +131,7 @@ def score(
         sys.stdout.write(render_csv(sheets))
     else:
         render_text(sheets, bad)
-    disputed = any(row.mismatches or row.status == "error" for sheet in sheets for row in sheet.rows)
+    disputed = any(row.mismatches or row.disputed or row.status == "error" for sheet in sheets for row in sheet.rows)
     raise typer.Exit(1 if disputed or bad else 0)
 
 

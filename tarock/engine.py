@@ -156,6 +156,9 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
     declarers = _declarers(deal, ruleset, contract, options, out)
     out.declarer = declarers[0] if declarers else None
     out.declarers = declarers
+    if deal.extra.get("sheet_only") is True:
+        _sheet_only(deal, ruleset, contract, options, out)
+        return
     leader = ruleset.leader(contract, declarers)
     table = Table(deal, out, options, contract, declarers, _seats(deal, ruleset, contract, options, leader))
     table.hands, table.talon = _hands(table, ruleset)
@@ -182,6 +185,28 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
         out.winners = game.winners
         out.findings.extend(game.findings)
     ruleset.outcome(table)
+
+
+def _sheet_only(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, out: Replay) -> None:
+    """A record from a score sheet (``sheet_only``): no cards to replay, only the contract, declarer and bidding.
+
+    The partner comes from the extra key ``partner``; whether the declarer's side won from the extra key
+    ``won``, else from the sign of the declarer's recorded figure.  No card points and no facts.
+    """
+    out.sheet_only = True
+    if deal.tricks or deal.hands is not None:
+        report(out, "E_PARSE", "a sheet_only record has no card play, but this one has hands or tricks")
+    partner = deal.extra.get("partner")
+    if isinstance(partner, str) and partner in deal.players:
+        out.partner = deal.seat(partner)
+    if deal.bidding is not None:
+        _check_bidding(Table(deal, out, options, contract, out.declarers, []), ruleset)
+    won = deal.extra.get("won")
+    if isinstance(won, bool):
+        out.won = won
+    elif out.declarer is not None and deal.recorded is not None:
+        figure = deal.recorded.scores.get(deal.players[out.declarer])
+        out.won = None if not figure else figure > 0
 
 
 # -- deal ------------------------------------------------------------------

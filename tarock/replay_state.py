@@ -28,7 +28,10 @@ class Replay:
     scored).  ``card_points`` is ``{"declarer_side": …, "opponents": …}``
     or, in Klop and Trischaken, one entry per player.  ``declarers`` lists
     every declarer (Königrufen's parallel negative games have several);
-    ``declarer`` is the first.
+    ``declarer`` is the first.  A ``sheet_only`` record (a score sheet's
+    hand) is not replayed: no card points, no facts, and ``won`` taken
+    from the record (its ``won`` key, else the sign of the declarer's
+    recorded figure).
     """
 
     deal: Deal
@@ -45,6 +48,8 @@ class Replay:
     card_points: dict[str, int] | None = None
     facts: AnyFacts | None = None
     declarers: tuple[int, ...] = ()
+    sheet_only: bool = False
+    won: bool | None = None
 
     @property
     def status(self) -> str:

@@ -4,7 +4,9 @@ Hands are rows and players columns; only the players who write for a deal
 have a figure (the playing side, everyone in Klop, a Mondfang or a penalty);
 totals, the radelci still open and the session-end line (−100 per radelc)
 close the sheet.  Recorded figures that differ from the recomputed ones are
-kept beside them for the audit.
+kept beside them for the audit.  Sheet-only hands (imported score sheets) show
+their recorded figures, not recomputed (``sheet_only``); the players the sheet
+audit flags are listed in ``disputed`` ("" for a row-wide finding).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class SheetRow:
     findings: list[dict[str, Any]]
     file: str | None
     line: int | None
+    sheet_only: bool = False  # the figures are the recorded ones, not recomputed
+    disputed: list[str] = field(default_factory=list)  # players the sheet audit flags (A_SCORE_MISMATCH)
 
 
 @dataclass
@@ -107,6 +111,9 @@ def _add_row(sheet: Sheet, hand: int, s: dict[str, Any]) -> None:
     writers: set[str] = set()
     for line in s.get("breakdown") or ():
         writers.update(line["players"])
+    sheet_only = bool(s.get("sheet_only"))
+    if sheet_only:
+        writers.update(s.get("recorded") or ())
     scores = s.get("scores")
     cells = {p: (scores[p] if scores is not None and p in writers else None) for p in s["players"]}
     recorded = s.get("recorded")
@@ -117,5 +124,8 @@ def _add_row(sheet: Sheet, hand: int, s: dict[str, Any]) -> None:
         for p, v in scores.items():
             sheet.totals[p] += v
         sheet.radelci.update(s["radelci_after"] or {})
+    disputed = sorted({f["player"] or "" for f in s["findings"] if f["code"] == "A_SCORE_MISMATCH"}) \
+        if sheet_only else []
     sheet.rows.append(SheetRow(hand, s["id"], s["contract"], s["declarer"], s["status"], cells, recorded,
-                               mismatches, s.get("radelci_after"), s["findings"], s["file"], s["line"]))
+                               mismatches, s.get("radelci_after"), s["findings"], s["file"], s["line"],
+                               sheet_only, disputed))

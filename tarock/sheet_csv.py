@@ -17,8 +17,9 @@ the first player column is forehand in hand 1 and forehand moves one
 player on each hand.
 
 The records carry ``tricks: []``, ``"sheet_only": true`` and the partner
-(``"partner"``), and the written figures as ``recorded``.  They cannot be
-replayed; ``audit_sheet`` checks what a sheet shows without cards: radelci
+(``"partner"``), and the written figures as ``recorded``.  The engine does
+not replay them (``tarock check`` audits them record by record with
+``SheetAuditor`` and ``deal_to_row``); ``audit_sheet`` checks what a sheet shows without cards: radelci
 handed out after Klop and Berač or higher and cancelled by a win, the
 doubling a radelc brings, partners writing the same figure, who writes
 what, figures a multiple of 5 under nearest-5 rounding, and the totals.

@@ -27,6 +27,9 @@ def _cell(row: SheetRow, player: str) -> Text:
     marks = (row.radelci_after or {}).get(player, 0)
     if marks:
         text.append(" " + RADELC * marks, style="cyan")
+    if player in row.disputed:
+        text.stylize("bold red")
+        text.append(" (audit)", style="red")
     if player in row.mismatches:
         text.stylize("bold red")
         text.append(f" (sheet {_figure(row.mismatches[player])})", style="red")
@@ -47,7 +50,9 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
             contract = (row.contract or "?").replace("_", " ")
             if row.declarer:
                 contract += f" ({row.declarer})"
-            table.add_row(str(row.hand), contract, *[_cell(row, p) for p in sheet.players])
+            if row.sheet_only:
+                contract += " [sheet]"
+            table.add_row(str(row.hand), Text(contract), *[_cell(row, p) for p in sheet.players])
         table.add_section()
         table.add_row("", "Total", *[_figure(sheet.totals[p]) for p in sheet.players])
         if sheet.keeps_radelci:
@@ -81,7 +86,7 @@ def render_csv(sheets: list[Sheet]) -> str:
                 recorded = None if row.recorded is None else row.recorded.get(p, 0)
                 w.writerow([sheet.session or "", row.hand, row.id, row.contract, row.declarer or "", row.status, p,
                             "" if value is None else value, "" if recorded is None else recorded,
-                            int(p in row.mismatches), (row.radelci_after or {}).get(p, "")])
+                            int(p in row.mismatches or p in row.disputed), (row.radelci_after or {}).get(p, "")])
         if sheet.keeps_radelci:
             for p in sheet.players:
                 w.writerow([sheet.session, "end", "", "session_end", "", "", p, sheet.session_end[p], "", 0,
