@@ -334,6 +334,16 @@ def main() -> None:
     cut = json.dumps(good, ensure_ascii=False)[:-1]
     parse = [json.dumps(bad_card, ensure_ascii=False), cut, json.dumps(good, ensure_ascii=False)]
     (target / "findings" / "e_parse.jsonl").write_text("\n".join(parse) + "\n")
+    # Claims (seed 002, 8.11): the deal stops after trick 11 and a player claims the last trick.
+    # Ana's side takes trick 12, so Ana's claim is sound; Boris's is not (M_BAD_CLAIM).
+    claims = []
+    for who, ident in (("Ana", "example-claim-sound"), ("Boris", "example-claim-unsound")):
+        rec = copy.deepcopy(good)
+        rec["id"] = ident
+        rec["tricks"] = rec["tricks"][:11]
+        rec["claim"] = {"player": who, "after_trick": 11}
+        claims.append(rec)
+    (target / "claims.json").write_text(json.dumps(claims, indent=1, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

@@ -184,6 +184,12 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
         out.trick_seats = game.trick_seats
         out.winners = game.winners
         out.findings.extend(game.findings)
+        if deal.claim is not None:
+            # judged before the outcome, which gives the claimed cards away; imported here because
+            # the solver it uses replays deals itself (claims -> analyse -> engine)
+            from tarock.claims import claim_findings
+
+            out.findings.extend(claim_findings(out))
     ruleset.outcome(table)
 
 

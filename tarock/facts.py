@@ -54,6 +54,11 @@ class DealFacts:
         offenders: seats that committed a renons (for the penalty policy).
         decided_early: the trick (1-based) at which the contract was decided,
             if the contract was decided before the last trick.
+        as_played: under ``jass_trick_forfeit``, when the forfeit was applied
+            (``tarock.penalties``): the facts of the hand as played; these
+            facts are then the adjusted ones.
+        penalty_note: under ``jass_trick_forfeit``: what was forfeited (when
+            applied) or why the policy fell back to ``slovenian_renons``.
     """
 
     players: tuple[str, ...]
@@ -76,6 +81,8 @@ class DealFacts:
     kontra: Mapping[str, int] = field(default_factory=dict)
     offenders: tuple[int, ...] = ()
     decided_early: int | None = None
+    as_played: DealFacts | None = None
+    penalty_note: str | None = None
 
     @property
     def n_players(self) -> int:

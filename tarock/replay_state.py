@@ -158,4 +158,7 @@ def claimed_rest(table: Table) -> tuple[int, Side | None]:
     deal, game = table.deal, table.game
     if deal.claim is None or game is None or len(game.tricks) != deal.claim.after_trick:
         return 0, None
-    return game.unplayed(), table.side_of(deal.seat(deal.claim.player))
+    side = table.side_of(deal.seat(deal.claim.player))
+    if any(f.code == "M_BAD_CLAIM" for f in table.out.findings):  # seed 002, 8.11: all to the opponents
+        side = OPPONENTS if side == DECLARER else DECLARER
+    return game.unplayed(), side

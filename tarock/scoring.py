@@ -11,11 +11,17 @@ The score sheet is not zero-sum: in Tri … Valat only the playing side
 a Mondfang or a renons penalty concerns them.  Klop is scored per player.
 Every number comes from the tables below (RULES.md, "Decisions — ruleset
 slovenian" and "slovenian scoring details (settled)"; seed 004).
+
+Renons penalties (``options.penalty``, docs/penalties.md): ``slovenian_renons``
+adds a penalty line per offender; ``austrian_renonce`` replaces the deal's
+score by the offender's payments to every other player; ``jass_trick_forfeit``
+scores facts ``tarock.penalties`` already adjusted (else falls back to
+``slovenian_renons`` and says why); ``annul`` writes 0 for everyone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -525,11 +531,25 @@ def _radelci_after(before: Mapping[str, int], cancelled: Iterable[str], award: b
 
 # --- penalties ----------------------------------------------------------------
 
+RENONCE_BONUSES = ("trula", "kings", "pagat_ultimo", "king_ultimo")
+"""``austrian_renonce``: the announced bonuses each other player is paid as if won (at the
+announced value × the bonus's own kontra chain).  An announced valat replaces the game and
+them all (500 × the valat chain); an announced Mondfang is a loss of the Mond's owner, not a
+bonus anyone wins, so it is not paid."""
+
+def _unique(seats: Iterable[int]) -> list[int]:
+    seen: list[int] = []
+    for seat in seats:
+        if seat not in seen:
+            seen.append(seat)
+    return seen
+
 
 def _penalty_lines(facts: DealFacts, before: Mapping[str, int]) -> list[Line]:
     """``slovenian_renons``: each offender, once, writes -(contract value) (Klop -70).
 
     × the game kontra, × 2 when the declarer holds a radelc (opponents' penalties too).
+    Also the fallback of ``jass_trick_forfeit`` when it does not apply (``facts.penalty_note``).
     """
     policy = facts.options.penalty
     base = CONTRACT_VALUES[facts.contract] or KLOP_FULL
@@ -539,12 +559,9 @@ def _penalty_lines(facts: DealFacts, before: Mapping[str, int]) -> list[Line]:
     text = f"renons: -{base} ({CONTRACT_LABELS[facts.contract]}){_kontra_text(k)}"
     if radelc > 1:
         text += " × 2 (declarer's radelc)"
-    if policy != "slovenian_renons":
-        text += f"; {policy} is not implemented yet, scored as slovenian_renons"
-    seen: list[int] = []
-    for seat in facts.offenders:
-        if seat not in seen:
-            seen.append(seat)
+    if policy == "jass_trick_forfeit":
+        why = facts.penalty_note or "the tricks were not replayed"
+        text += f"; jass_trick_forfeit does not apply ({why}), scored as slovenian_renons"
     return [
         Line(
             (facts.players[s],),
@@ -553,7 +570,72 @@ def _penalty_lines(facts: DealFacts, before: Mapping[str, int]) -> list[Line]:
             -base * k * radelc,
             _basis(base=base, kontra=k, radelc=radelc),
         )
-        for s in seen
+        for s in _unique(facts.offenders)
+    ]
+
+
+def renonce_amount(facts: DealFacts) -> tuple[int, str]:
+    """``austrian_renonce``: what each other player is paid, and how it is made up.
+
+    Klop: 70.  An announced valat: 500 × its valat chain.  Otherwise the
+    contract's value × the game kontra plus every announced bonus of
+    ``RENONCE_BONUSES`` at its announced value × its own kontra chain.
+    No difference, no radelc.
+    """
+    if facts.contract == "klop":
+        return KLOP_FULL, f"Klop {KLOP_FULL}"
+    announced = {name for name, _ in facts.announced}
+    if "valat" in announced:
+        k = facts.kontra.get("valat", 1)
+        value = BONUS_VALUES["valat"][1]
+        return value * k, f"valat announced {value}{_kontra_text(k)}"
+    k = facts.kontra.get("game", 1)
+    value = CONTRACT_VALUES[facts.contract]
+    total = value * k
+    parts = [f"{CONTRACT_LABELS[facts.contract]} {value}{_kontra_text(k)}"]
+    for bonus in RENONCE_BONUSES:
+        if bonus in announced:
+            kb = facts.kontra.get(bonus, 1)
+            bonus_value = BONUS_VALUES[bonus][1]
+            total += bonus_value * kb
+            parts.append(f"{BONUS_LABELS[bonus]} announced {bonus_value}{_kontra_text(kb)}")
+    return total, " + ".join(parts)
+
+
+def _renonce_lines(facts: DealFacts) -> list[Line]:
+    """``austrian_renonce``: each offender, once, pays every other player ``renonce_amount``.
+
+    The offender writes -(amount × the number of other players); each other
+    player (another offender too) writes +amount.  These lines replace the
+    deal's score.
+    """
+    amount, how = renonce_amount(facts)
+    lines = []
+    for s in _unique(facts.offenders):
+        offender = facts.players[s]
+        others = tuple(name for name in facts.players if name != offender)
+        what = f"renonce by {offender}, who pays every other player as if they had won ({how} = {amount})"
+        lines.append(
+            Line(
+                (offender,),
+                "penalty",
+                f"{what}: pays {amount} to each of {', '.join(others)}: {signed(-amount * len(others))}",
+                -amount * len(others),
+                _basis(base=amount, payments=len(others)),
+            )
+        )
+        lines.append(
+            Line(others, "penalty", f"{what}: receives {amount} from {offender}", amount, _basis(base=amount))
+        )
+    return lines
+
+
+def _forfeit_lines(facts: DealFacts) -> list[Line]:
+    """``jass_trick_forfeit`` applied (``facts.as_played`` set): the facts are already adjusted;
+    a 0 line per offender says what was forfeited (``facts.penalty_note``)."""
+    return [
+        Line((facts.players[s],), "penalty", f"renons: {facts.penalty_note}", 0, _basis(base=0))
+        for s in _unique(facts.offenders)
     ]
 
 
@@ -603,17 +685,47 @@ def score_deal(facts: DealFacts, radelci_before: Mapping[str, int] | None = None
             contract=facts.contract,
             declarer=_declarer_name(facts),
         )
-    penalties = [] if policy in ("none", "record_as_played") else _penalty_lines(facts, before)
     award = _award_reason(facts, play)
+    if policy == "austrian_renonce":
+        # The hand ends at the renonce: only the payments are written; a radelc contract
+        # still gives everyone a radelc, none is cancelled.
+        award = f"the {CONTRACT_LABELS[facts.contract]}" if (
+            facts.options.radelci and facts.contract in RADELC_CONTRACTS) else None
+        lines = _ordered(_renonce_lines(facts))
+        return ScoreResult(
+            lines=lines,
+            scores=_sum_scores(facts.players, lines),
+            radelci_before=before,
+            radelci_after=_radelci_after(before, [], award is not None),
+            won=play.won,
+            unpenalised=as_played,
+            policy=policy,
+            contract=facts.contract,
+            declarer=_declarer_name(facts),
+            award_reason=award,
+        )
+    forfeited = policy == "jass_trick_forfeit" and facts.as_played is not None
+    if forfeited:
+        penalties = _forfeit_lines(facts)
+    elif policy in ("none", "record_as_played"):
+        penalties = []
+    else:
+        penalties = _penalty_lines(facts, before)
     lines = _ordered(play.lines + penalties + radelc)
+    unpenalised = None
+    if forfeited:
+        assert facts.as_played is not None
+        unpenalised = score_deal(replace(facts.as_played, offenders=()), before).scores
+    elif penalties:
+        unpenalised = as_played
     return ScoreResult(
         lines=lines,
         scores=_sum_scores(facts.players, lines),
         radelci_before=before,
         radelci_after=_radelci_after(before, cancelled, award is not None),
         won=play.won,
-        unpenalised=as_played if penalties else None,
-        policy="slovenian_renons" if penalties else policy,
+        unpenalised=unpenalised,
+        policy=policy if forfeited else ("slovenian_renons" if penalties else policy),
         contract=facts.contract,
         declarer=_declarer_name(facts),
         cancelled=tuple(cancelled),

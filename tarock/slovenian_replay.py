@@ -13,8 +13,9 @@ from tarock.cards import KINGS_MASK, MOND, PAGAT, SKIS, TRULA_MASK, counted_poin
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.game import Game
 from tarock.options import SlovenianOptions
+from tarock.penalties import PlayedTricks, jass_trick_forfeit
 from tarock.replay_state import Table, claimed_rest, holder_side, side_piles
-from tarock.slovenian import CARDS_PER_HAND, Contract, trick_winner
+from tarock.slovenian import CARDS_PER_HAND, Contract, emperor_mode, trick_winner
 
 KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
 _KONTRA_NAMES = {2: "kontra", 4: "re", 8: "sub", 16: "mord"}
@@ -116,6 +117,8 @@ def outcome(table: Table) -> None:
         if out.status != "error":
             out.facts = DealFacts(players, contract.name, options=options, klop_points=klop_points,
                                   klop_tricks=klop_tricks, offenders=offenders)
+            if options.penalty == "jass_trick_forfeit" and offenders:
+                out.facts = jass_trick_forfeit(out.facts, PlayedTricks((), (), ()), out.findings)
         return
     declarer, partner, called_king = table.declarer, table.partner, table.called_king
     assert declarer is not None
@@ -138,6 +141,10 @@ def outcome(table: Table) -> None:
         declarer_pile |= rest
     else:
         opp_pile |= rest
+    # What each side holds outside the tricks (for the trick-forfeit penalty).
+    declarer_extra = table.stash | (unchosen if contract.talon_group and brought_home else 0)
+    declarer_extra |= rest if claimer == DECLARER else 0
+    opponents_extra = (0 if contract.talon_group and brought_home else unchosen) | (0 if claimer == DECLARER else rest)
     dp = counted_points(declarer_pile)
     op = counted_points(opp_pile)
     out.card_points = {"declarer_side": dp, "opponents": op}
@@ -176,6 +183,14 @@ def outcome(table: Table) -> None:
         offenders=offenders,
         decided_early=decided_at if decided_at is not None and decided_at < CARDS_PER_HAND[n] else None,
     )
+    if options.penalty == "jass_trick_forfeit" and offenders:
+        played = PlayedTricks(
+            tuple(game.tricks), tuple(game.trick_seats), tuple(game.winners), declarer_extra, opponents_extra,
+            full, talon_mondfang=contract.normal and bool(unchosen >> MOND & 1) and not brought_home,
+            called_king=called_king, trumps=contract.trumps, emperor=emperor_mode(contract, options),
+            renons_called=tuple(e.after_trick for e in deal.events
+                                if e.event == "renons_called" and e.after_trick is not None))
+        out.facts = jass_trick_forfeit(out.facts, played, out.findings)
 
 
 def _mondfang(game: Game, contract: Contract, options: SlovenianOptions, declarer: int,

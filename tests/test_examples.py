@@ -76,3 +76,12 @@ def test_seed_trick_examples(name: str, first: list[str], winner: str) -> None:
 
     assert [CODES[c] for c in rp.tricks[0]] == first
     assert item.deal.players[rp.winners[0]] == winner  # type: ignore[union-attr]
+
+
+def test_claim_examples() -> None:
+    # Ana's side takes trick 12 in the full deal, so her claim after trick 11 is sound; Boris's is not.
+    sound, unsound = (replay(i.deal) for i in read_records(EXAMPLES / "claims.json"))  # type: ignore[arg-type]
+    assert sound.findings == []
+    assert [(f.code, f.player, f.trick) for f in unsound.findings] == [("M_BAD_CLAIM", "Boris", 12)]
+    assert unsound.status == "ok"  # a misplay, not a renons: the deal is still scored
+    assert unsound.facts is not None

@@ -675,12 +675,88 @@ def test_penalty_annul() -> None:
     assert r.scores == ZERO
 
 
-@pytest.mark.parametrize("policy", ["jass_trick_forfeit", "austrian_renonce"])
-def test_unimplemented_policies_fall_back_to_slovenian_renons(policy: str) -> None:
-    r = score_deal(_dva(options={"penalty": policy}, offenders=(BORIS,)))
+def test_jass_trick_forfeit_without_replayed_tricks_falls_back_to_slovenian_renons() -> None:
+    r = score_deal(_dva(options={"penalty": "jass_trick_forfeit"}, offenders=(BORIS,)))
     assert r.scores["Boris"] == -20
     (line,) = [ln for ln in r.lines if ln.component == "penalty"]
-    assert policy in line.detail and "slovenian_renons" in line.detail
+    assert "jass_trick_forfeit" in line.detail and "slovenian_renons" in line.detail
+    assert r.policy == "slovenian_renons"
+
+
+def test_jass_trick_forfeit_fallback_gives_the_reason() -> None:
+    f = _dva(options={"penalty": "jass_trick_forfeit"}, offenders=(BORIS,), penalty_note="a stash renons")
+    (line,) = [ln for ln in score_deal(f).lines if ln.component == "penalty"]
+    assert "a stash renons" in line.detail
+
+
+def test_jass_trick_forfeit_applied_scores_the_adjusted_facts() -> None:
+    # As played: Dva won with 43 (+30 each).  Boris's renons forfeits tricks: the declarer's side
+    # ends with 55 (diff 20): 20 + 20 = +40 each; Boris's penalty line is 0 and says what moved.
+    played = _dva(options={"penalty": "jass_trick_forfeit"}, offenders=(BORIS,))
+    f = replace(played, card_points=points(55), as_played=played, penalty_note="tricks 9-12 forfeited")
+    r = score_deal(f)
+    assert r.scores == {"Ana": 40, "Boris": 0, "Cilka": 0, "David": 40}
+    assert r.unpenalised == {"Ana": 30, "Boris": 0, "Cilka": 0, "David": 30}
+    assert r.policy == "jass_trick_forfeit"
+    (line,) = [ln for ln in r.lines if ln.component == "penalty"]
+    assert line.players == ("Boris",) and line.value == 0 and "tricks 9-12 forfeited" in line.detail
+
+
+# --- austrian_renonce ---------------------------------------------------------------------------
+
+
+def _austrian(f: DealFacts) -> DealFacts:
+    return replace(f, options=replace(f.options, penalty="austrian_renonce"))
+
+
+def test_austrian_renonce_by_an_opponent() -> None:
+    # Dva (20) won as played; Boris's renonce ends the hand: he pays 20 to each of the other three:
+    # Boris -60, Ana, Cilka, David +20.  Nothing of the play is written.
+    r = score_deal(_austrian(_dva(offenders=(BORIS,))))
+    assert r.scores == {"Ana": 20, "Boris": -60, "Cilka": 20, "David": 20}
+    assert r.unpenalised == {"Ana": 30, "Boris": 0, "Cilka": 0, "David": 30}
+    assert {ln.component for ln in r.lines} == {"penalty"}
+    assert r.policy == "austrian_renonce"
+
+
+def test_austrian_renonce_counts_announced_bonuses_and_kontras() -> None:
+    # Game kontra ×2: 20 × 2 = 40; trula announced (20, never kontra'd); pagat ultimo announced
+    # by the opponents and kontra'd: 50 × 2 = 100; silent bonuses (kings held) count nothing.
+    # 40 + 20 + 100 = 160 to each other player; Ana (the partner) pays 3 × 160 = 480.
+    f = _dva(
+        offenders=(ANA, ANA),
+        kontra={"game": 2, "pagat_ultimo": 2},
+        announced=(("trula", DECLARER), ("pagat_ultimo", OPPONENTS)),
+        kings_side=DECLARER,
+    )
+    r = score_deal(_austrian(f))
+    assert r.scores == {"Ana": -480, "Boris": 160, "Cilka": 160, "David": 160}
+
+
+def test_austrian_renonce_announced_valat_replaces_the_game() -> None:
+    # 3 players, Tri by Ana, valat announced and kontra'd: 500 × 2 = 1000 to each of two players.
+    f = facts("tri", players=P3, declarer=ANA, card_points=points(40), offenders=(CILKA,),
+              announced=(("valat", DECLARER), ("trula", DECLARER)), kontra={"valat": 2})
+    r = score_deal(_austrian(f))
+    assert r.scores == {"Ana": 1000, "Boris": 1000, "Cilka": -2000}
+
+
+def test_austrian_renonce_in_klop_two_offenders() -> None:
+    # Klop: 70 to each other player.  Ana and Boris both offend: each pays 3 × 70 = 210 and receives
+    # 70 from the other: -140; Cilka and David receive 70 twice: +140.  Everyone gets a radelc (Klop).
+    f = facts("klop", klop_points=(10, 20, 25, 15), klop_tricks=(2, 4, 4, 2), offenders=(ANA, BORIS))
+    r = score_deal(_austrian(f))
+    assert r.scores == {"Ana": -140, "Boris": -140, "Cilka": 140, "David": 140}
+    assert r.radelci_after == ONE
+
+
+def test_austrian_renonce_is_not_doubled_by_a_radelc_and_cancels_none() -> None:
+    # Berač (70) by Boris, who holds a radelc and would have won; Ana offends: she pays 70 to each
+    # of three (-210).  Boris's radelc is not cancelled; everyone gets one for the Berač.
+    f = facts("berac", declarer=BORIS, offenders=(ANA,))
+    r = score_deal(_austrian(f), {"Boris": 1})
+    assert r.scores == {"Ana": -210, "Boris": 70, "Cilka": 70, "David": 70}
+    assert r.radelci_after == {"Ana": 1, "Boris": 2, "Cilka": 1, "David": 1}
 
 
 def test_no_offenders_no_policy() -> None:
@@ -761,7 +837,9 @@ def deal_facts(
         mondfang_value=draw(st.sampled_from([21, 20])),
         radelci=draw(st.booleans()),
         penalty=draw(
-            st.sampled_from(["slovenian_renons", "record_as_played", "annul", "jass_trick_forfeit"])
+            st.sampled_from(
+                ["slovenian_renons", "record_as_played", "annul", "jass_trick_forfeit", "austrian_renonce"]
+            )
         ),
         radelc_scope=draw(st.sampled_from(["declarer", "each_player"])),
         klop_radelc_double=draw(st.booleans()),
@@ -874,6 +952,8 @@ def test_property_opponents_write_nothing_in_a_normal_contract(
 ) -> None:
     f, radelci = case
     r = score_deal(f, radelci)
+    if r.policy == "austrian_renonce":
+        return  # the renonce's payments reach every player
     for seat, name in enumerate(f.players):
         if seat in f.playing_side or seat in f.offenders:
             continue
