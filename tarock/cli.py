@@ -33,9 +33,11 @@ class Format(str, Enum):
     json = "json"
 
 
-def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs from the command line, each validated as an option of some ruleset."""
+def parse_overrides(pairs: list[str] | None, penalty: str | None = None) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs (and ``--penalty``) from the command line, each validated as an option of some ruleset."""
     out: dict[str, Any] = {}
+    if penalty is not None:
+        pairs = [*(pairs or []), f"penalty={penalty}"]
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -64,6 +66,11 @@ OptionOverrides = Annotated[
     Optional[list[str]],
     typer.Option("--ruleset-option", "-o", help="Override a ruleset option, KEY=VALUE (repeatable)."),
 ]
+PenaltyOption = Annotated[
+    Optional[str],
+    typer.Option("--penalty", help="Penalty policy for renons: slovenian_renons, record_as_played, "
+                                   "jass_trick_forfeit, austrian_renonce or annul (same as -o penalty=…)."),
+]
 
 
 @app.command()
@@ -71,6 +78,7 @@ def check(
     files: Annotated[list[Path], typer.Argument(help="Record files or directories (.json, .jsonl, .gz).")],
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text (linter lines) or json (one object per deal).")] = Format.text,
     ruleset_option: OptionOverrides = None,
+    penalty: PenaltyOption = None,
 ) -> None:
     """Replay every deal card by card and report every finding.
 
@@ -79,7 +87,7 @@ def check(
     from tarock.checking import check_items
     from tarock.records import iter_record_files, read_many
 
-    overrides = parse_overrides(ruleset_option)
+    overrides = parse_overrides(ruleset_option, penalty)
     paths = iter_record_files(_existing(files))
     counts = {"ok": 0, "renons": 0, "error": 0}
     n_findings = 0
@@ -111,6 +119,7 @@ def score(
     files: Annotated[list[Path], typer.Argument(help="Record files or directories (.json, .jsonl, .gz).")],
     fmt: Annotated[SheetFormat, typer.Option("--format", "-f", help="text (score sheets), csv or json.")] = SheetFormat.text,
     ruleset_option: OptionOverrides = None,
+    penalty: PenaltyOption = None,
 ) -> None:
     """Print each session's score sheet: hands as rows, players as columns, totals and radelci.
 
@@ -122,7 +131,7 @@ def score(
     from tarock.sheet import build_sheets
     from tarock.sheet_render import render_csv, render_text
 
-    overrides = parse_overrides(ruleset_option)
+    overrides = parse_overrides(ruleset_option, penalty)
     sheets, bad = build_sheets(read_many(iter_record_files(_existing(files))), overrides)
     if fmt is SheetFormat.json:
         for sheet in sheets:
@@ -234,6 +243,7 @@ def ingest(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
     shard_size: Annotated[int, typer.Option("--shard-size", help="Records per shard of a large JSONL file.")] = 20_000,
     ruleset_option: OptionOverrides = None,
+    penalty: PenaltyOption = None,
 ) -> None:
     """Validate, score and store record files in the store: parallel, idempotent, nothing lost.
 
@@ -244,7 +254,7 @@ def ingest(
     from ingest.coordinator import GenerationMismatch
     from ingest.layout import StoreBusy
 
-    overrides = parse_overrides(ruleset_option)
+    overrides = parse_overrides(ruleset_option, penalty)
     try:
         summary = run_ingest(_existing(paths), resolve_store(store), executor, rescore=rescore, quiet=quiet,
                              ruleset_options=overrides, shard_size=shard_size)

@@ -153,3 +153,14 @@ def test_analyse_json_and_klop_out_of_scope() -> None:
     assert objs[1]["best"] == {"declarer_takes_trick": False}  # Boris's Berač: he can avoid every trick
     klop = json_lines(run("analyse", str(EXAMPLES / "seed_negative_must_beat.json"), "-k", "10", "-f", "json")[1])
     assert "Klop has no sides" in klop[0]["error"]
+
+
+def test_penalty_option_selects_the_policy() -> None:
+    path = str(EXAMPLES / "findings" / "r_follow_suit.json")
+    default = json_lines(run("check", "-f", "json", path)[1])[0]
+    annulled = json_lines(run("check", "-f", "json", "--penalty", "annul", path)[1])[0]
+    assert default["penalty"] == "slovenian_renons"
+    # Boris, the offender, writes the penalty -(Dva 20) on top of his score by default
+    assert any(line["component"] == "penalty" and line["players"] == ["Boris"] for line in default["breakdown"])
+    assert annulled["penalty"] == "annul" and set(annulled["scores"].values()) == {0}
+    assert run("check", "--penalty", "nonsense", path)[0] == 2
