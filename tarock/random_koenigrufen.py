@@ -35,7 +35,7 @@ from tarock.koenigrufen import (
     unavailable,
 )
 from tarock.options import DEFAULT_KOENIGRUFEN, KoenigrufenOptions
-from tarock.randomplay import NAMES, deal_cards, legal_stash
+from tarock.randomplay import NAMES, deal_cards, legal_stash, random_tricks
 
 ANNOUNCE_RATE = 0.15
 """The chance that a bonus is announced (a valat: a tenth of it), and that a kontra (re, sub) follows."""
@@ -225,17 +225,10 @@ def _play(rng: random.Random, setup: Setup, options: KoenigrufenOptions, named: 
     contract, declarers = setup.contract, setup.declarers
     game = Game(players, setup.play_hands, contract, options, setup.leader)
     stop_early = rng.random() < 0.5
-    tricks: list[list[str]] = []
-    for t in range(CARDS_PER_HAND):
-        trick: list[str] = []
-        for _ in range(N_PLAYERS):
-            seat = game.turn
-            card = rng.choice(game.legal_cards())
-            game.play(card)
-            trick.append(f"{players[seat]}:{CODES[card]}" if named else CODES[card])
-        tricks.append(trick)
+
+    def stop(t: int) -> bool:
         remaining = CARDS_PER_HAND - t - 1
-        if stop_early and declarers and remaining and all(
-                decided(contract, game.tricks_taken(d), remaining) for d in declarers):
-            break
-    return tricks
+        return stop_early and bool(declarers) and remaining > 0 and all(
+            decided(contract, game.tricks_taken(d), remaining) for d in declarers)
+
+    return random_tricks(rng, game, CARDS_PER_HAND, named, stop)

@@ -8,7 +8,7 @@ with heuristics instead; this module only guarantees legality.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from tarock.cards import CODES, KINGS, KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA_MASK, cards_of, mask_of
 from tarock.game import Game
@@ -79,14 +79,26 @@ def random_record(rng: random.Random, n_players: int = 4, contract: str | None =
             record["stash"] = [CODES[c] for c in stash]
     leader = declarer if info.declarer_leads and declarer is not None else 0
     game = Game(players, masks, info, options, leader)
+    record["tricks"] = random_tricks(rng, game, CARDS_PER_HAND[n_players], named)
+    return record
+
+
+def random_tricks(rng: random.Random, game: Game, n_tricks: int, named: bool,
+                  stop: Callable[[int], bool] | None = None) -> list[list[str]]:
+    """Play ``game`` with uniformly random legal cards; ``stop(t)`` after trick t (0-based) may end it early.
+
+    Tricks come out as record text: codes, or ``"Name:CODE"`` when ``named``.
+    """
+    players = game.players
     tricks: list[list[str]] = []
-    for _ in range(CARDS_PER_HAND[n_players]):
+    for t in range(n_tricks):
         trick: list[str] = []
-        for _ in range(n_players):
+        for _ in range(game.n):
             seat = game.turn
             card = rng.choice(game.legal_cards())
             game.play(card)
             trick.append(f"{players[seat]}:{CODES[card]}" if named else CODES[card])
         tricks.append(trick)
-    record["tricks"] = tricks
-    return record
+        if stop is not None and stop(t):
+            break
+    return tricks
