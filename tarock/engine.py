@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from tarock import koenigrufen, koenigrufen_replay, slovenian, slovenian_replay
+from tarock import events, koenigrufen, koenigrufen_replay, slovenian, slovenian_replay
 from tarock.bidding import BiddingOutcome
 from tarock.cards import (
     CARD_BIT,
@@ -160,7 +160,10 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
         _sheet_only(deal, ruleset, contract, options, out)
         return
     leader = ruleset.leader(contract, declarers)
-    table = Table(deal, out, options, contract, declarers, _seats(deal, ruleset, contract, options, leader))
+    demotions = events.plan(deal, contract)
+    table = Table(deal, out, options, contract, declarers,
+                  _seats(deal, ruleset, contract, options, leader, demotions))
+    table.demotions = demotions
     table.hands, table.talon = _hands(table, ruleset)
     out.hands = list(table.hands)
     out.talon = table.talon
@@ -178,6 +181,7 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
     if not table.conceded:
         game = Game(deal.players, table.play_hands, contract, options, leader)
         game.phase = Phase.PLAY
+        game.demote = demotions
         table.game = game
         table.decided_at = _play(table, ruleset, game)
         out.tricks = game.tricks
@@ -479,8 +483,10 @@ def _played_by(deal: Deal, seats: list[list[int]], seat: int) -> int:
     return mask
 
 
-def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: int) -> list[list[int]]:
-    """Who played each recorded card: the named player, else turn order from the trick winners."""
+def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: int,
+           demotions: events.Demotions | None = None) -> list[list[int]]:
+    """Who played each recorded card: the named player, else turn order from the trick winners
+    (skipping a player whose card is missing in a trick one card short; table events demoting a card)."""
     n = deal.n_players
     trumps, emperor = ruleset.winning(contract, options)
     out: list[list[int]] = []
@@ -489,10 +495,18 @@ def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: i
         if names is not None:
             seats = [deal.seat(p) for p in names]
         else:
-            seats = [(leader + i) % n for i in range(len(cards))]
+            order = [(leader + i) % n for i in range(n)]
+            if demotions is not None and len(cards) == n - 1:
+                order = [s for s in order if s not in {m for m, _ in demotions.missing}] + order
+            seats = order[:len(cards)]
         out.append(seats)
         if len(cards) == n:
-            leader = seats[trick_winner(cards, trumps, emperor)]
+            pos = trick_winner(cards, trumps, emperor)
+            if demotions is not None:
+                weak = demotions.weak(t + 1, cards, seats)
+                if weak:
+                    pos = events.resolve(cards, weak, trumps, emperor)
+            leader = seats[pos]
     return out
 
 
@@ -509,7 +523,9 @@ def _play(table: Table, ruleset: _Ruleset, game: Game) -> int | None:
             table.report("E_SEQUENCE", f"the record has {len(deal.tricks)} tricks; only {total_tricks} can be "
                                        "played", trick=t + 1)
             break
-        if len(cards) != n:
+        missing = _missing_card(table, game, cards, t == total_tricks - 1)
+        complete = len(cards) + (missing is not None) == n
+        if not complete:
             table.report("E_SEQUENCE", f"trick {t + 1} has {len(cards)} cards instead of {n}", trick=t + 1)
         names = deal.trick_players[t]
         if names is not None:
@@ -517,12 +533,17 @@ def _play(table: Table, ruleset: _Ruleset, game: Game) -> int | None:
             if len(set(seats)) != len(seats):
                 table.report("E_SEQUENCE", f"a player plays twice in trick {t + 1}", trick=t + 1)
                 break
-            for card, seat in zip(cards, seats):
-                game.play(card, seat)
+            if missing is not None:
+                _play_with_missing(game, list(zip(cards, seats)), missing)
+            else:
+                for card, seat in zip(cards, seats):
+                    game.play(card, seat)
+        elif missing is not None:
+            _play_with_missing(game, [(card, None) for card in cards], missing)
         else:
             for card in cards:
                 game.play(card)
-        if len(cards) != n:
+        if not complete:
             break
         if decided is not None and decided_at is None and decided(game):
             decided_at = t + 1
@@ -533,3 +554,29 @@ def _play(table: Table, ruleset: _Ruleset, game: Game) -> int | None:
             table.report("E_SEQUENCE", f"the record stops after trick {played} of {total_tricks}",
                          trick=played + 1 if played < total_tricks else None)
     return decided_at
+
+
+def _missing_card(table: Table, game: Game, cards: tuple[int, ...], last: bool) -> tuple[int, int] | None:
+    """(seat, card) of a ``missing_card`` event that explains a last trick one card short: the player's
+    only card left is the missing one (seed 002, 8.12; ``tarock.events``)."""
+    demotions = table.demotions
+    if demotions is None or not demotions.missing or not last or len(cards) != table.deal.n_players - 1:
+        return None
+    for seat, card in demotions.missing:
+        if game.hands[seat] == 1 << card:
+            return seat, card
+    return None
+
+
+def _play_with_missing(game: Game, plays: list[tuple[int, int | None]], missing: tuple[int, int]) -> None:
+    """Play a trick one card short, putting the missing card in at its player's turn."""
+    seat, card = missing
+    named = plays[0][1] is not None if plays else False
+    done = False
+    for c, s in plays:
+        if not done and game.turn == seat:
+            game.play(card, seat if named else None)
+            done = True
+        game.play(c, s)
+    if not done:
+        game.play(card, seat)

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 
 from tarock import koenigrufen, slovenian
 from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, TAROK_MASK, cards_of
+from tarock.events import Demotions, resolve
 from tarock.findings import Finding
 from tarock.options import Options
 from tarock.play import EMPEROR_ALWAYS, PAGAT_BIT, TRULA, FollowRules, legal_mask, violation
@@ -60,7 +61,7 @@ class Game:
         "players", "n", "contract", "options", "rules", "hands", "piles", "findings", "phase",
         "tricks", "trick_seats", "winners", "_cards", "_seats", "_mask", "_led", "_win_card",
         "_win_pos", "_turn", "_force_pagat", "_trumps", "_emperor", "_seen", "played", "_leader",
-        "_out_of_order",
+        "_out_of_order", "demote", "_weak",
     )
 
     def __init__(self, players: tuple[str, ...], hands: list[int], contract: Any,
@@ -90,6 +91,8 @@ class Game:
         self._leader = leader  # who should lead the current trick
         self._out_of_order = False  # a card of this trick was played out of turn
         self._seen = 0  # every card played so far
+        self.demote: Demotions | None = None  # table events: cards that cannot take (tarock.events)
+        self._weak = 0  # positions of the current trick played out of turn, when ``demote`` demotes them
 
     # -- queries -----------------------------------------------------------
     @property
@@ -139,6 +142,8 @@ class Game:
         elif seat != turn:
             self._out_of_turn(card, seat, turn)
             self._out_of_order = True
+            if self.demote is not None and self.demote.out_of_turn:
+                self._weak |= 1 << len(self._cards)
         bit = 1 << card
         hand = self.hands[seat]
         if not hand & bit:
@@ -193,6 +198,11 @@ class Game:
             self._emperor == EMPEROR_ALWAYS or CARD_SUIT[cards[0]] == TAROK
         ):
             pos = cards.index(0)
+        if self.demote is not None:
+            weak = self._weak | self.demote.weak(len(self.tricks) + 1, cards, seats)
+            if weak:
+                pos = resolve(cards, weak, self._trumps, self._emperor)
+            self._weak = 0
         winner = seats[pos]
         self.tricks.append(cards)
         self.trick_seats.append(seats)

@@ -102,6 +102,7 @@ class Table:
     kontra: dict[Any, int] = field(default_factory=dict)
     game: Game | None = None
     decided_at: int | None = None
+    demotions: Any = None  # tarock.events.Demotions of the table events, or None
 
     @property
     def declarer(self) -> int | None:

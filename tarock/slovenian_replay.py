@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from tarock import events
 from tarock.cards import KINGS_MASK, MOND, PAGAT, SKIS, TRULA_MASK, counted_points, mask_of
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.game import Game
@@ -136,6 +137,10 @@ def outcome(table: Table) -> None:
         declarer_pile |= unchosen
     else:
         opp_pile |= unchosen
+    demotions = table.demotions
+    ghost = demotions.missing_mask if demotions is not None else 0  # cards that fell: in no ultimo, no Mondfang
+    if ghost:
+        declarer_pile, opp_pile = events.move_missing(demotions, table.side_of, DECLARER, declarer_pile, opp_pile)
     rest, claimer = claimed_rest(table)
     if claimer == DECLARER:
         declarer_pile |= rest
@@ -159,13 +164,13 @@ def outcome(table: Table) -> None:
     king_last = None
     if full:
         last_cards, last_seats, last_w = game.tricks[-1], game.trick_seats[-1], game.winners[-1]
-        if PAGAT in last_cards:
+        if PAGAT in last_cards and not ghost >> PAGAT & 1:
             pos = last_cards.index(PAGAT)
             pagat_last = (side[last_seats[pos]],
                           last_seats[pos] == last_w and trick_winner(last_cards, contract, options) == pos)
-        if called_king is not None and called_king in last_cards:
+        if called_king is not None and called_king in last_cards and not ghost >> called_king & 1:
             king_last = side[last_w]
-    mondfang = _mondfang(game, contract, options, declarer, side, unchosen, brought_home)
+    mondfang = _mondfang(game, contract, options, declarer, side, unchosen, brought_home, ghost)
     lost_trick = any(w not in side_seats for w in game.winners)
     offenders = table.offenders()
     if out.status == "error":
@@ -194,12 +199,12 @@ def outcome(table: Table) -> None:
 
 
 def _mondfang(game: Game, contract: Contract, options: SlovenianOptions, declarer: int,
-              side: dict[int, Side], unchosen: int, brought_home: bool) -> tuple[int, ...]:
+              side: dict[int, Side], unchosen: int, brought_home: bool, ghost: int = 0) -> tuple[int, ...]:
     if not (contract.normal or contract.name == "solo_brez"):
         return ()
     payers: list[int] = []
     for cards, seats, w in zip(game.tricks, game.trick_seats, game.winners):
-        if MOND in cards:
+        if MOND in cards and not ghost >> MOND & 1:
             owner = seats[cards.index(MOND)]
             win_card = cards[seats.index(w)] if w in seats else -1
             captured = win_card in (SKIS, PAGAT)
