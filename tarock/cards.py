@@ -206,14 +206,18 @@ def count(mask: int) -> int:
     return mask.bit_count()
 
 
+_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(CARD_POINTS[8 * i + b] for b in range(8) if byte >> b & 1 and 8 * i + b < N_CARDS)
+          for byte in range(256))
+    for i in range(7))
+"""The card values of each byte of a mask: ``_BYTE_POINTS[i][b]`` sums the cards of byte ``i`` set in ``b``."""
+
+
 def raw_points(mask: int) -> int:
     """The sum of the card values in ``mask`` (106 for the whole deck)."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += CARD_POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    b0, b1, b2, b3, b4, b5, b6 = _BYTE_POINTS
+    return (b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24 & 255]
+            + b4[mask >> 32 & 255] + b5[mask >> 40 & 255] + b6[mask >> 48 & 255])
 
 
 def counted_points(mask: int) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from tarock import events, koenigrufen, koenigrufen_replay, slovenian, slovenian_replay
+from tarock import accel, events, koenigrufen, koenigrufen_replay, slovenian, slovenian_replay
 from tarock.bidding import BiddingOutcome
 from tarock.cards import (
     CARD_BIT,
@@ -29,6 +29,7 @@ from tarock.cards import (
     mask_of,
 )
 from tarock.deal import Deal
+from tarock.fast_lane import replay_slovenian
 from tarock.findings import Finding
 from tarock.game import Game, Phase
 from tarock.options import OptionError, options_for
@@ -113,7 +114,21 @@ TALON_SIZE = 6
 
 
 def replay(deal: Deal, overrides: Mapping[str, Any] | None = None) -> Replay:
-    """Replay ``deal`` card by card; every rule broken becomes a finding."""
+    """Replay ``deal`` card by card; every rule broken becomes a finding.
+
+    A clean Slovenian deal takes the fast lane (``tarock.fast_lane``) when the accelerator is built;
+    the lane gives up on anything else, and the reference replay below runs.
+    """
+    kernel = accel.KERNEL
+    if kernel is not None and deal.ruleset == "slovenian" and deal.contract in slovenian.CONTRACTS:
+        try:
+            options = options_for(deal.ruleset, deal.options, overrides)
+        except OptionError:
+            pass
+        else:
+            fast = replay_slovenian(deal, options, kernel)  # type: ignore[arg-type]
+            if fast is not None:
+                return fast
     findings: list[Finding] = []
     out = Replay(deal, None, findings, deal.contract)
     try:
@@ -475,6 +490,11 @@ def _talon_and_stash(table: Table, ruleset: _Ruleset) -> None:
 
 def _played_by(deal: Deal, seats: list[list[int]], seat: int) -> int:
     """Cards the record shows ``seat`` playing."""
+    kernel = accel.KERNEL
+    if kernel is not None:
+        fast = kernel.played_by(deal.tricks, seats, seat)
+        if fast is not None:
+            return fast
     mask = 0
     for cards, who in zip(deal.tricks, seats):
         for card, s in zip(cards, who):
@@ -489,6 +509,12 @@ def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: i
     (skipping a player whose card is missing in a trick one card short; table events demoting a card)."""
     n = deal.n_players
     trumps, emperor = ruleset.winning(contract, options)
+    kernel = accel.KERNEL
+    if kernel is not None and demotions is None:
+        names = deal.trick_players
+        fast = kernel.seats(deal.tricks, n, leader, trumps, emperor, names if any(names) else None, deal.players)
+        if fast is not None:
+            return fast[0]
     out: list[list[int]] = []
     for t, cards in enumerate(deal.tricks):
         names = deal.trick_players[t]
@@ -517,6 +543,8 @@ def _play(table: Table, ruleset: _Ruleset, game: Game) -> int | None:
     n = deal.n_players
     total_tricks = ruleset.cards_per_hand[n]
     decided = ruleset.decider(table) if table.declarers else None
+    if table.demotions is None and _play_fast(table, game, total_tricks, decided):
+        return None if decided is None else _decided_at(game, decided)
     decided_at: int | None = None
     for t, cards in enumerate(deal.tricks):
         if t >= total_tricks:
@@ -554,6 +582,46 @@ def _play(table: Table, ruleset: _Ruleset, game: Game) -> int | None:
             table.report("E_SEQUENCE", f"the record stops after trick {played} of {total_tricks}",
                          trick=played + 1 if played < total_tricks else None)
     return decided_at
+
+
+def _play_fast(table: Table, game: Game, total_tricks: int, decided: Callable[[Game], bool] | None) -> bool:
+    """Play the whole record at once on the accelerator (``tarock.accel``), when it can vouch for it:
+    every trick complete and played in turn from the hands with legal cards, and a record stopping
+    early only after the contract was decided.  False: nothing was played, and the reference engine
+    plays the record card by card."""
+    kernel = accel.KERNEL
+    if kernel is None or (len(table.deal.tricks) < total_tricks and decided is None):
+        return False
+    rules = game.rules
+    result = kernel.play(game.hands, table.deal.tricks, table.seats, game.turn, total_tricks, rules.trumps,
+                         rules.void_tarok, rules.negative, rules.pagat_last, rules.pagat_scope, rules.pagat_emperor,
+                         rules.tarok_lead_last, game._force_pagat, game._emperor)
+    if result is None:
+        return False
+    tricks = table.deal.tricks
+    if len(tricks) < total_tricks:
+        assert decided is not None
+        game.tricks, game.winners = list(tricks), result[0]
+        stopped_after_decision = _decided_at(game, decided) is not None
+        game.tricks, game.winners = [], []
+        if not stopped_after_decision:
+            return False
+    game.finish_all(tricks, [tuple(s) for s in table.seats], *result)
+    return True
+
+
+def _decided_at(game: Game, decided: Callable[[Game], bool]) -> int | None:
+    """The first trick after which ``decided`` holds, asked of the game as it stood after each trick
+    (the deciders read the tricks and their winners)."""
+    tricks, winners = game.tricks, game.winners
+    try:
+        for t in range(1, len(winners) + 1):
+            game.tricks, game.winners = tricks[:t], winners[:t]
+            if decided(game):
+                return t
+        return None
+    finally:
+        game.tricks, game.winners = tricks, winners
 
 
 def _missing_card(table: Table, game: Game, cards: tuple[int, ...], last: bool) -> tuple[int, int] | None:

@@ -220,6 +220,23 @@ class Game:
         if not any(self.hands):
             self.phase = Phase.DONE
 
+    def finish_all(self, tricks: tuple[tuple[int, ...], ...], seats: list[tuple[int, ...]], winners: list[int],
+                   piles: list[int]) -> None:
+        """Take the outcome of a whole deal played without a fault (``tarock.accel``'s kernel):
+        the state ``play`` leaves after the same cards."""
+        self.tricks = list(tricks)
+        self.trick_seats = seats
+        self.winners = winners
+        self.piles = piles
+        seen = 0
+        for pile in piles:
+            seen |= pile
+        self._seen = seen
+        self.played = sum(map(len, tricks))
+        self.hands = [0] * self.n
+        self._turn = self._leader = winners[-1]
+        self.phase = Phase.DONE
+
     # -- findings ----------------------------------------------------------
     def _judge(self, card: int, seat: int) -> Finding | None:
         if seat != self._turn:

@@ -1,0 +1,341 @@
+/*
+ * The engine's hot path in C: who played each recorded card, who won each trick, and whether every
+ * card of a deal's play was held and legal -- for a whole deal in one call.
+ *
+ * This is an accelerator, not a second rulebook: the card tables come from tarock.cards (``init``),
+ * the switches from the contract's follow rules, and ``play`` answers only for a deal it can vouch
+ * for completely (every trick complete, every card in turn, held and legal).  For anything else it
+ * returns None and the Python engine (tarock.game.Game, the reference) replays the deal card by card,
+ * writing the findings.  tests/test_fastplay.py checks both agree on generated deals with every kind
+ * of renons.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define N_CARDS 54
+#define MAX_SEATS 4
+#define MAX_TRICKS 18
+
+static uint8_t card_suit[N_CARDS];
+static uint8_t card_points[N_CARDS];
+static uint64_t suit_mask[5];
+static uint64_t above[N_CARDS];
+static uint64_t tarok_mask, plain_mask;
+static int pagat = 0, mond = 20, skis = 21, tarok_suit = 0;
+static int ready = 0;
+
+#define EMPEROR_ALWAYS 1
+
+typedef struct {
+    int trumps, void_tarok, negative, pagat_last, pagat_emperor, tarok_lead_last, force_pagat, emperor;
+    uint64_t pagat_scope;
+} Rules;
+
+static inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
+
+static uint64_t beating(uint64_t obliged, int winner) {
+    int suit = card_suit[lowest(obliged)];
+    if (card_suit[winner] == suit) return obliged & above[winner];
+    if (suit == tarok_suit) return obliged;
+    return 0;
+}
+
+/* tarock.play.legal_mask, mask for mask. */
+static uint64_t legal_mask(uint64_t hand, int led, int winner, uint64_t trick, const Rules *r) {
+    const uint64_t pagat_bit = 1ULL << pagat;
+    const uint64_t mond_skis = (1ULL << mond) | (1ULL << skis);
+    if (led < 0) {
+        if (r->pagat_last && (hand & pagat_bit) && (hand & r->pagat_scope) != pagat_bit) return hand & ~pagat_bit;
+        if (r->tarok_lead_last && (hand & plain_mask)) return hand & plain_mask;
+        return hand;
+    }
+    uint64_t obliged = hand & suit_mask[card_suit[led]];
+    if (!obliged) {
+        if (r->void_tarok && (hand & tarok_mask)) obliged = hand & tarok_mask;
+        else return hand;
+    }
+    int emperor_ready = (trick & mond_skis) == mond_skis;
+    if (emperor_ready && r->force_pagat && (obliged & pagat_bit)) return pagat_bit;
+    if (r->negative) {
+        uint64_t beat = beating(obliged, winner);
+        if (beat) obliged = beat;
+        if (r->pagat_last && (obliged & pagat_bit) && obliged != pagat_bit && !(emperor_ready && r->pagat_emperor))
+            obliged &= ~pagat_bit;
+    }
+    return obliged;
+}
+
+/* tarock.play.trick_winner over an array of cards. */
+static int trick_winner(const int *cards, int n, int trumps, int emperor) {
+    int led_suit = card_suit[cards[0]];
+    int best = 0, best_card = cards[0], has_pagat = 0, has_mond = 0, has_skis = 0, pagat_pos = -1;
+    for (int pos = 0; pos < n; pos++) {
+        int card = cards[pos];
+        if (card == pagat) { has_pagat = 1; pagat_pos = pos; }
+        else if (card == mond) has_mond = 1;
+        else if (card == skis) has_skis = 1;
+        if (pos == 0) continue;
+        int cs = card_suit[card];
+        if (trumps && cs == tarok_suit) {
+            if (card_suit[best_card] != tarok_suit || card > best_card) { best = pos; best_card = card; }
+        } else if (cs == led_suit && card_suit[best_card] == led_suit && card > best_card) {
+            best = pos; best_card = card;
+        }
+    }
+    if (emperor && has_pagat && has_mond && has_skis && (emperor == EMPEROR_ALWAYS || led_suit == tarok_suit))
+        return pagat_pos;
+    return best;
+}
+
+static int read_trick(PyObject *trick, int *cards, int max) {
+    /* A trick's cards (a tuple of ints) into ``cards``; its length, or -1 when it is not one. */
+    if (!PyTuple_Check(trick)) return -1;
+    Py_ssize_t len = PyTuple_GET_SIZE(trick);
+    if (len > max) return -1;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(trick, i));
+        if (c < 0 || c >= N_CARDS) { PyErr_Clear(); return -1; }
+        cards[i] = (int)c;
+    }
+    return (int)len;
+}
+
+static PyObject *u64(uint64_t v) { return PyLong_FromUnsignedLongLong(v); }
+
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    PyObject *suits, *points, *suit_masks, *aboves;
+    unsigned long long tm, pm;
+    if (!PyArg_ParseTuple(args, "OOOOKKiiii", &suits, &points, &suit_masks, &aboves, &tm, &pm, &pagat, &mond,
+                          &skis, &tarok_suit))
+        return NULL;
+    for (int c = 0; c < N_CARDS; c++) {
+        card_suit[c] = (uint8_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(suits, c));
+        card_points[c] = (uint8_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(points, c));
+        above[c] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(aboves, c));
+    }
+    for (int s = 0; s < 5; s++) suit_mask[s] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(suit_masks, s));
+    tarok_mask = tm;
+    plain_mask = pm;
+    if (PyErr_Occurred()) return NULL;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int seat_of(PyObject *name, PyObject *players) {
+    /* The index of ``name`` in the ``players`` tuple, or -1. */
+    Py_ssize_t np = PyTuple_GET_SIZE(players);
+    for (Py_ssize_t i = 0; i < np; i++) if (PyTuple_GET_ITEM(players, i) == name) return (int)i;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(players, i), name, Py_EQ);
+        if (eq < 0) { PyErr_Clear(); return -1; }
+        if (eq) return (int)i;
+    }
+    return -1;
+}
+
+/* seats(tricks, n, leader, trumps, emperor, names=None, players=None) -> (seats, winners): who played each
+ * card -- the player the record names (``names``: per trick a tuple of names or None; ``players``: the
+ * seats' names), else turn order from the last trick's winner -- and each complete trick's winner.
+ * tarock.engine._seats without table events; None when a named player is not at the table. */
+static PyObject *py_seats(PyObject *self, PyObject *args) {
+    PyObject *tricks, *names = Py_None, *players = Py_None;
+    int n, leader, trumps, emperor;
+    if (!PyArg_ParseTuple(args, "O!iiii|OO", &PyTuple_Type, &tricks, &n, &leader, &trumps, &emperor, &names,
+                          &players))
+        return NULL;
+    if (n < 1 || n > MAX_SEATS) Py_RETURN_NONE;
+    Py_ssize_t nt = PyTuple_GET_SIZE(tricks);
+    int named = names != Py_None;
+    if (named && (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != nt || !PyTuple_Check(players)))
+        Py_RETURN_NONE;
+    PyObject *seats = PyList_New(nt);
+    PyObject *winners = PyList_New(0);
+    if (!seats || !winners) goto fail;
+    int cards[MAX_SEATS], who_seat[MAX_SEATS];
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        int len = read_trick(PyTuple_GET_ITEM(tricks, t), cards, MAX_SEATS);
+        if (len < 0) goto none;
+        PyObject *trick_names = named ? PyTuple_GET_ITEM(names, t) : Py_None;
+        if (trick_names != Py_None) {
+            if (!PyTuple_Check(trick_names) || PyTuple_GET_SIZE(trick_names) != len) goto none;
+            for (int i = 0; i < len; i++) {
+                who_seat[i] = seat_of(PyTuple_GET_ITEM(trick_names, i), players);
+                if (who_seat[i] < 0) goto none;
+            }
+        } else {
+            for (int i = 0; i < len; i++) who_seat[i] = (leader + i) % n;
+        }
+        PyObject *who = PyList_New(len);
+        if (!who) goto fail;
+        for (int i = 0; i < len; i++) PyList_SET_ITEM(who, i, PyLong_FromLong(who_seat[i]));
+        PyList_SET_ITEM(seats, t, who);
+        if (len == n) {
+            leader = who_seat[trick_winner(cards, len, trumps, emperor)];
+            PyObject *w = PyLong_FromLong(leader);
+            if (!w || PyList_Append(winners, w) < 0) { Py_XDECREF(w); goto fail; }
+            Py_DECREF(w);
+        }
+    }
+    return Py_BuildValue("(NN)", seats, winners);
+none:
+    Py_DECREF(seats);
+    Py_DECREF(winners);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(seats);
+    Py_XDECREF(winners);
+    return NULL;
+}
+
+/* played_by(tricks, seats, seat) -> mask of the cards the record shows ``seat`` playing. */
+static PyObject *py_played_by(PyObject *self, PyObject *args) {
+    PyObject *tricks, *seats;
+    int seat;
+    if (!PyArg_ParseTuple(args, "O!O!i", &PyTuple_Type, &tricks, &PyList_Type, &seats, &seat)) return NULL;
+    Py_ssize_t nt = PyTuple_GET_SIZE(tricks);
+    if (PyList_GET_SIZE(seats) < nt) nt = PyList_GET_SIZE(seats);
+    uint64_t mask = 0;
+    int cards[MAX_SEATS];
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        int len = read_trick(PyTuple_GET_ITEM(tricks, t), cards, MAX_SEATS);
+        PyObject *who = PyList_GET_ITEM(seats, t);
+        if (len < 0 || !PySequence_Check(who)) Py_RETURN_NONE;
+        Py_ssize_t m = PySequence_Size(who);
+        for (Py_ssize_t i = 0; i < len && i < m; i++) {
+            PyObject *s = PySequence_GetItem(who, i);
+            long v = s ? PyLong_AsLong(s) : -1;
+            Py_XDECREF(s);
+            if (v == seat) mask |= 1ULL << cards[i];
+        }
+    }
+    if (PyErr_Occurred()) return NULL;
+    return u64(mask);
+}
+
+/* play(hands, tricks, seats, leader, total_tricks, trumps, void_tarok, negative, pagat_last, pagat_scope,
+ *      pagat_emperor, tarok_lead_last, force_pagat, emperor)
+ *   -> (winners, piles) when every recorded trick (at least one, at most ``total_tricks``) is complete and
+ *      was played in turn from the hands with legal cards; None otherwise (the reference engine then
+ *      replays the deal).  Whether a record may stop before ``total_tricks`` is the caller's question. */
+static PyObject *py_play(PyObject *self, PyObject *args) {
+    PyObject *hands_obj, *tricks, *seats;
+    int leader, total;
+    unsigned long long scope;
+    Rules r;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiiiiiKiiii", &PyList_Type, &hands_obj, &PyTuple_Type, &tricks,
+                          &PyList_Type, &seats, &leader, &total, &r.trumps, &r.void_tarok, &r.negative,
+                          &r.pagat_last, &scope, &r.pagat_emperor, &r.tarok_lead_last, &r.force_pagat,
+                          &r.emperor))
+        return NULL;
+    r.pagat_scope = scope;
+    if (!ready) Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(hands_obj);
+    int played = (int)PyTuple_GET_SIZE(tricks);
+    if (n < 1 || n > MAX_SEATS || played < 1 || played > total || total > MAX_TRICKS
+        || PyList_GET_SIZE(seats) != played)
+        Py_RETURN_NONE;
+    uint64_t hands[MAX_SEATS], piles[MAX_SEATS] = {0};
+    for (Py_ssize_t s = 0; s < n; s++) {
+        hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands_obj, s));
+        if (PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
+    }
+    int winners[MAX_TRICKS];
+    int cards[MAX_SEATS];
+    int turn = leader;
+    for (int t = 0; t < played; t++) {
+        int len = read_trick(PyTuple_GET_ITEM(tricks, t), cards, MAX_SEATS);
+        PyObject *who = PyList_GET_ITEM(seats, t);
+        if (len != n || !PyList_Check(who) || PyList_GET_SIZE(who) != n) Py_RETURN_NONE;
+        uint64_t trick = 0;
+        int led = -1, win_card = -1, win_pos = 0;
+        int trick_seats[MAX_SEATS];
+        for (int i = 0; i < n; i++) {
+            long seat = PyLong_AsLong(PyList_GET_ITEM(who, i));
+            if (seat != turn) { PyErr_Clear(); Py_RETURN_NONE; }
+            int card = cards[i];
+            uint64_t bit = 1ULL << card;
+            if (!(hands[seat] & bit) || !(legal_mask(hands[seat], led, win_card, trick, &r) & bit)) Py_RETURN_NONE;
+            hands[seat] ^= bit;
+            if (led < 0) { led = card; win_card = card; win_pos = 0; }
+            else {
+                int cs = card_suit[card];
+                if (r.trumps && cs == tarok_suit) {
+                    if (card_suit[win_card] != tarok_suit || card > win_card) { win_card = card; win_pos = i; }
+                } else if (cs == card_suit[led] && card_suit[win_card] == cs && card > win_card) {
+                    win_card = card; win_pos = i;
+                }
+            }
+            trick |= bit;
+            trick_seats[i] = (int)seat;
+            turn = (int)((seat + 1) % n);
+        }
+        const uint64_t trula = (1ULL << pagat) | (1ULL << mond) | (1ULL << skis);
+        if ((trick & trula) == trula && r.emperor && (r.emperor == EMPEROR_ALWAYS || card_suit[cards[0]] == tarok_suit)) {
+            for (int i = 0; i < n; i++) if (cards[i] == pagat) win_pos = i;
+        }
+        int winner = trick_seats[win_pos];
+        winners[t] = winner;
+        piles[winner] |= trick;
+        turn = winner;
+    }
+    if (played == total)
+        for (Py_ssize_t s = 0; s < n; s++) if (hands[s]) Py_RETURN_NONE;
+    PyObject *w = PyList_New(played), *p = PyList_New(n);
+    if (!w || !p) { Py_XDECREF(w); Py_XDECREF(p); return NULL; }
+    for (int t = 0; t < played; t++) PyList_SET_ITEM(w, t, PyLong_FromLong(winners[t]));
+    for (Py_ssize_t s = 0; s < n; s++) PyList_SET_ITEM(p, s, u64(piles[s]));
+    return Py_BuildValue("(NN)", w, p);
+}
+
+/* masks(hands, talon, per_hand) -> (hand masks, talon mask) when every hand holds ``per_hand`` cards, the talon
+ * 6, and no card is dealt twice; None otherwise (the reference engine says what is wrong). */
+static PyObject *py_masks(PyObject *self, PyObject *args) {
+    PyObject *hands, *talon;
+    int per_hand;
+    if (!PyArg_ParseTuple(args, "O!O!i", &PyTuple_Type, &hands, &PyTuple_Type, &talon, &per_hand)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(hands);
+    if (n < 1 || n > MAX_SEATS || PyTuple_GET_SIZE(talon) != 6) Py_RETURN_NONE;
+    uint64_t seen = 0, masks[MAX_SEATS + 1];
+    for (Py_ssize_t s = 0; s <= n; s++) {
+        PyObject *cards = s < n ? PyTuple_GET_ITEM(hands, s) : talon;
+        if (!PyTuple_Check(cards) || PyTuple_GET_SIZE(cards) != (s < n ? per_hand : 6)) Py_RETURN_NONE;
+        uint64_t m = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++) {
+            long c = PyLong_AsLong(PyTuple_GET_ITEM(cards, i));
+            if (c < 0 || c >= N_CARDS) { PyErr_Clear(); Py_RETURN_NONE; }
+            uint64_t bit = 1ULL << c;
+            if ((m | seen) & bit) Py_RETURN_NONE;
+            m |= bit;
+        }
+        seen |= m;
+        masks[s] = m;
+    }
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (Py_ssize_t s = 0; s < n; s++) PyList_SET_ITEM(list, s, u64(masks[s]));
+    return Py_BuildValue("(NN)", list, u64(masks[n]));
+}
+
+/* counted_thirds(mask) -> 3 * raw points - 2 * cards (tarock.cards.counted_thirds). */
+static PyObject *py_counted_thirds(PyObject *self, PyObject *arg) {
+    uint64_t m = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    long raw = 0, count = 0;
+    while (m) { raw += card_points[lowest(m)]; count++; m &= m - 1; }
+    return PyLong_FromLong(3 * raw - 2 * count);
+}
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_VARARGS, "Load the card tables (tarock.cards)."},
+    {"seats", py_seats, METH_VARARGS, "Seats and trick winners of unnamed tricks."},
+    {"played_by", py_played_by, METH_VARARGS, "Mask of the cards a seat played."},
+    {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
+    {"masks", py_masks, METH_VARARGS, "Hand and talon masks of a deal dealt without a fault, else None."},
+    {"counted_thirds", py_counted_thirds, METH_O, "3 x raw points - 2 x cards of a mask."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastplay", "The engine's hot path in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__fastplay(void) { return PyModule_Create(&module); }
