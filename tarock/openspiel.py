@@ -20,13 +20,18 @@ seat order, which is our playing order (``P0`` is forehand, the last is the
 dealer; OpenSpiel's bidding starts with ``P1`` and ends with forehand, our
 ``bidding_order: forehand_last``).  docs/openspiel.md lists where OpenSpiel
 reads the rules differently.
+
+``random_games`` plays such games in pyspiel (seeded random legal play, the
+bidding steered so that every contract is played) for the differential test
+and bench/bench_openspiel.py.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +48,11 @@ OPENSPIEL_CONTRACTS = SLOVENIAN_CONTRACTS
 run Klop, Three, Two, One, Solo three, Solo two, Solo one, Beggar, Solo without, Open beggar, Colour valat
 without, Valat without."""
 PASS_ACTION = 0
+PLAYABLE_CONTRACTS: Mapping[int, tuple[str, ...]] = {
+    4: OPENSPIEL_CONTRACTS,
+    3: tuple(c for c in OPENSPIEL_CONTRACTS if c not in ("solo_tri", "solo_dva", "solo_ena")),
+}
+"""The contracts OpenSpiel's tarok offers at a table of 4 and of 3 players (3: no Solo three, two or one)."""
 
 
 class OpenSpielError(ValueError):
@@ -267,3 +277,52 @@ def import_openspiel(in_path: str | os.PathLike[str], out_path: str | os.PathLik
     written = write_records(deals(), out_path)
     return Counts(written, len(rejects), tuple(rejects))
 
+
+# --------------------------------------------------------------------------- generating games
+
+
+def random_game(n_players: int, rng_seed: int, contract: str | None, free: bool = False) -> dict[str, Any]:
+    """One game played in pyspiel, as an input line: a fresh game with ``rng_seed``, steered bids, random play.
+
+    Every choice is drawn from a generator seeded by ``rng_seed`` and
+    ``n_players``: the same arguments give the same game.  One bidder
+    (forehand for Klop and Tri, else a seat drawn at random) bids ``contract``
+    once it is legal for them and the others pass, so ``contract`` is played;
+    with ``free``, every other bid is, with chance 0.35, one drawn from the
+    legal ones (competitive bidding: another contract may win).
+    """
+    rng = random.Random(rng_seed * 7919 + n_players)
+    state = new_state(n_players, rng_seed=rng_seed)
+    bidder = 0 if contract in ("klop", "tri") else rng.randrange(n_players)
+    while not state.is_terminal():
+        if state.current_game_phase().name == "BIDDING":
+            action = _choose_bid(state, rng, contract, bidder, free)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+    return {"players": n_players, "rng_seed": rng_seed, "actions": list(state.history())}
+
+
+def _choose_bid(state: Any, rng: random.Random, contract: str | None, bidder: int, free: bool) -> int:
+    """Steer the bidding towards ``contract`` by ``bidder``; others pass (or, when ``free``, bid at random)."""
+    legal = state.legal_actions()
+    if contract is not None and state.current_player() == bidder:
+        steered = OPENSPIEL_CONTRACTS.index(contract) + 1
+        if steered in legal:
+            return steered
+    if free and rng.random() < 0.35:
+        return rng.choice(legal)
+    return PASS_ACTION if PASS_ACTION in legal else rng.choice(legal)
+
+
+def random_games(per_contract: Mapping[int, int], first_seed: int = 1, free_every: int = 4) -> list[dict[str, Any]]:
+    """``per_contract[n]`` ``random_game``s for each contract of ``PLAYABLE_CONTRACTS[n]``, table sizes in order.
+
+    The games take the ``rng_seed``s ``first_seed``, ``first_seed + 1`` … in
+    turn; one whose seed is a multiple of ``free_every`` bids freely.  Example:
+    ``random_games({4: 70, 3: 44})`` is 840 four-player and 396 three-player games.
+    """
+    plan = [(n, contract) for n, per in per_contract.items() for contract in PLAYABLE_CONTRACTS[n]
+            for _ in range(per)]
+    return [random_game(n, seed, contract, free=seed % free_every == 0)
+            for seed, (n, contract) in enumerate(plan, first_seed)]

@@ -1,8 +1,8 @@
 """OpenSpiel import and the differential test against OpenSpiel's tarok (skipped without pyspiel).
 
-Games are generated with pyspiel (seeded; random legal actions, bids steered
-so that every contract is played, 3 and 4 players), imported as records and
-compared with our engine move by move:
+Games are generated with pyspiel by ``tarock.openspiel.random_games`` (seeded;
+random legal actions, bids steered so that every contract is played, 3 and 4
+players), imported as records and compared with our engine move by move:
 
 * our engine replays every imported record without a finding;
 * at every card play our ``Game.legal_cards()`` equals OpenSpiel's legal actions;
@@ -27,21 +27,23 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from tarock.cards import CARD_SUIT, MOND, PAGAT, SKIS, TAROK, mask_of  # noqa: E402
-from tarock.checking import Checker  # noqa: E402
-from tarock.engine import replay  # noqa: E402
-from tarock.game import Game  # noqa: E402
-from tarock.openspiel import (  # noqa: E402
-    OPENSPIEL_CONTRACTS,
+from tarock.cards import CARD_SUIT, MOND, PAGAT, SKIS, TAROK, mask_of
+from tarock.checking import Checker
+from tarock.engine import replay
+from tarock.game import Game
+from tarock.openspiel import (
+    PLAYABLE_CONTRACTS,
     OpenSpielError,
     game_to_deal,
     import_openspiel,
     new_state,
+    random_game,
+    random_games,
     read_games,
 )
-from tarock.options import slovenian_options  # noqa: E402
-from tarock.records import dumps, read_records  # noqa: E402
-from tarock.slovenian import CONTRACTS  # noqa: E402
+from tarock.options import slovenian_options
+from tarock.records import dumps, read_records
+from tarock.slovenian import CONTRACTS
 
 KNOWN_DIFFERENCES = {
     "forced_pagat_before_suit": "negative contract, Škis and Mond in the trick: OpenSpiel forces the Pagat "
@@ -57,40 +59,8 @@ KNOWN_DIFFERENCES = {
 }
 """Differences between OpenSpiel and our engine that are OpenSpiel's reading, not our bug."""
 
-CONTRACTS_4 = OPENSPIEL_CONTRACTS
-CONTRACTS_3 = tuple(c for c in OPENSPIEL_CONTRACTS if c not in ("solo_tri", "solo_dva", "solo_ena"))
-
 
 # --------------------------------------------------------------------------- generating games
-
-
-def _bid_action(contract: str) -> int:
-    return OPENSPIEL_CONTRACTS.index(contract) + 1
-
-
-def _choose_bid(state: Any, rng: random.Random, target: str | None, bidder: int, free: bool) -> int:
-    """Steer the bidding towards ``target`` by ``bidder``; others pass (or, when ``free``, bid at random)."""
-    legal = state.legal_actions()
-    player = state.current_player()
-    if target is not None and player == bidder and _bid_action(target) in legal:
-        return _bid_action(target)
-    if free and rng.random() < 0.35:
-        return rng.choice(legal)
-    return 0 if 0 in legal else rng.choice(legal)
-
-
-def play_game(n: int, seed: int, target: str | None, free: bool) -> dict[str, Any]:
-    """One OpenSpiel game as an import line: a fresh game with ``rng_seed``, steered bids, random play."""
-    rng = random.Random(seed * 7919 + n)
-    state = new_state(n, rng_seed=seed)
-    bidder = 0 if target in ("klop", "tri") else rng.randrange(n)
-    while not state.is_terminal():
-        if state.current_game_phase().name == "BIDDING":
-            action = _choose_bid(state, rng, target, bidder, free)
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-    return {"players": n, "rng_seed": seed, "actions": list(state.history())}
 
 
 def play_klop_hunting_emperor(seed: int) -> dict[str, Any]:
@@ -109,18 +79,6 @@ def play_klop_hunting_emperor(seed: int) -> dict[str, Any]:
 
 EMPEROR_SEEDS = (473, 1003, 1192)
 """Seeds for which ``play_klop_hunting_emperor`` shows OpenSpiel forcing a Pagat on a player who can follow suit."""
-
-
-def generated_games(per_contract_4: int, per_contract_3: int, free_every: int = 4) -> list[dict[str, Any]]:
-    """Games covering every contract, 4 and 3 players; every ``free_every``-th game bids competitively."""
-    games = []
-    seed = 0
-    for n, contracts, per in ((4, CONTRACTS_4, per_contract_4), (3, CONTRACTS_3, per_contract_3)):
-        for contract in contracts:
-            for _ in range(per):
-                seed += 1
-                games.append(play_game(n, seed, contract, free=seed % free_every == 0))
-    return games
 
 
 # --------------------------------------------------------------------------- comparing one game
@@ -355,7 +313,7 @@ def _reconcile_normal(rp: Any, declarer: str, theirs: int, their_bonus: int, whe
 @pytest.fixture(scope="module")
 def games() -> list[dict[str, Any]]:
     """1,239 games: 4 players × 12 contracts × 70, 3 players × 9 contracts × 44, and the emperor Klops."""
-    return generated_games(per_contract_4=70, per_contract_3=44) + [
+    return random_games({4: 70, 3: 44}) + [
         play_klop_hunting_emperor(seed) for seed in EMPEROR_SEEDS]
 
 
@@ -367,7 +325,7 @@ def test_differential_against_openspiel(games: list[dict[str, Any]]) -> None:
     assert not stats.failures, "\n".join(stats.failures[:20])
     assert set(stats.differences) <= set(KNOWN_DIFFERENCES)
     assert stats.differences["forced_pagat_before_suit"] == len(EMPEROR_SEEDS)
-    for n, contracts in ((4, CONTRACTS_4), (3, CONTRACTS_3)):
+    for n, contracts in PLAYABLE_CONTRACTS.items():
         for contract in contracts:
             assert stats.contracts[f"{n}p {contract}"] > 0, f"no {n}-player {contract} was played"
     assert stats.compared["declarer card points"] > 100 and stats.compared["klop points"] > 10
@@ -393,7 +351,7 @@ def test_openspiel_forces_the_pagat_before_following_suit(seed: int) -> None:
 
 
 def test_import_maps_phases_to_record_fields() -> None:
-    line = play_game(4, 12345, "dva", free=False)
+    line = random_game(4, 12345, "dva", free=False)
     deal = game_to_deal(line)
     assert deal.players == ("P0", "P1", "P2", "P3")
     assert deal.contract == "dva" and deal.called_king is not None
@@ -405,7 +363,7 @@ def test_import_maps_phases_to_record_fields() -> None:
 
 
 def test_serialized_form_gives_the_same_deal() -> None:
-    line = play_game(3, 99, "berac", free=False)
+    line = random_game(3, 99, "berac", free=False)
     state = new_state(3, rng_seed=99)
     for action in line["actions"][1:]:
         state.apply_action(action)
@@ -429,7 +387,7 @@ def test_bad_game_lines_are_explained(line: Any, reason: str) -> None:
 
 
 def test_bad_lines_become_findings_and_reading_goes_on(tmp_path: Path) -> None:
-    good = play_game(4, 5, "klop", free=False)
+    good = random_game(4, 5, "klop", free=False)
     source = tmp_path / "games.jsonl"
     source.write_bytes(b"not json\n" + orjson.dumps({"players": 4, "rng_seed": 5, "actions": [0, 2]}) + b"\n\n"
                        + orjson.dumps(good) + b"\n")
