@@ -166,9 +166,9 @@ static PyObject *py_seats(PyObject *self, PyObject *args) {
         } else {
             for (int i = 0; i < len; i++) who_seat[i] = (leader + i) % n;
         }
-        PyObject *who = PyList_New(len);
+        PyObject *who = PyTuple_New(len);
         if (!who) goto fail;
-        for (int i = 0; i < len; i++) PyList_SET_ITEM(who, i, PyLong_FromLong(who_seat[i]));
+        for (int i = 0; i < len; i++) PyTuple_SET_ITEM(who, i, PyLong_FromLong(who_seat[i]));
         PyList_SET_ITEM(seats, t, who);
         if (len == n) {
             leader = who_seat[trick_winner(cards, len, trumps, emperor)];
@@ -246,12 +246,12 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     for (int t = 0; t < played; t++) {
         int len = read_trick(PyTuple_GET_ITEM(tricks, t), cards, MAX_SEATS);
         PyObject *who = PyList_GET_ITEM(seats, t);
-        if (len != n || !PyList_Check(who) || PyList_GET_SIZE(who) != n) Py_RETURN_NONE;
+        if (len != n || !PyTuple_Check(who) || PyTuple_GET_SIZE(who) != n) Py_RETURN_NONE;
         uint64_t trick = 0;
         int led = -1, win_card = -1, win_pos = 0;
         int trick_seats[MAX_SEATS];
         for (int i = 0; i < n; i++) {
-            long seat = PyLong_AsLong(PyList_GET_ITEM(who, i));
+            long seat = PyLong_AsLong(PyTuple_GET_ITEM(who, i));
             if (seat != turn) { PyErr_Clear(); Py_RETURN_NONE; }
             int card = cards[i];
             uint64_t bit = 1ULL << card;
@@ -317,13 +317,157 @@ static PyObject *py_masks(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", list, u64(masks[n]));
 }
 
-/* counted_thirds(mask) -> 3 * raw points - 2 * cards (tarock.cards.counted_thirds). */
-static PyObject *py_counted_thirds(PyObject *self, PyObject *arg) {
-    uint64_t m = PyLong_AsUnsignedLongLong(arg);
-    if (PyErr_Occurred()) return NULL;
+static int counted(uint64_t m) {
+    /* tarock.cards.counted_points: round(raw - 2/3 n), in whole points. */
     long raw = 0, count = 0;
     while (m) { raw += card_points[lowest(m)]; count++; m &= m - 1; }
-    return PyLong_FromLong(3 * raw - 2 * count);
+    return (int)((3 * raw - 2 * count + 1) / 3);
+}
+
+static int holder(uint64_t target, uint64_t ours, uint64_t theirs) {
+    if ((ours & target) == target) return 1;
+    if ((theirs & target) == target) return 2;
+    return 0;
+}
+
+static int read_seats(PyObject *who, int *seats, int len) {
+    if (!PyTuple_Check(who) || PyTuple_GET_SIZE(who) != len) return -1;
+    for (int i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(who, i));
+        if (v < 0 || v >= MAX_SEATS) { PyErr_Clear(); return -1; }
+        seats[i] = (int)v;
+    }
+    return 0;
+}
+
+/* outcome(tricks, seats, winners, piles, declarer, partner, called_king, king_in_talon, pick, stash, talon_mask,
+ *         per_hand, talon_group, beggar, valat, normal, mondfang_applies, mondfang_any_side, trula, kings)
+ *   -> (declarer side's points, opponents' points, valat side, trula side, kings side, pagat last, king last,
+ *       Mondfang payers, declarer's side lost a trick, deciding trick)
+ * What slovenian_replay.outcome establishes for a contract with a declarer, played without a fault and
+ * without table events or a claim.  Sides are 0 (none), 1 (declarer's side), 2 (opponents); pagat last is
+ * 0 (not in a full deal's last trick) or 1 + 2 * (side - 1) + (the Pagat won it); the deciding trick is
+ * 0 when none decided a Berač or valat. */
+static PyObject *py_outcome(PyObject *self, PyObject *args) {
+    PyObject *tricks, *seats, *winners_obj, *piles_obj;
+    int declarer, partner, called_king, king_in_talon, per_hand, group, beggar, valat, normal, mond_applies,
+        any_side;
+    unsigned long long pick, stash, talon_mask, trula_mask, kings_mask;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!iiiiKKKiiiiiiiKK", &PyTuple_Type, &tricks, &PyList_Type, &seats,
+                          &PyList_Type, &winners_obj, &PyList_Type, &piles_obj, &declarer, &partner, &called_king,
+                          &king_in_talon, &pick, &stash, &talon_mask, &per_hand, &group, &beggar, &valat, &normal,
+                          &mond_applies, &any_side, &trula_mask, &kings_mask))
+        return NULL;
+    Py_ssize_t nt = PyTuple_GET_SIZE(tricks), n = PyList_GET_SIZE(piles_obj);
+    if (nt < 1 || nt > MAX_TRICKS || n < 1 || n > MAX_SEATS || PyList_GET_SIZE(seats) != nt
+        || PyList_GET_SIZE(winners_obj) != nt)
+        Py_RETURN_NONE;
+    int ours[MAX_SEATS] = {0};
+    uint64_t dpile = stash, opile = 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        ours[s] = s == declarer || s == partner;
+        uint64_t pile = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(piles_obj, s));
+        if (ours[s]) dpile |= pile; else opile |= pile;
+    }
+    int winners[MAX_TRICKS], cards[MAX_TRICKS][MAX_SEATS], who[MAX_TRICKS][MAX_SEATS];
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        long w = PyLong_AsLong(PyList_GET_ITEM(winners_obj, t));
+        if (w < 0 || w >= n) { PyErr_Clear(); Py_RETURN_NONE; }
+        winners[t] = (int)w;
+        if (read_trick(PyTuple_GET_ITEM(tricks, t), cards[t], MAX_SEATS) != n
+            || read_seats(PyList_GET_ITEM(seats, t), who[t], (int)n) < 0)
+            Py_RETURN_NONE;
+    }
+    if (PyErr_Occurred()) return NULL;
+    uint64_t unchosen = talon_mask & ~pick;
+    int brought_home = 0;
+    if (king_in_talon && called_king >= 0 && (pick >> called_king & 1)) {
+        for (Py_ssize_t t = 0; t < nt && !brought_home; t++)
+            for (Py_ssize_t i = 0; i < n; i++)
+                if (cards[t][i] == called_king) {
+                    brought_home = winners[t] == declarer && who[t][i] == declarer;
+                    break;
+                }
+    }
+    if (group && brought_home) dpile |= unchosen; else opile |= unchosen;
+    int lost = 0, won_any = 0, decided = 0;
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        if (ours[winners[t]]) won_any = 1; else lost = 1;
+        if (!decided && ((beggar && winners[t] == declarer) || (valat && winners[t] != declarer))) decided = (int)t + 1;
+    }
+    int full = nt == per_hand;
+    int valat_side = 0;
+    if (valat) valat_side = lost ? 0 : 1;
+    else if (full) valat_side = !lost ? 1 : (!won_any ? 2 : 0);
+    int pagat_last = 0, king_last = 0;
+    if (full) {
+        int t = (int)nt - 1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (cards[t][i] == pagat) {
+                int side = ours[who[t][i]] ? 0 : 1;
+                pagat_last = 1 + 2 * side + (who[t][i] == winners[t]);
+            }
+            if (cards[t][i] == called_king) king_last = ours[winners[t]] ? 1 : 2;
+        }
+    }
+    PyObject *payers = PyList_New(0);
+    if (!payers) return NULL;
+    if (mond_applies) {
+        for (Py_ssize_t t = 0; t < nt; t++) {
+            int at = -1;
+            for (Py_ssize_t i = 0; i < n; i++) if (cards[t][i] == mond) at = (int)i;
+            if (at < 0) continue;
+            int owner = who[t][at], w = winners[t], win_card = -1;
+            for (Py_ssize_t i = 0; i < n; i++) if (who[t][i] == w) { win_card = cards[t][i]; break; }
+            if ((win_card == skis || win_card == pagat) && (any_side || ours[w] != ours[owner])) {
+                PyObject *o = PyLong_FromLong(owner);
+                PyList_Append(payers, o);
+                Py_DECREF(o);
+            }
+            break;
+        }
+        if (normal && (unchosen >> mond & 1) && !brought_home) {
+            PyObject *o = PyLong_FromLong(declarer);
+            PyList_Append(payers, o);
+            Py_DECREF(o);
+        }
+    }
+    PyObject *payer_tuple = PyList_AsTuple(payers);
+    Py_DECREF(payers);
+    return Py_BuildValue("(iiiiiiiNii)", counted(dpile), counted(opile), valat_side, holder(trula_mask, dpile, opile),
+                         holder(kings_mask, dpile, opile), pagat_last, king_last, payer_tuple, lost, decided);
+}
+
+/* klop(piles, winners, talon) -> (points per seat, tricks per seat): Klop's piles, the talon's cards going one
+ * by one to the first tricks' winners. */
+static PyObject *py_klop(PyObject *self, PyObject *args) {
+    PyObject *piles_obj, *winners_obj, *talon;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &piles_obj, &PyList_Type, &winners_obj, &PyTuple_Type,
+                          &talon))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(piles_obj), nt = PyList_GET_SIZE(winners_obj);
+    if (n < 1 || n > MAX_SEATS) Py_RETURN_NONE;
+    uint64_t piles[MAX_SEATS];
+    long taken[MAX_SEATS] = {0};
+    for (Py_ssize_t s = 0; s < n; s++) piles[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(piles_obj, s));
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        long w = PyLong_AsLong(PyList_GET_ITEM(winners_obj, t));
+        if (w < 0 || w >= n) { PyErr_Clear(); Py_RETURN_NONE; }
+        taken[w]++;
+        if (t < PyTuple_GET_SIZE(talon)) {
+            long c = PyLong_AsLong(PyTuple_GET_ITEM(talon, t));
+            if (c < 0 || c >= N_CARDS) { PyErr_Clear(); Py_RETURN_NONE; }
+            piles[w] |= 1ULL << c;
+        }
+    }
+    if (PyErr_Occurred()) return NULL;
+    PyObject *points = PyTuple_New(n), *tricks = PyTuple_New(n);
+    if (!points || !tricks) { Py_XDECREF(points); Py_XDECREF(tricks); return NULL; }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyTuple_SET_ITEM(points, s, PyLong_FromLong(counted(piles[s])));
+        PyTuple_SET_ITEM(tricks, s, PyLong_FromLong(taken[s]));
+    }
+    return Py_BuildValue("(NN)", points, tricks);
 }
 
 static PyMethodDef methods[] = {
@@ -332,7 +476,8 @@ static PyMethodDef methods[] = {
     {"played_by", py_played_by, METH_VARARGS, "Mask of the cards a seat played."},
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
     {"masks", py_masks, METH_VARARGS, "Hand and talon masks of a deal dealt without a fault, else None."},
-    {"counted_thirds", py_counted_thirds, METH_O, "3 x raw points - 2 x cards of a mask."},
+    {"outcome", py_outcome, METH_VARARGS, "Card points and facts of a clean deal with a declarer."},
+    {"klop", py_klop, METH_VARARGS, "Klop's points and tricks per seat."},
     {NULL, NULL, 0, NULL},
 };
 

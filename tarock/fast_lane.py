@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from tarock.bidding import BiddingOutcome
-from tarock.cards import KINGS_MASK, MOND, PAGAT, PLAIN_MASK, SKIS, TAROK_MASK, TRULA_MASK, counted_points
+from tarock.cards import KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA_MASK
 from tarock.deal import Deal
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.options import SlovenianOptions
@@ -102,19 +102,45 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     if played is None:
         return None
     winners, piles = played
-    trick_seats = [tuple(s) for s in seats]
     out.tricks = list(deal.tricks)
-    out.trick_seats = trick_seats
+    out.trick_seats = seats
     out.winners = winners
     if contract.is_klop:
-        _klop(out, deal, winners, piles, options)
-    else:
-        assert declarer is not None
-        if len(winners) < per_hand and _decided(contract, declarer, winners) is None:
-            return None  # the record stops early, before the contract was decided
-        _outcome(out, deal, contract, options, trick_seats, winners, piles,
-                 (declarer, partner, called_king, king_in_talon, pick, stash, talon_mask), announced, kontra)
+        klop = kernel.klop(piles, winners, deal.talon)
+        if klop is None:
+            return None
+        points, taken = klop
+        out.card_points = dict(zip(players, points))
+        out.facts = DealFacts(players, "klop", options=options, klop_points=points, klop_tricks=taken)
+        return out
+    assert declarer is not None
+    facts = kernel.outcome(deal.tricks, seats, winners, piles, declarer, -1 if partner is None else partner,
+                           -1 if called_king is None else called_king, king_in_talon, pick, stash, talon_mask,
+                           per_hand, contract.talon_group, contract.is_beggar, contract.is_valat, contract.normal,
+                           contract.normal or contract.name == "solo_brez", options.mondfang_any_side, TRULA_MASK,
+                           KINGS_MASK)
+    if facts is None:
+        return None
+    dp, op, valat_side, trula_side, kings_side, pagat_last, king_last, mondfang, lost_trick, decided = facts
+    if len(winners) < per_hand and not decided:
+        return None  # the record stops early, before the contract was decided
+    out.card_points = {"declarer_side": dp, "opponents": op}
+    out.facts = DealFacts(
+        players, contract.name, declarer, partner, options, (dp, op),
+        declarer_took_trick=contract.is_beggar and decided > 0,
+        declarer_lost_trick=contract.is_valat and lost_trick > 0,
+        valat_side=_SIDES[valat_side], trula_side=_SIDES[trula_side], kings_side=_SIDES[kings_side],
+        pagat_last=_PAGAT_LAST[pagat_last], king_last=_SIDES[king_last], mondfang=mondfang,
+        announced=announced, kontra=dict(kontra),
+        decided_early=decided if 0 < decided < per_hand else None,
+    )
     return out
+
+
+_SIDES: tuple[Side | None, ...] = (None, DECLARER, OPPONENTS)
+_PAGAT_LAST: tuple[tuple[Side, bool] | None, ...] = (
+    None, (DECLARER, False), (DECLARER, True), (OPPONENTS, False), (OPPONENTS, True))
+"""The kernel's codes of a side and of the Pagat in the last trick (``tarock._fastplay.outcome``)."""
 
 
 def _declarer(deal: Deal, contract: Contract) -> int | None:
@@ -191,115 +217,3 @@ def _mask(cards: tuple[int, ...]) -> int:
     for c in cards:
         m |= 1 << c
     return m
-
-
-def _klop(out: Replay, deal: Deal, winners: list[int], piles: list[int], options: SlovenianOptions) -> None:
-    """Klop: every player's pile (the talon's cards go one by one to the first tricks' winners)."""
-    piles = list(piles)
-    talon = deal.talon or ()
-    for i, card in enumerate(talon[:len(winners)]):
-        piles[winners[i]] |= 1 << card
-    players = deal.players
-    points = tuple(counted_points(p) for p in piles)
-    out.card_points = dict(zip(players, points))
-    out.facts = DealFacts(players, "klop", options=options, klop_points=points,
-                          klop_tricks=tuple(winners.count(s) for s in range(len(players))))
-
-
-def _outcome(out: Replay, deal: Deal, contract: Contract, options: SlovenianOptions,
-             trick_seats: list[tuple[int, ...]], winners: list[int], piles: list[int],
-             table: tuple[int, int | None, int | None, bool, int, int, int],
-             announced: tuple[tuple[str, Side], ...], kontra: dict[Any, int]) -> None:
-    """Card points and the facts of a contract with a declarer (``slovenian_replay.outcome``)."""
-    declarer, partner, called_king, king_in_talon, pick, stash, talon_mask = table
-    tricks = deal.tricks
-    n = len(deal.players)
-    ours = [s == declarer or s == partner for s in range(n)]
-    declarer_pile = stash
-    opp_pile = 0
-    for seat in range(n):
-        if ours[seat]:
-            declarer_pile |= piles[seat]
-        else:
-            opp_pile |= piles[seat]
-    unchosen = talon_mask & ~pick
-    brought_home = False
-    if king_in_talon and called_king is not None and pick >> called_king & 1:
-        for cards, seats, w in zip(tricks, trick_seats, winners):
-            if called_king in cards and w == declarer and seats[cards.index(called_king)] == declarer:
-                brought_home = True
-                break
-    if contract.talon_group and brought_home:
-        declarer_pile |= unchosen
-    else:
-        opp_pile |= unchosen
-    dp = counted_points(declarer_pile)
-    op = counted_points(opp_pile)
-    out.card_points = {"declarer_side": dp, "opponents": op}
-    side: list[Side] = [DECLARER if o else OPPONENTS for o in ours]
-    lost_trick = not all(ours[w] for w in winners)
-    valat_side: Side | None = None
-    if not lost_trick:
-        valat_side = DECLARER
-    elif not any(ours[w] for w in winners):
-        valat_side = OPPONENTS
-    full = len(tricks) == CARDS_PER_HAND[n]
-    if not full:
-        valat_side = None
-    last_cards, last_seats, last_w = tricks[-1], trick_seats[-1], winners[-1]
-    pagat_last = None
-    if full and PAGAT in last_cards:
-        pos = last_cards.index(PAGAT)
-        pagat_last = (side[last_seats[pos]], last_seats[pos] == last_w)
-    king_last = side[last_w] if full and called_king is not None and called_king in last_cards else None
-    decided = _decided(contract, declarer, winners)
-    out.facts = DealFacts(
-        deal.players, contract.name, declarer, partner, options, (dp, op),
-        declarer_took_trick=contract.is_beggar and declarer in winners,
-        declarer_lost_trick=contract.is_valat and lost_trick,
-        valat_side=valat_side if not contract.is_valat else (None if lost_trick else DECLARER),
-        trula_side=_holder(TRULA_MASK, declarer_pile, opp_pile),
-        kings_side=_holder(KINGS_MASK, declarer_pile, opp_pile), pagat_last=pagat_last,
-        king_last=king_last, mondfang=_mondfang(contract, options, tricks, trick_seats, winners, side, declarer,
-                                                unchosen, brought_home),
-        announced=announced, kontra=dict(kontra),
-        decided_early=decided if decided is not None and decided < CARDS_PER_HAND[n] else None,
-    )
-
-
-def _decided(contract: Contract, declarer: int, winners: list[int]) -> int | None:
-    """The trick that decided Berač / Odprti berač (the declarer took it) or a valat (the declarer lost
-    it), if one did (``slovenian_replay.decider``)."""
-    if contract.is_beggar:
-        return next((t + 1 for t, w in enumerate(winners) if w == declarer), None)
-    if contract.is_valat:
-        return next((t + 1 for t, w in enumerate(winners) if w != declarer), None)
-    return None
-
-
-def _holder(target: int, declarer_pile: int, opp_pile: int) -> Side | None:
-    if declarer_pile & target == target:
-        return DECLARER
-    if opp_pile & target == target:
-        return OPPONENTS
-    return None
-
-
-def _mondfang(contract: Contract, options: SlovenianOptions, tricks: tuple[tuple[int, ...], ...],
-              trick_seats: list[tuple[int, ...]], winners: list[int], side: list[Side], declarer: int,
-              unchosen: int, brought_home: bool) -> tuple[int, ...]:
-    """Seats paying a Mondfang: the Mond's owner when Škis or Pagat captured it, the declarer for a Mond
-    left in the unchosen talon."""
-    if not (contract.normal or contract.name == "solo_brez"):
-        return ()
-    payers: list[int] = []
-    for cards, seats, w in zip(tricks, trick_seats, winners):
-        if MOND in cards:
-            owner = seats[cards.index(MOND)]
-            win_card = cards[seats.index(w)]
-            if win_card in (SKIS, PAGAT) and (options.mondfang_any_side or side[w] != side[owner]):
-                payers.append(owner)
-            break
-    if contract.normal and unchosen >> MOND & 1 and not brought_home:
-        payers.append(declarer)
-    return tuple(payers)

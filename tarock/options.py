@@ -225,6 +225,32 @@ def options_for(ruleset: str, raw: Mapping[str, Any] | None = None,
         raise OptionError(f"ruleset {ruleset!r} has no options")
     if not raw and not overrides:  # most records: the defaults, at no cost
         return _SPECS[ruleset].default
+    try:
+        key = (ruleset, _items(raw), _items(overrides))
+        known = _RESOLVED.get(key)
+    except TypeError:  # an unhashable value: resolved (and refused) below
+        key, known = None, None
+    if known is not None:
+        return known
+    options = _resolve(ruleset, raw, overrides)
+    if key is not None:
+        if len(_RESOLVED) >= 4096:
+            _RESOLVED.clear()
+        _RESOLVED[key] = options
+    return options
+
+
+_RESOLVED: dict[tuple[Any, ...], Options] = {}
+"""Options already resolved, by ruleset and the record's and the command line's items: records of one
+file or club repeat the same few."""
+
+
+def _items(source: Mapping[str, Any] | None) -> tuple[tuple[str, type, Any], ...]:
+    """A mapping's items with each value's type (``True`` and ``1`` are equal keys, not equal options)."""
+    return tuple((k, type(v), v) for k, v in source.items()) if source else ()
+
+
+def _resolve(ruleset: str, raw: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> Options:
     values = _values(ruleset, raw or {}, strict=True)
     values.update(_values(ruleset, overrides or {}, strict=False))
     default = _SPECS[ruleset].default
