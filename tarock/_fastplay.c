@@ -288,12 +288,15 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", w, p);
 }
 
-/* masks(hands, talon, per_hand) -> (hand masks, talon mask) when every hand holds ``per_hand`` cards, the talon
- * 6, and no card is dealt twice; None otherwise (the reference engine says what is wrong). */
+/* masks(hands, talon, per_hand, required) -> (hand masks, talon mask) when every hand holds ``per_hand`` cards,
+ * some of them in ``required`` (a misdeal otherwise), the talon 6, and no card is dealt twice; None otherwise
+ * (the reference engine says what is wrong). */
 static PyObject *py_masks(PyObject *self, PyObject *args) {
     PyObject *hands, *talon;
     int per_hand;
-    if (!PyArg_ParseTuple(args, "O!O!i", &PyTuple_Type, &hands, &PyTuple_Type, &talon, &per_hand)) return NULL;
+    unsigned long long required;
+    if (!PyArg_ParseTuple(args, "O!O!iK", &PyTuple_Type, &hands, &PyTuple_Type, &talon, &per_hand, &required))
+        return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(hands);
     if (n < 1 || n > MAX_SEATS || PyTuple_GET_SIZE(talon) != 6) Py_RETURN_NONE;
     uint64_t seen = 0, masks[MAX_SEATS + 1];
@@ -308,6 +311,7 @@ static PyObject *py_masks(PyObject *self, PyObject *args) {
             if ((m | seen) & bit) Py_RETURN_NONE;
             m |= bit;
         }
+        if (s < n && !(m & required)) Py_RETURN_NONE;
         seen |= m;
         masks[s] = m;
     }

@@ -12,7 +12,7 @@ reference (``tarock.engine``) replays the deal from the start and writes the fin
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from tarock.bidding import BiddingOutcome
 from tarock.cards import KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA_MASK
@@ -32,7 +32,7 @@ from tarock.slovenian import (
 from tarock.slovenian_replay import announcements
 
 _BIDDING: dict[tuple[Any, ...], BiddingOutcome] = {}
-"""Bidding outcomes by (bids by seat, table size, options): the same auctions recur endlessly."""
+"""Bidding outcomes by (bids, players, options): a club's auctions recur endlessly."""
 _BIDDING_LIMIT = 1 << 16
 
 
@@ -44,19 +44,18 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         return None
     players = deal.players
     n = len(players)
-    contract = CONTRACTS[deal.contract]
+    plan = _plan(deal.contract, options)
+    contract = plan.contract
     if n not in CARDS_PER_HAND or (contract.four_players_only and n == 3):
         return None
     per_hand = CARDS_PER_HAND[n]
     declarer = _declarer(deal, contract)
     if declarer == -1:
         return None
-    dealt = kernel.masks(deal.hands, deal.talon, per_hand)
+    dealt = kernel.masks(deal.hands, deal.talon, per_hand, TAROK_MASK)
     if dealt is None:
         return None
     hands, talon_mask = dealt
-    if any(not h & TAROK_MASK for h in hands):
-        return None
     declarers = () if declarer is None else (declarer,)
     if deal.bidding is not None and not _bidding_agrees(deal, contract, declarers, options):
         return None
@@ -65,10 +64,9 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         return None
     called_king, partner, king_in_talon = king
     leader = declarer if contract.declarer_leads and declarer is not None else 0
-    trumps = contract.trumps
-    emperor = emperor_mode(contract, options)
     names = deal.trick_players
-    seated = kernel.seats(deal.tricks, n, leader, trumps, emperor, names if any(names) else None, players)
+    seated = kernel.seats(deal.tricks, n, leader, contract.trumps, plan.emperor, names if any(names) else None,
+                          players)
     if seated is None:
         return None
     seats = seated[0]
@@ -94,18 +92,16 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
             return None
         announced = tuple((bonus, side) for bonus, side, _ in table.announced)
         kontra = table.kontra
-    if len(deal.tricks) < per_hand and not (contract.is_beggar or contract.is_valat):
+    if len(deal.tricks) < per_hand and not (plan.beggar or plan.valat):
         return None  # only these contracts end before the last trick
-    played = kernel.play(play_hands, deal.tricks, seats, leader, per_hand, trumps, contract.void_tarok,
-                         contract.negative, contract.pagat_last, contract.pagat_scope, contract.pagat_emperor,
-                         contract.tarok_lead_last, forced_pagat_applies(contract, options), emperor)
+    played = kernel.play(play_hands, deal.tricks, seats, leader, per_hand, *plan.play_rules)
     if played is None:
         return None
     winners, piles = played
     out.tricks = list(deal.tricks)
     out.trick_seats = seats
     out.winners = winners
-    if contract.is_klop:
+    if plan.klop:
         klop = kernel.klop(piles, winners, deal.talon)
         if klop is None:
             return None
@@ -116,9 +112,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     assert declarer is not None
     facts = kernel.outcome(deal.tricks, seats, winners, piles, declarer, -1 if partner is None else partner,
                            -1 if called_king is None else called_king, king_in_talon, pick, stash, talon_mask,
-                           per_hand, contract.talon_group, contract.is_beggar, contract.is_valat, contract.normal,
-                           contract.normal or contract.name == "solo_brez", options.mondfang_any_side, TRULA_MASK,
-                           KINGS_MASK)
+                           per_hand, *plan.outcome_rules)
     if facts is None:
         return None
     dp, op, valat_side, trula_side, kings_side, pagat_last, king_last, mondfang, lost_trick, decided = facts
@@ -127,8 +121,8 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     out.card_points = {"declarer_side": dp, "opponents": op}
     out.facts = DealFacts(
         players, contract.name, declarer, partner, options, (dp, op),
-        declarer_took_trick=contract.is_beggar and decided > 0,
-        declarer_lost_trick=contract.is_valat and lost_trick > 0,
+        declarer_took_trick=plan.beggar and decided > 0,
+        declarer_lost_trick=plan.valat and lost_trick > 0,
         valat_side=_SIDES[valat_side], trula_side=_SIDES[trula_side], kings_side=_SIDES[kings_side],
         pagat_last=_PAGAT_LAST[pagat_last], king_last=_SIDES[king_last], mondfang=mondfang,
         announced=announced, kontra=dict(kontra),
@@ -143,6 +137,41 @@ _PAGAT_LAST: tuple[tuple[Side, bool] | None, ...] = (
 """The kernel's codes of a side and of the Pagat in the last trick (``tarock._fastplay.outcome``)."""
 
 
+class _Plan(NamedTuple):
+    """What the kernel plays a contract by under some options: worked out once per pair."""
+
+    contract: Contract
+    options: SlovenianOptions
+    emperor: int
+    klop: bool
+    beggar: bool
+    valat: bool
+    play_rules: tuple[Any, ...]
+    outcome_rules: tuple[Any, ...]
+
+
+_PLANS: dict[tuple[str, int], _Plan] = {}
+
+
+def _plan(name: str, options: SlovenianOptions) -> _Plan:
+    """The contract's plan under ``options`` (cached by the options' identity: few objects, kept alive here)."""
+    key = (name, id(options))
+    plan = _PLANS.get(key)
+    if plan is not None and plan.options is options:
+        return plan
+    c = CONTRACTS[name]
+    emperor = emperor_mode(c, options)
+    plan = _Plan(c, options, emperor, c.is_klop, c.is_beggar, c.is_valat,
+                 (c.trumps, c.void_tarok, c.negative, c.pagat_last, c.pagat_scope, c.pagat_emperor, c.tarok_lead_last,
+                  forced_pagat_applies(c, options), emperor),
+                 (c.talon_group, c.is_beggar, c.is_valat, c.normal, c.normal or c.name == "solo_brez",
+                  options.mondfang_any_side, TRULA_MASK, KINGS_MASK))
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    _PLANS[key] = plan
+    return plan
+
+
 def _declarer(deal: Deal, contract: Contract) -> int | None:
     """The declarer's seat (None in Klop), or -1 when the record does not name it plainly."""
     given = deal.declarer
@@ -155,11 +184,11 @@ def _declarer(deal: Deal, contract: Contract) -> int | None:
 
 def _bidding_agrees(deal: Deal, contract: Contract, declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
     """Whether the bidding is legal and ends in the contract and declarer the record plays."""
-    bids = tuple((deal.players.index(p), b) for p, b in deal.bidding or ())
-    key = (bids, len(deal.players), options)
+    key = (deal.bidding, deal.players, options)
     outcome = _BIDDING.get(key)
     if outcome is None:
-        outcome = check_bidding(list(bids), len(deal.players), options, deal.players)
+        bids = [(deal.players.index(p), b) for p, b in deal.bidding or ()]
+        outcome = check_bidding(bids, len(deal.players), options, deal.players)
         if len(_BIDDING) >= _BIDDING_LIMIT:
             _BIDDING.clear()
         _BIDDING[key] = outcome
