@@ -52,6 +52,7 @@ from tarock.deal import (
 )
 from tarock.findings import Finding
 from tarock.options import options_for
+from tarock.record_decode import fast_deal
 
 
 class RecordError(ValueError):
@@ -639,7 +640,14 @@ def dumps(deal: Deal) -> str:
 
 
 def loads(text: str | bytes) -> Deal:
-    """The deal of one JSON record text; RecordError when it is not one."""
+    """The deal of one JSON record text; RecordError when it is not one.
+
+    A plain record takes msgspec's typed fast path (``fast_deal``, the same
+    Deal); anything it declines is read here, with orjson and ``deal_from_obj``.
+    """
+    deal = fast_deal(text)
+    if deal is not None:
+        return deal
     try:
         obj = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -1102,6 +1110,8 @@ def _item(file: str, piece: _Piece, limits: ReaderLimits) -> ReadItem:
     if reason is None:
         if _too_deep(data, limits.max_depth):
             reason = f"line {line} nests JSON deeper than {limits.max_depth} levels"
+        elif (deal := fast_deal(data)) is not None:  # a plain record: the typed fast path, the same Deal
+            return ReadItem(file, line, deal, None, None)
         else:
             try:
                 obj = orjson.loads(data) if piece.parsed is None else piece.parsed

@@ -15,6 +15,10 @@ from tarock.engine import Replay
 from tarock.findings import Finding
 
 
+_CODE = CODES.__getitem__
+_POINTS = CARD_POINTS.__getitem__
+
+
 def finding_dict(f: Finding, file: str | None, line: int | None) -> dict[str, Any]:
     """A finding with the record's place filled in."""
     d = f.to_dict()
@@ -40,15 +44,14 @@ def deal_summary(rp: Replay, file: str | None = None, line: int | None = None) -
     """The check object of a replayed deal (without scores; scoring adds those)."""
     deal = rp.deal
     players = deal.players
-    tricks = []
-    for cards, seats, winner in zip(rp.tricks, rp.trick_seats, rp.winners):
-        tricks.append({
-            "leader": players[seats[0]],
-            "players": [players[s] for s in seats],
-            "cards": [CODES[c] for c in cards],
-            "winner": players[winner],
-            "points": sum(CARD_POINTS[c] for c in cards),
-        })
+    name = players.__getitem__
+    tricks = [{
+        "leader": players[seats[0]],
+        "players": list(map(name, seats)),
+        "cards": list(map(_CODE, cards)),
+        "winner": players[winner],
+        "points": sum(map(_POINTS, cards)),
+    } for cards, seats, winner in zip(rp.tricks, rp.trick_seats, rp.winners)]
     summary: dict[str, Any] = {
         "id": deal.id,
         "file": file,
