@@ -24,6 +24,8 @@ static uint64_t above[N_CARDS];
 static uint64_t tarok_mask, plain_mask;
 static int pagat = 0, mond = 20, skis = 21, tarok_suit = 0;
 static int ready = 0;
+static PyObject *codes = NULL;  /* tarock.cards.CODES: the canonical code of each card */
+static PyObject *key_leader, *key_players, *key_cards, *key_winner, *key_points;
 
 #define EMPEROR_ALWAYS 1
 
@@ -106,9 +108,22 @@ static PyObject *u64(uint64_t v) { return PyLong_FromUnsignedLongLong(v); }
 static PyObject *py_init(PyObject *self, PyObject *args) {
     PyObject *suits, *points, *suit_masks, *aboves;
     unsigned long long tm, pm;
-    if (!PyArg_ParseTuple(args, "OOOOKKiiii", &suits, &points, &suit_masks, &aboves, &tm, &pm, &pagat, &mond,
-                          &skis, &tarok_suit))
+    PyObject *code_tuple;
+    if (!PyArg_ParseTuple(args, "OOOOKKiiiiO!", &suits, &points, &suit_masks, &aboves, &tm, &pm, &pagat, &mond,
+                          &skis, &tarok_suit, &PyTuple_Type, &code_tuple))
         return NULL;
+    if (PyTuple_GET_SIZE(code_tuple) != N_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "54 card codes expected");
+        return NULL;
+    }
+    Py_INCREF(code_tuple);
+    Py_XSETREF(codes, code_tuple);
+    key_leader = PyUnicode_InternFromString("leader");
+    key_players = PyUnicode_InternFromString("players");
+    key_cards = PyUnicode_InternFromString("cards");
+    key_winner = PyUnicode_InternFromString("winner");
+    key_points = PyUnicode_InternFromString("points");
+    if (!key_leader || !key_players || !key_cards || !key_winner || !key_points) return NULL;
     for (int c = 0; c < N_CARDS; c++) {
         card_suit[c] = (uint8_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(suits, c));
         card_points[c] = (uint8_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(points, c));
@@ -474,6 +489,69 @@ static PyObject *py_klop(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", points, tricks);
 }
 
+static int set_new(PyObject *dict, PyObject *key, PyObject *value) {
+    /* dict[key] = value, stealing the reference to value. */
+    if (!value) return -1;
+    int rc = PyDict_SetItem(dict, key, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* trick_dicts(tricks, seats, winners, players) -> the ``tricks`` list of a check object
+ * (tarock.summary.deal_summary): per complete trick its leader, players, card codes, winner and card points. */
+static PyObject *py_trick_dicts(PyObject *self, PyObject *args) {
+    PyObject *tricks, *seats, *winners, *players;
+    if (!PyArg_ParseTuple(args, "OO!O!O!", &tricks, &PyList_Type, &seats, &PyList_Type, &winners, &PyTuple_Type,
+                          &players))
+        return NULL;
+    if (!ready || !codes) Py_RETURN_NONE;
+    PyObject *seq = PySequence_Fast(tricks, "tricks must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t nt = PyList_GET_SIZE(winners), np = PyTuple_GET_SIZE(players);
+    if (PySequence_Fast_GET_SIZE(seq) < nt || PyList_GET_SIZE(seats) < nt) { Py_DECREF(seq); Py_RETURN_NONE; }
+    PyObject *out = PyList_New(nt);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    int cards[MAX_SEATS], who[MAX_SEATS];
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        int len = read_trick(PySequence_Fast_GET_ITEM(seq, t), cards, MAX_SEATS);
+        long w = PyLong_AsLong(PyList_GET_ITEM(winners, t));
+        if (len < 1 || w < 0 || w >= np || read_seats(PyList_GET_ITEM(seats, t), who, len) < 0) goto none;
+        for (int i = 0; i < len; i++) if (who[i] >= np) goto none;
+        PyObject *d = PyDict_New();
+        if (!d) goto fail;
+        PyList_SET_ITEM(out, t, d);
+        PyObject *names = PyList_New(len), *codes_list = PyList_New(len);
+        if (!names || !codes_list) { Py_XDECREF(names); Py_XDECREF(codes_list); goto fail; }
+        long points = 0;
+        for (int i = 0; i < len; i++) {
+            PyObject *name = PyTuple_GET_ITEM(players, who[i]), *code = PyTuple_GET_ITEM(codes, cards[i]);
+            Py_INCREF(name);
+            Py_INCREF(code);
+            PyList_SET_ITEM(names, i, name);
+            PyList_SET_ITEM(codes_list, i, code);
+            points += card_points[cards[i]];
+        }
+        PyObject *leader = PyTuple_GET_ITEM(players, who[0]), *winner = PyTuple_GET_ITEM(players, w);
+        Py_INCREF(leader);
+        Py_INCREF(winner);
+        if (set_new(d, key_leader, leader) < 0 || set_new(d, key_players, names) < 0
+            || set_new(d, key_cards, codes_list) < 0 || set_new(d, key_winner, winner) < 0
+            || set_new(d, key_points, PyLong_FromLong(points)) < 0)
+            goto fail;
+    }
+    Py_DECREF(seq);
+    return out;
+none:
+    PyErr_Clear();
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, "Load the card tables (tarock.cards)."},
     {"seats", py_seats, METH_VARARGS, "Seats and trick winners of unnamed tricks."},
@@ -481,6 +559,7 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
     {"masks", py_masks, METH_VARARGS, "Hand and talon masks of a deal dealt without a fault, else None."},
     {"outcome", py_outcome, METH_VARARGS, "Card points and facts of a clean deal with a declarer."},
+    {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
     {"klop", py_klop, METH_VARARGS, "Klop's points and tricks per seat."},
     {NULL, NULL, 0, NULL},
 };

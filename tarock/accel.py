@@ -16,6 +16,7 @@ from typing import Iterator
 
 from tarock.cards import (
     ABOVE,
+    CODES,
     CARD_POINTS,
     CARD_SUIT,
     MOND,
@@ -35,7 +36,8 @@ def _load() -> ModuleType | None:
         from tarock import _fastplay
     except ImportError:
         return None
-    _fastplay.init(CARD_SUIT, CARD_POINTS, SUIT_MASKS, ABOVE, TAROK_MASK, PLAIN_MASK, PAGAT, MOND, SKIS, TAROK)
+    _fastplay.init(CARD_SUIT, CARD_POINTS, SUIT_MASKS, ABOVE, TAROK_MASK, PLAIN_MASK, PAGAT, MOND, SKIS, TAROK,
+                   CODES)
     return _fastplay
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tarock import accel
 from tarock.cards import CARD_POINTS, CODES
 from tarock.engine import Replay
 from tarock.findings import Finding
@@ -40,18 +41,25 @@ def parse_error(finding: Finding) -> dict[str, Any]:
     }
 
 
-def deal_summary(rp: Replay, file: str | None = None, line: int | None = None) -> dict[str, Any]:
-    """The check object of a replayed deal (without scores; scoring adds those)."""
-    deal = rp.deal
-    players = deal.players
+def _trick_dicts(rp: Replay, players: tuple[str, ...]) -> list[dict[str, Any]]:
     name = players.__getitem__
-    tricks = [{
+    return [{
         "leader": players[seats[0]],
         "players": list(map(name, seats)),
         "cards": list(map(_CODE, cards)),
         "winner": players[winner],
         "points": sum(map(_POINTS, cards)),
     } for cards, seats, winner in zip(rp.tricks, rp.trick_seats, rp.winners)]
+
+
+def deal_summary(rp: Replay, file: str | None = None, line: int | None = None) -> dict[str, Any]:
+    """The check object of a replayed deal (without scores; scoring adds those)."""
+    deal = rp.deal
+    players = deal.players
+    kernel = accel.KERNEL
+    tricks = None if kernel is None else kernel.trick_dicts(rp.tricks, rp.trick_seats, rp.winners, players)
+    if tricks is None:
+        tricks = _trick_dicts(rp, players)
     summary: dict[str, Any] = {
         "id": deal.id,
         "file": file,
