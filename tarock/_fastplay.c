@@ -12,6 +12,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define N_CARDS 54
 #define MAX_SEATS 4
@@ -137,15 +138,21 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static int same_text(PyObject *a, PyObject *b) {
+    /* Whether two str objects hold the same text (compared as stored: same kind, length and bytes). */
+    if (!PyUnicode_Check(a) || !PyUnicode_Check(b)) return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(a);
+    int kind = PyUnicode_KIND(a);
+    return len == PyUnicode_GET_LENGTH(b) && kind == PyUnicode_KIND(b)
+           && memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)len * kind) == 0;
+}
+
 static int seat_of(PyObject *name, PyObject *players) {
     /* The index of ``name`` in the ``players`` tuple, or -1. */
     Py_ssize_t np = PyTuple_GET_SIZE(players);
     for (Py_ssize_t i = 0; i < np; i++) if (PyTuple_GET_ITEM(players, i) == name) return (int)i;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(players, i), name, Py_EQ);
-        if (eq < 0) { PyErr_Clear(); return -1; }
-        if (eq) return (int)i;
-    }
+    for (Py_ssize_t i = 0; i < np; i++) if (same_text(PyTuple_GET_ITEM(players, i), name)) return (int)i;
+    PyErr_Clear();
     return -1;
 }
 
@@ -303,39 +310,6 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", w, p);
 }
 
-/* masks(hands, talon, per_hand, required) -> (hand masks, talon mask) when every hand holds ``per_hand`` cards,
- * some of them in ``required`` (a misdeal otherwise), the talon 6, and no card is dealt twice; None otherwise
- * (the reference engine says what is wrong). */
-static PyObject *py_masks(PyObject *self, PyObject *args) {
-    PyObject *hands, *talon;
-    int per_hand;
-    unsigned long long required;
-    if (!PyArg_ParseTuple(args, "O!O!iK", &PyTuple_Type, &hands, &PyTuple_Type, &talon, &per_hand, &required))
-        return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(hands);
-    if (n < 1 || n > MAX_SEATS || PyTuple_GET_SIZE(talon) != 6) Py_RETURN_NONE;
-    uint64_t seen = 0, masks[MAX_SEATS + 1];
-    for (Py_ssize_t s = 0; s <= n; s++) {
-        PyObject *cards = s < n ? PyTuple_GET_ITEM(hands, s) : talon;
-        if (!PyTuple_Check(cards) || PyTuple_GET_SIZE(cards) != (s < n ? per_hand : 6)) Py_RETURN_NONE;
-        uint64_t m = 0;
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++) {
-            long c = PyLong_AsLong(PyTuple_GET_ITEM(cards, i));
-            if (c < 0 || c >= N_CARDS) { PyErr_Clear(); Py_RETURN_NONE; }
-            uint64_t bit = 1ULL << c;
-            if ((m | seen) & bit) Py_RETURN_NONE;
-            m |= bit;
-        }
-        if (s < n && !(m & required)) Py_RETURN_NONE;
-        seen |= m;
-        masks[s] = m;
-    }
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (Py_ssize_t s = 0; s < n; s++) PyList_SET_ITEM(list, s, u64(masks[s]));
-    return Py_BuildValue("(NN)", list, u64(masks[n]));
-}
-
 static int counted(uint64_t m) {
     /* tarock.cards.counted_points: round(raw - 2/3 n), in whole points. */
     long raw = 0, count = 0;
@@ -359,134 +333,294 @@ static int read_seats(PyObject *who, int *seats, int len) {
     return 0;
 }
 
-/* outcome(tricks, seats, winners, piles, declarer, partner, called_king, king_in_talon, pick, stash, talon_mask,
- *         per_hand, talon_group, beggar, valat, normal, mondfang_applies, mondfang_any_side, trula, kings)
- *   -> (declarer side's points, opponents' points, valat side, trula side, kings side, pagat last, king last,
- *       Mondfang payers, declarer's side lost a trick, deciding trick)
- * What slovenian_replay.outcome establishes for a contract with a declarer, played without a fault and
- * without table events or a claim.  Sides are 0 (none), 1 (declarer's side), 2 (opponents); pagat last is
- * 0 (not in a full deal's last trick) or 1 + 2 * (side - 1) + (the Pagat won it); the deciding trick is
- * 0 when none decided a Berač or valat. */
-static PyObject *py_outcome(PyObject *self, PyObject *args) {
-    PyObject *tricks, *seats, *winners_obj, *piles_obj;
-    int declarer, partner, called_king, king_in_talon, per_hand, group, beggar, valat, normal, mond_applies,
-        any_side;
-    unsigned long long pick, stash, talon_mask, trula_mask, kings_mask;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!iiiiKKKiiiiiiiKK", &PyTuple_Type, &tricks, &PyList_Type, &seats,
-                          &PyList_Type, &winners_obj, &PyList_Type, &piles_obj, &declarer, &partner, &called_king,
-                          &king_in_talon, &pick, &stash, &talon_mask, &per_hand, &group, &beggar, &valat, &normal,
-                          &mond_applies, &any_side, &trula_mask, &kings_mask))
-        return NULL;
-    Py_ssize_t nt = PyTuple_GET_SIZE(tricks), n = PyList_GET_SIZE(piles_obj);
-    if (nt < 1 || nt > MAX_TRICKS || n < 1 || n > MAX_SEATS || PyList_GET_SIZE(seats) != nt
-        || PyList_GET_SIZE(winners_obj) != nt)
-        Py_RETURN_NONE;
-    int ours[MAX_SEATS] = {0};
-    uint64_t dpile = stash, opile = 0;
-    for (Py_ssize_t s = 0; s < n; s++) {
-        ours[s] = s == declarer || s == partner;
-        uint64_t pile = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(piles_obj, s));
-        if (ours[s]) dpile |= pile; else opile |= pile;
+
+/* -- the fast lane: a whole clean Slovenian deal in one call ------------------------------------------------ */
+
+typedef struct {
+    int n, nt;                          /* players, tricks recorded */
+    int cards[MAX_TRICKS][MAX_SEATS];   /* each trick's cards in play order */
+    int who[MAX_TRICKS][MAX_SEATS];     /* the seat that played each card */
+    int winners[MAX_TRICKS];
+    uint64_t piles[MAX_SEATS];          /* the cards each seat took */
+} Tricks;
+
+static uint64_t cards_mask(PyObject *cards, int *count) {
+    /* The mask of a tuple of card ints (``count``: its length), or ~0 when it is not one. */
+    if (!PyTuple_Check(cards)) return ~0ULL;
+    uint64_t m = 0;
+    *count = (int)PyTuple_GET_SIZE(cards);
+    for (int i = 0; i < *count; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(cards, i));
+        if (c < 0 || c >= N_CARDS) { PyErr_Clear(); return ~0ULL; }
+        m |= 1ULL << c;
     }
-    int winners[MAX_TRICKS], cards[MAX_TRICKS][MAX_SEATS], who[MAX_TRICKS][MAX_SEATS];
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        long w = PyLong_AsLong(PyList_GET_ITEM(winners_obj, t));
-        if (w < 0 || w >= n) { PyErr_Clear(); Py_RETURN_NONE; }
-        winners[t] = (int)w;
-        if (read_trick(PyTuple_GET_ITEM(tricks, t), cards[t], MAX_SEATS) != n
-            || read_seats(PyList_GET_ITEM(seats, t), who[t], (int)n) < 0)
-            Py_RETURN_NONE;
-    }
-    if (PyErr_Occurred()) return NULL;
-    uint64_t unchosen = talon_mask & ~pick;
-    int brought_home = 0;
-    if (king_in_talon && called_king >= 0 && (pick >> called_king & 1)) {
-        for (Py_ssize_t t = 0; t < nt && !brought_home; t++)
-            for (Py_ssize_t i = 0; i < n; i++)
-                if (cards[t][i] == called_king) {
-                    brought_home = winners[t] == declarer && who[t][i] == declarer;
-                    break;
-                }
-    }
-    if (group && brought_home) dpile |= unchosen; else opile |= unchosen;
-    int lost = 0, won_any = 0, decided = 0;
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        if (ours[winners[t]]) won_any = 1; else lost = 1;
-        if (!decided && ((beggar && winners[t] == declarer) || (valat && winners[t] != declarer))) decided = (int)t + 1;
-    }
-    int full = nt == per_hand;
-    int valat_side = 0;
-    if (valat) valat_side = lost ? 0 : 1;
-    else if (full) valat_side = !lost ? 1 : (!won_any ? 2 : 0);
-    int pagat_last = 0, king_last = 0;
-    if (full) {
-        int t = (int)nt - 1;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (cards[t][i] == pagat) {
-                int side = ours[who[t][i]] ? 0 : 1;
-                pagat_last = 1 + 2 * side + (who[t][i] == winners[t]);
-            }
-            if (cards[t][i] == called_king) king_last = ours[winners[t]] ? 1 : 2;
-        }
-    }
-    PyObject *payers = PyList_New(0);
-    if (!payers) return NULL;
-    if (mond_applies) {
-        for (Py_ssize_t t = 0; t < nt; t++) {
-            int at = -1;
-            for (Py_ssize_t i = 0; i < n; i++) if (cards[t][i] == mond) at = (int)i;
-            if (at < 0) continue;
-            int owner = who[t][at], w = winners[t], win_card = -1;
-            for (Py_ssize_t i = 0; i < n; i++) if (who[t][i] == w) { win_card = cards[t][i]; break; }
-            if ((win_card == skis || win_card == pagat) && (any_side || ours[w] != ours[owner])) {
-                PyObject *o = PyLong_FromLong(owner);
-                PyList_Append(payers, o);
-                Py_DECREF(o);
-            }
-            break;
-        }
-        if (normal && (unchosen >> mond & 1) && !brought_home) {
-            PyObject *o = PyLong_FromLong(declarer);
-            PyList_Append(payers, o);
-            Py_DECREF(o);
-        }
-    }
-    PyObject *payer_tuple = PyList_AsTuple(payers);
-    Py_DECREF(payers);
-    return Py_BuildValue("(iiiiiiiNii)", counted(dpile), counted(opile), valat_side, holder(trula_mask, dpile, opile),
-                         holder(kings_mask, dpile, opile), pagat_last, king_last, payer_tuple, lost, decided);
+    return m;
 }
 
-/* klop(piles, winners, talon) -> (points per seat, tricks per seat): Klop's piles, the talon's cards going one
- * by one to the first tricks' winners. */
-static PyObject *py_klop(PyObject *self, PyObject *args) {
-    PyObject *piles_obj, *winners_obj, *talon;
-    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &piles_obj, &PyList_Type, &winners_obj, &PyTuple_Type,
-                          &talon))
-        return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(piles_obj), nt = PyList_GET_SIZE(winners_obj);
-    if (n < 1 || n > MAX_SEATS) Py_RETURN_NONE;
+static int load_tricks(Tricks *tr, PyObject *tricks, int n, PyObject *names, PyObject *players, int leader,
+                       int trumps, int emperor) {
+    /* Every recorded trick complete, its seats (named, else in turn from the last winner) and winner;
+     * -1 when a trick is short or a named player is not at the table. */
+    tr->n = n;
+    tr->nt = (int)PyTuple_GET_SIZE(tricks);
+    if (tr->nt < 1 || tr->nt > MAX_TRICKS) return -1;
+    if (names != Py_None && (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != tr->nt)) return -1;
+    for (int t = 0; t < tr->nt; t++) {
+        if (read_trick(PyTuple_GET_ITEM(tricks, t), tr->cards[t], MAX_SEATS) != n) return -1;
+        PyObject *trick_names = names == Py_None ? Py_None : PyTuple_GET_ITEM(names, t);
+        for (int i = 0; i < n; i++) {
+            if (trick_names == Py_None) tr->who[t][i] = (leader + i) % n;
+            else if (!PyTuple_Check(trick_names) || PyTuple_GET_SIZE(trick_names) != n
+                     || (tr->who[t][i] = seat_of(PyTuple_GET_ITEM(trick_names, i), players)) < 0)
+                return -1;
+        }
+        leader = tr->who[t][trick_winner(tr->cards[t], n, trumps, emperor)];
+    }
+    return 0;
+}
+
+static int play_tricks(Tricks *tr, uint64_t *hands, int leader, const Rules *r) {
+    /* Play every trick from ``hands`` (emptied as played): each card in turn, held and legal; winners and
+     * piles.  -1 at the first card that is not. */
+    const uint64_t trula = (1ULL << pagat) | (1ULL << mond) | (1ULL << skis);
+    int n = tr->n, turn = leader;
+    for (int s = 0; s < n; s++) tr->piles[s] = 0;
+    for (int t = 0; t < tr->nt; t++) {
+        const int *cards = tr->cards[t];
+        uint64_t trick = 0;
+        int led = -1, win_card = -1, win_pos = 0;
+        for (int i = 0; i < n; i++) {
+            int seat = tr->who[t][i], card = cards[i];
+            uint64_t bit = 1ULL << card;
+            if (seat != turn || !(hands[seat] & bit) || !(legal_mask(hands[seat], led, win_card, trick, r) & bit))
+                return -1;
+            hands[seat] ^= bit;
+            if (led < 0) { led = card; win_card = card; win_pos = 0; }
+            else {
+                int cs = card_suit[card];
+                if (r->trumps && cs == tarok_suit) {
+                    if (card_suit[win_card] != tarok_suit || card > win_card) { win_card = card; win_pos = i; }
+                } else if (cs == card_suit[led] && card_suit[win_card] == cs && card > win_card) {
+                    win_card = card; win_pos = i;
+                }
+            }
+            trick |= bit;
+            turn = (seat + 1) % n;
+        }
+        if ((trick & trula) == trula && r->emperor && (r->emperor == EMPEROR_ALWAYS || card_suit[cards[0]] == tarok_suit))
+            for (int i = 0; i < n; i++) if (cards[i] == pagat) win_pos = i;
+        turn = tr->winners[t] = tr->who[t][win_pos];
+        tr->piles[turn] |= trick;
+    }
+    return 0;
+}
+
+typedef struct {
+    int beggar, valat, normal, mond_applies, any_side;
+    uint64_t trula, kings;
+} OutcomeRules;
+
+static PyObject *klop_facts(const Tricks *tr, PyObject *talon) {
+    /* (points per seat, tricks per seat): the talon's cards go one by one to the first tricks' winners. */
     uint64_t piles[MAX_SEATS];
     long taken[MAX_SEATS] = {0};
-    for (Py_ssize_t s = 0; s < n; s++) piles[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(piles_obj, s));
-    for (Py_ssize_t t = 0; t < nt; t++) {
-        long w = PyLong_AsLong(PyList_GET_ITEM(winners_obj, t));
-        if (w < 0 || w >= n) { PyErr_Clear(); Py_RETURN_NONE; }
+    int n = tr->n;
+    for (int s = 0; s < n; s++) piles[s] = tr->piles[s];
+    for (int t = 0; t < tr->nt; t++) {
+        int w = tr->winners[t];
         taken[w]++;
-        if (t < PyTuple_GET_SIZE(talon)) {
-            long c = PyLong_AsLong(PyTuple_GET_ITEM(talon, t));
-            if (c < 0 || c >= N_CARDS) { PyErr_Clear(); Py_RETURN_NONE; }
-            piles[w] |= 1ULL << c;
-        }
+        if (t < PyTuple_GET_SIZE(talon)) piles[w] |= 1ULL << PyLong_AsLong(PyTuple_GET_ITEM(talon, t));
     }
-    if (PyErr_Occurred()) return NULL;
     PyObject *points = PyTuple_New(n), *tricks = PyTuple_New(n);
     if (!points || !tricks) { Py_XDECREF(points); Py_XDECREF(tricks); return NULL; }
-    for (Py_ssize_t s = 0; s < n; s++) {
+    for (int s = 0; s < n; s++) {
         PyTuple_SET_ITEM(points, s, PyLong_FromLong(counted(piles[s])));
         PyTuple_SET_ITEM(tricks, s, PyLong_FromLong(taken[s]));
     }
     return Py_BuildValue("(NN)", points, tricks);
+}
+
+static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per_hand, int group, int declarer,
+                                int partner, int called_king, int king_in_talon, uint64_t pick, uint64_t stash,
+                                uint64_t talon_mask) {
+    /* slovenian_replay.outcome for a contract with a declarer, played without a fault, table events or claim:
+     * (declarer side's points, opponents' points, valat side, trula side, kings side, pagat last, king last,
+     *  Mondfang payers, the declarer's side lost a trick, deciding trick).  Sides are 0 (none), 1 (declarer's
+     * side), 2 (opponents); pagat last is 0 (not in a full deal's last trick) or 1 + 2 * (side - 1) + (the
+     * Pagat won it); the deciding trick is 0 when none decided a Berač or valat. */
+    int n = tr->n, nt = tr->nt, ours[MAX_SEATS];
+    uint64_t dpile = stash, opile = 0;
+    for (int s = 0; s < n; s++) {
+        ours[s] = s == declarer || s == partner;
+        if (ours[s]) dpile |= tr->piles[s]; else opile |= tr->piles[s];
+    }
+    uint64_t unchosen = talon_mask & ~pick;
+    int brought_home = 0;
+    if (king_in_talon && called_king >= 0 && (pick >> called_king & 1))
+        for (int t = 0; t < nt; t++)
+            for (int i = 0; i < n; i++)
+                if (tr->cards[t][i] == called_king && tr->winners[t] == declarer && tr->who[t][i] == declarer)
+                    brought_home = 1;
+    if (group && brought_home) dpile |= unchosen; else opile |= unchosen;
+    int lost = 0, won_any = 0, decided = 0;
+    for (int t = 0; t < nt; t++) {
+        int w = tr->winners[t];
+        if (ours[w]) won_any = 1; else lost = 1;
+        if (!decided && ((o->beggar && w == declarer) || (o->valat && w != declarer))) decided = t + 1;
+    }
+    int full = nt == per_hand, valat_side = 0, pagat_last = 0, king_last = 0;
+    if (o->valat) valat_side = lost ? 0 : 1;
+    else if (full) valat_side = !lost ? 1 : (!won_any ? 2 : 0);
+    if (full) {
+        int t = nt - 1;
+        for (int i = 0; i < n; i++) {
+            int seat = tr->who[t][i];
+            if (tr->cards[t][i] == pagat) pagat_last = 1 + 2 * !ours[seat] + (seat == tr->winners[t]);
+            if (tr->cards[t][i] == called_king) king_last = ours[tr->winners[t]] ? 1 : 2;
+        }
+    }
+    int payers[2], n_payers = 0;
+    if (o->mond_applies) {
+        for (int t = 0; t < nt; t++) {
+            int at = -1, w = tr->winners[t], win_card = -1;
+            for (int i = 0; i < n; i++) {
+                if (tr->cards[t][i] == mond) at = i;
+                if (tr->who[t][i] == w) win_card = tr->cards[t][i];
+            }
+            if (at < 0) continue;
+            int owner = tr->who[t][at];
+            if ((win_card == skis || win_card == pagat) && (o->any_side || ours[w] != ours[owner]))
+                payers[n_payers++] = owner;
+            break;
+        }
+        if (o->normal && (unchosen >> mond & 1) && !brought_home) payers[n_payers++] = declarer;
+    }
+    PyObject *mondfang = PyTuple_New(n_payers);
+    if (!mondfang) return NULL;
+    for (int i = 0; i < n_payers; i++) PyTuple_SET_ITEM(mondfang, i, PyLong_FromLong(payers[i]));
+    return Py_BuildValue("(iiiiiiiNii)", counted(dpile), counted(opile), valat_side, holder(o->trula, dpile, opile),
+                         holder(o->kings, dpile, opile), pagat_last, king_last, mondfang, lost, decided);
+}
+
+/* lane(hands, talon, tricks, names, players, per_hand, declarer, leader, calls_king, called_king, talon_pick,
+ *      stash, klop, required, play_rules, outcome_rules)
+ *   -> (hands, seats, winners, partner, king_in_talon, pick, stash, declarer's hand to play, facts) or None.
+ * tarock.fast_lane's whole deal: dealt without a fault (every hand ``per_hand`` cards, some in ``required``,
+ * the talon 6, no card twice), a valid king call, a legal talon exchange, every trick complete and played in
+ * turn from the hands with legal cards; then the facts (``klop_facts`` / ``declarer_facts``).  None at the
+ * first sign of anything else: the reference engine then replays the deal and says what is wrong.
+ * ``declarer`` and ``called_king`` are -1 for none; ``talon_pick`` and ``stash`` None when not recorded. */
+static PyObject *py_lane(PyObject *self, PyObject *args) {
+    PyObject *hands_t, *talon, *tricks, *names, *players, *pick_t, *stash_t;
+    int per_hand, declarer, leader, calls_king, called_king, klop, group;
+    unsigned long long required, scope, trula, kings;
+    Rules r;
+    OutcomeRules o;
+    if (!PyArg_ParseTuple(args, "O!O!O!OO!iiiiiOOiK(iiiiKiiii)(iiiiiiKK)", &PyTuple_Type, &hands_t, &PyTuple_Type,
+                          &talon, &PyTuple_Type, &tricks, &names, &PyTuple_Type, &players, &per_hand, &declarer,
+                          &leader, &calls_king, &called_king, &pick_t, &stash_t, &klop, &required, &r.trumps,
+                          &r.void_tarok, &r.negative, &r.pagat_last, &scope, &r.pagat_emperor, &r.tarok_lead_last,
+                          &r.force_pagat, &r.emperor, &group, &o.beggar, &o.valat, &o.normal, &o.mond_applies,
+                          &o.any_side, &trula, &kings))
+        return NULL;
+    r.pagat_scope = scope;
+    o.trula = trula;
+    o.kings = kings;
+    int n = (int)PyTuple_GET_SIZE(hands_t), count;
+    if (!ready || n < 1 || n > MAX_SEATS || PyTuple_GET_SIZE(talon) != 6 || declarer >= n) Py_RETURN_NONE;
+    /* the deal */
+    uint64_t hands[MAX_SEATS], seen = 0, talon_mask = 0;
+    for (int s = 0; s <= n; s++) {
+        uint64_t m = cards_mask(s < n ? PyTuple_GET_ITEM(hands_t, s) : talon, &count);
+        if (m == ~0ULL || count != (s < n ? per_hand : 6) || __builtin_popcountll(m) != count || (m & seen)
+            || (s < n && !(m & required)))
+            Py_RETURN_NONE;
+        seen |= m;
+        if (s < n) hands[s] = m; else talon_mask = m;
+    }
+    /* the king */
+    int partner = -1, king_in_talon = 0;
+    if (!calls_king) {
+        if (called_king >= 0) Py_RETURN_NONE;
+    } else {
+        if (called_king < 0 || called_king >= N_CARDS || !(kings >> called_king & 1)) Py_RETURN_NONE;
+        king_in_talon = 1;
+        for (int s = 0; s < n; s++)
+            if (hands[s] >> called_king & 1) { partner = s == declarer ? -1 : s; king_in_talon = 0; }
+    }
+    /* the tricks and who played them */
+    Tricks tr;
+    if (load_tricks(&tr, tricks, n, names, players, leader, r.trumps, r.emperor) < 0
+        || tr.nt > per_hand || (tr.nt < per_hand && !(o.beggar || o.valat)))
+        Py_RETURN_NONE;
+    /* the talon exchange */
+    uint64_t play[MAX_SEATS], pick = 0, stash = 0;
+    for (int s = 0; s < n; s++) play[s] = hands[s];
+    if (group && declarer >= 0) {
+        uint64_t played = 0, hand = hands[declarer];
+        for (int t = 0; t < tr.nt; t++)
+            for (int i = 0; i < n; i++) if (tr.who[t][i] == declarer) played |= 1ULL << tr.cards[t][i];
+        if (pick_t != Py_None) {
+            pick = cards_mask(pick_t, &count);
+            if (pick == ~0ULL || count != __builtin_popcountll(pick)) Py_RETURN_NONE;
+        } else {
+            uint64_t given = 0;
+            if (stash_t != Py_None && (given = cards_mask(stash_t, &count)) == ~0ULL) Py_RETURN_NONE;
+            pick = (played | given) & ~hand & talon_mask;
+        }
+        int is_group = 0;
+        for (int i = 0; i + group <= 6; i += group) {
+            uint64_t g = 0;
+            for (int j = i; j < i + group; j++) g |= 1ULL << PyLong_AsLong(PyTuple_GET_ITEM(talon, j));
+            if (g == pick) is_group = 1;
+        }
+        if ((pick & ~talon_mask) || !is_group) Py_RETURN_NONE;
+        uint64_t after = hand | pick;
+        if (stash_t != Py_None) {
+            stash = cards_mask(stash_t, &count);
+            if (stash == ~0ULL) Py_RETURN_NONE;
+        } else {
+            stash = after & ~played;
+            count = __builtin_popcountll(stash);
+        }
+        if (count != __builtin_popcountll(pick) || __builtin_popcountll(stash) != count || (stash & ~after)
+            || (stash & (kings | trula)) || ((stash & tarok_mask) && (after & plain_mask & ~kings & ~stash)))
+            Py_RETURN_NONE;
+        play[declarer] = after & ~stash;
+    } else if ((pick_t != Py_None && PyObject_IsTrue(pick_t)) || (stash_t != Py_None && PyObject_IsTrue(stash_t))) {
+        Py_RETURN_NONE;
+    }
+    uint64_t declarer_hand = declarer >= 0 ? play[declarer] : 0;
+    /* the play */
+    if (play_tricks(&tr, play, leader, &r) < 0) Py_RETURN_NONE;
+    if (tr.nt == per_hand)
+        for (int s = 0; s < n; s++) if (play[s]) Py_RETURN_NONE;
+    PyObject *facts = klop ? klop_facts(&tr, talon)
+                           : declarer_facts(&tr, &o, per_hand, group, declarer, partner, called_king, king_in_talon,
+                                            pick, stash, talon_mask);
+    if (!facts) return NULL;
+    if (!klop && tr.nt < per_hand && PyLong_AsLong(PyTuple_GET_ITEM(facts, 9)) == 0) {
+        Py_DECREF(facts);
+        Py_RETURN_NONE;  /* the record stops before the contract was decided */
+    }
+    PyObject *hand_list = PyList_New(n), *seats = PyList_New(tr.nt), *winners = PyList_New(tr.nt);
+    if (!hand_list || !seats || !winners) goto fail;
+    for (int s = 0; s < n; s++) PyList_SET_ITEM(hand_list, s, u64(hands[s]));
+    for (int t = 0; t < tr.nt; t++) {
+        PyObject *who = PyTuple_New(n);
+        if (!who) goto fail;
+        for (int i = 0; i < n; i++) PyTuple_SET_ITEM(who, i, PyLong_FromLong(tr.who[t][i]));
+        PyList_SET_ITEM(seats, t, who);
+        PyList_SET_ITEM(winners, t, PyLong_FromLong(tr.winners[t]));
+    }
+    return Py_BuildValue("(NNNiiNNNN)", hand_list, seats, winners, partner, king_in_talon, u64(pick), u64(stash),
+                         u64(declarer_hand), facts);
+fail:
+    Py_XDECREF(hand_list);
+    Py_XDECREF(seats);
+    Py_XDECREF(winners);
+    Py_DECREF(facts);
+    return NULL;
 }
 
 static int set_new(PyObject *dict, PyObject *key, PyObject *value) {
@@ -557,10 +691,8 @@ static PyMethodDef methods[] = {
     {"seats", py_seats, METH_VARARGS, "Seats and trick winners of unnamed tricks."},
     {"played_by", py_played_by, METH_VARARGS, "Mask of the cards a seat played."},
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
-    {"masks", py_masks, METH_VARARGS, "Hand and talon masks of a deal dealt without a fault, else None."},
-    {"outcome", py_outcome, METH_VARARGS, "Card points and facts of a clean deal with a declarer."},
+    {"lane", py_lane, METH_VARARGS, "A whole clean Slovenian deal (tarock.fast_lane), else None."},
     {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
-    {"klop", py_klop, METH_VARARGS, "Klop's points and tricks per seat."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from tarock.bidding import BiddingOutcome
-from tarock.cards import KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA_MASK
+from tarock.cards import KINGS_MASK, TAROK_MASK, TRULA_MASK
 from tarock.deal import Deal
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.options import SlovenianOptions
@@ -27,7 +27,6 @@ from tarock.slovenian import (
     check_bidding,
     emperor_mode,
     forced_pagat_applies,
-    valid_king_call,
 )
 from tarock.slovenian_replay import announcements
 
@@ -52,72 +51,43 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     declarer = _declarer(deal, contract)
     if declarer == -1:
         return None
-    dealt = kernel.masks(deal.hands, deal.talon, per_hand, TAROK_MASK)
-    if dealt is None:
-        return None
-    hands, talon_mask = dealt
     declarers = () if declarer is None else (declarer,)
     if deal.bidding is not None and not _bidding_agrees(deal, contract, declarers, options):
         return None
-    king = _king(deal, contract, hands, declarer)
-    if king is None:
-        return None
-    called_king, partner, king_in_talon = king
-    leader = declarer if contract.declarer_leads and declarer is not None else 0
+    calls_king = contract.calls_king and n == 4
     names = deal.trick_players
-    seated = kernel.seats(deal.tricks, n, leader, contract.trumps, plan.emperor, names if any(names) else None,
-                          players)
-    if seated is None:
+    lane = kernel.lane(deal.hands, deal.talon, deal.tricks, names if any(names) else None, players, per_hand,
+                       -1 if declarer is None else declarer,
+                       declarer if contract.declarer_leads and declarer is not None else 0,
+                       calls_king, -1 if deal.called_king is None else deal.called_king, deal.talon_pick, deal.stash,
+                       plan.klop, TAROK_MASK, plan.play_rules, plan.outcome_rules)
+    if lane is None:
         return None
-    seats = seated[0]
-    play_hands = list(hands)
-    pick = stash = 0
-    if contract.talon_group and declarer is not None:
-        played_by = kernel.played_by(deal.tricks, seats, declarer)
-        exchange = None if played_by is None else _exchange(deal, contract, hands[declarer], talon_mask, played_by)
-        if exchange is None:
-            return None
-        pick, stash, play_hands[declarer] = exchange
-    elif deal.talon_pick or deal.stash:
-        return None
-    out = Replay(deal, options, [], deal.contract, declarer, partner, list(hands), deal.talon, declarers=declarers)
+    hands, seats, winners, partner, king_in_talon, pick, stash, declarer_hand, facts = lane
+    partner = None if partner < 0 else partner
+    called_king = deal.called_king if calls_king else None
+    out = Replay(deal, options, [], deal.contract, declarer, partner, hands, deal.talon, list(deal.tricks), seats,
+                 winners, declarers=declarers)
     announced: tuple[tuple[str, Side], ...] = ()
     kontra: dict[Any, int] = {}
     if deal.announcements:
+        play_hands = list(hands)
+        if declarer is not None:
+            play_hands[declarer] = declarer_hand
         table = Table(deal, out, options, contract, declarers, [], hands=list(hands), talon=deal.talon,
                       play_hands=play_hands, called_king=called_king, partner=partner,
-                      king_in_talon=king_in_talon, pick=pick, stash=stash)
+                      king_in_talon=bool(king_in_talon), pick=pick, stash=stash)
         announcements(table)
         if out.findings:
             return None
         announced = tuple((bonus, side) for bonus, side, _ in table.announced)
         kontra = table.kontra
-    if len(deal.tricks) < per_hand and not (plan.beggar or plan.valat):
-        return None  # only these contracts end before the last trick
-    played = kernel.play(play_hands, deal.tricks, seats, leader, per_hand, *plan.play_rules)
-    if played is None:
-        return None
-    winners, piles = played
-    out.tricks = list(deal.tricks)
-    out.trick_seats = seats
-    out.winners = winners
     if plan.klop:
-        klop = kernel.klop(piles, winners, deal.talon)
-        if klop is None:
-            return None
-        points, taken = klop
+        points, taken = facts
         out.card_points = dict(zip(players, points))
         out.facts = DealFacts(players, "klop", options=options, klop_points=points, klop_tricks=taken)
         return out
-    assert declarer is not None
-    facts = kernel.outcome(deal.tricks, seats, winners, piles, declarer, -1 if partner is None else partner,
-                           -1 if called_king is None else called_king, king_in_talon, pick, stash, talon_mask,
-                           per_hand, *plan.outcome_rules)
-    if facts is None:
-        return None
     dp, op, valat_side, trula_side, kings_side, pagat_last, king_last, mondfang, lost_trick, decided = facts
-    if len(winners) < per_hand and not decided:
-        return None  # the record stops early, before the contract was decided
     out.card_points = {"declarer_side": dp, "opponents": op}
     out.facts = DealFacts(
         players, contract.name, declarer, partner, options, (dp, op),
@@ -134,7 +104,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
 _SIDES: tuple[Side | None, ...] = (None, DECLARER, OPPONENTS)
 _PAGAT_LAST: tuple[tuple[Side, bool] | None, ...] = (
     None, (DECLARER, False), (DECLARER, True), (OPPONENTS, False), (OPPONENTS, True))
-"""The kernel's codes of a side and of the Pagat in the last trick (``tarock._fastplay.outcome``)."""
+"""The kernel's codes of a side and of the Pagat in the last trick (``tarock._fastplay.lane``)."""
 
 
 class _Plan(NamedTuple):
@@ -197,52 +167,3 @@ def _bidding_agrees(deal: Deal, contract: Contract, declarers: tuple[int, ...], 
     return not contract.has_declarer or outcome.declarers == declarers
 
 
-def _king(deal: Deal, contract: Contract, hands: list[int],
-          declarer: int | None) -> tuple[int | None, int | None, bool] | None:
-    """(called king, partner's seat, king in the talon), or None when the call is faulty."""
-    king = deal.called_king
-    if not (contract.calls_king and len(deal.players) == 4):
-        return None if king is not None else (None, None, False)
-    if king is None or not valid_king_call(king):
-        return None
-    for seat, hand in enumerate(hands):
-        if hand >> king & 1:
-            return king, None if seat == declarer else seat, False
-    return king, None, True
-
-
-def _exchange(deal: Deal, contract: Contract, hand: int, talon_mask: int,
-              played: int) -> tuple[int, int, int] | None:
-    """(talon pick, stash, the declarer's hand to play) of a legal talon exchange, else None;
-    ``played``: the cards the record shows the declarer playing."""
-    group = contract.talon_group
-    talon = deal.talon
-    assert talon is not None
-    if deal.talon_pick is not None:
-        pick = _mask(deal.talon_pick)
-    else:
-        pick = (played | _mask(deal.stash or ())) & ~hand & talon_mask
-    if deal.talon_pick is not None and len(deal.talon_pick) != pick.bit_count():
-        return None
-    if pick & ~talon_mask or pick not in [_mask(talon[i:i + group]) for i in range(0, len(talon), group)]:
-        return None
-    after_pick = hand | pick
-    if deal.stash is not None:
-        stash = _mask(deal.stash)
-        count = len(deal.stash)
-    else:
-        stash = after_pick & ~played
-        count = stash.bit_count()
-    if count != pick.bit_count() or stash.bit_count() != count or stash & ~after_pick \
-            or stash & (KINGS_MASK | TRULA_MASK):
-        return None
-    if stash & TAROK_MASK and after_pick & PLAIN_MASK & ~KINGS_MASK & ~stash:
-        return None
-    return pick, stash, after_pick & ~stash
-
-
-def _mask(cards: tuple[int, ...]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
