@@ -1,9 +1,10 @@
-"""The fast lane of a Slovenian replay: a deal recorded without a fault, replayed in a few calls.
+"""The fast lane of a Slovenian replay: a deal recorded without a fault, replayed in one kernel call.
 
 Most records are clean: dealt right, bid right, the talon and stash legal, every card held and
 legal.  For them the lane does the engine's whole work -- hands, bidding, king call, talon and
-stash, announcements, trick play, card points and the facts scoring needs -- with the card play
-on the compiled kernel (``tarock.accel``) and every check a few mask operations.  It gives up
+stash, announcements, trick play, card points and the facts scoring needs -- the deal, king,
+exchange, play and facts in one call to the compiled kernel (``tarock.accel``), the bidding
+(remembered per auction) and announcements in Python.  It gives up
 (``None``) at the first sign of anything the reference engine would have a word about, and the
 reference (``tarock.engine``) replays the deal from the start and writes the findings; so a lane
 ``Replay`` is exactly the reference's, which ``tests/test_fast_lane.py`` checks deal by deal.
