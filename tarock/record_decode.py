@@ -128,6 +128,9 @@ class _Record(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=Tr
     claim: _Claim | None = None
     events: list[_Event] | None = None
     recorded: _Recorded | None = None
+    openspiel: dict[str, Int | list[Int]] | UnsetType = UNSET
+    """The one extra key read here: where ``tarock import openspiel`` keeps the game's seed and returns
+    (extra keys follow the known ones, sorted: alone, it is last, as here)."""
 
 
 _DECODER = msgspec.json.Decoder(_Record)
@@ -404,6 +407,7 @@ def _deal(r: _Record) -> Deal:
         claim=claim,
         events=events,
         recorded=recorded,
+        extra=EMPTY if r.openspiel is UNSET else MappingProxyType({"openspiel": r.openspiel}),
     )
 
 

@@ -109,7 +109,21 @@ def strip_id(text: bytes) -> bytes:
 def test_tables_match_the_reference() -> None:
     assert record_decode.MAX_NAME == records.MAX_NAME
     assert record_decode._EVENT_NEEDS == records.EVENT_FIELDS
-    assert record_decode._Record.__struct_fields__ == records.KNOWN_KEYS  # canonical key order
+    # canonical key order: the known keys, then the one extra key the fast path reads
+    assert record_decode._Record.__struct_fields__ == (*records.KNOWN_KEYS, "openspiel")
+    assert "openspiel" not in records.KNOWN_KEYS
+
+
+def test_openspiel_provenance_takes_the_fast_path() -> None:
+    """Records from ``tarock import openspiel`` keep the game's seed and returns under the extra key
+    ``openspiel``; the fast path reads them into ``extra`` exactly as the reference does (content id too)."""
+    rec = randomplay.random_record(random.Random(5), 4)
+    rec["openspiel"] = {"rng_seed": 12, "returns": [0, -70, 0, 0]}
+    deal = check(orjson.dumps(rec))
+    assert deal is not None and dict(deal.extra) == {"openspiel": {"rng_seed": 12, "returns": [0, -70, 0, 0]}}
+    assert deal.id == content_id(deal)
+    rec["openspiel"]["returns"] = [0.5, -70, 0, 0]  # a float: left to the reference path
+    assert record_decode.fast_deal(orjson.dumps(rec)) is None
 
 
 # --------------------------------------------------------------------------- generated and bundled records
