@@ -17,6 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
+import pyarrow as pa
+
 
 class InlineExecutor(Executor):
     """Runs each call in the calling process when it is submitted (``local:1``): no pickling, no pool."""
@@ -69,7 +71,20 @@ def make_executor(spec: str | None = None) -> Executor:
     workers = int(count) if count else os.cpu_count() or 1
     if workers == 1:
         return InlineExecutor()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
+    context = _pool_context()
+    if context.get_start_method() == "fork":
+        _load_lazy_imports()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
+def _load_lazy_imports() -> None:
+    """Load here, once, what every forked worker would otherwise load on its first shard.
+
+    pyarrow imports pandas (~0.2 s) the first time it converts a Python
+    list, which ``process_shard`` does for every table; converting one
+    list before the pool forks makes every worker start with it loaded.
+    """
+    pa.array([0])
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:

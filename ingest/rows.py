@@ -5,16 +5,22 @@ for it (``tarock.checking.Checker.check``) plus the ``Deal`` it came from
 (for what the check object does not repeat: the canonical record, bidding,
 announcements, called king, date).
 
-Built for speed, since this runs for every deal: rows are gathered per
-partition (``ruleset``, ``n_players``), so nothing is filtered later; small
-tables as one tuple per row, transposed with ``itemgetter`` (C speed);
-tricks and plays as flat columns — the cards of all tricks in one list —
-from which Arrow derives the ``plays`` table and the tricks' list columns
-without converting a card twice.  Repeated strings (a child row's deal
-keys, cards, player names) become dictionary arrays: no string is copied
-per row, and Parquet writes them dictionary-encoded without hashing.  The
-Parquet files are written without the Arrow schema, so every reader sees
-plain strings.
+Built for speed, since this runs for every deal.  Rows are gathered per
+partition (``ruleset``, ``n_players``), so nothing is filtered later.  Per
+deal only what needs Python is done: one tuple for the ``deals`` row, one
+of per-player tuples for ``results``, and the tricks' fields appended to
+flat lists (the cards of all tricks in one list).  What is kept is tuples
+of plain values, which the garbage collector stops tracking, so a growing
+shard costs it nothing.  Everything derived — parent indices, trick
+numbers, positions, seats, player names, a player's ``won``, the summed
+breakdown components — is computed once per partition with numpy and Arrow
+compute, and each column is converted to Arrow once (tuples are transposed
+by ``zip``).  A child row's deal key columns are dictionary arrays over the
+deals' distinct keys (encoded once), so no key string is copied per row
+and Parquet writes small dictionaries without hashing the keys again; the
+cards and player names of ``tricks`` and ``plays`` are converted once for
+both tables.  The Parquet files are written without the Arrow schema, so
+every reader sees plain strings.
 """
 
 from __future__ import annotations
@@ -23,9 +29,10 @@ import hashlib
 from collections.abc import Mapping
 from datetime import date, datetime
 from functools import lru_cache
-from operator import itemgetter
+from itertools import chain
 from typing import Any
 
+import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -47,6 +54,12 @@ ILLEGAL_SEVERITIES = frozenset(("renons", "error"))
 """A finding of these severities pinned to a play makes that play not ``legal``."""
 
 _KEY_NAMES = [f.name for f in DEAL_KEY]
+_COMPONENT_INDEX = {name: j for j, name in enumerate(ALL_COMPONENTS)}
+_SIDES = ("declarer", "partner", "opponent")
+"""The roles whose ``won`` follows the deal's (an opponent's is its negation)."""
+_DICTIONARY = pa.dictionary(pa.int32(), pa.string())
+_RESULT_FIELDS = 9
+"""The fields of a deal's ``results`` values: its penalty policy and eight per player (``_result_values``)."""
 
 Partition = tuple[str, int]
 """(ruleset, n_players)."""
@@ -76,44 +89,71 @@ def short_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _transposed(rows: list[tuple[Any, ...]], width: int) -> list[tuple[Any, ...]]:
+    """The columns of tuples of ``width`` fields (``zip`` transposes them in one pass over the rows)."""
+    return list(zip(*rows)) or [()] * width
+
+
 def _from_rows(schema: pa.Schema, rows: list[tuple[Any, ...]]) -> pa.Table:
     """A table from row tuples in schema order."""
-    return pa.Table.from_arrays(
-        [pa.array(list(map(itemgetter(j), rows)), f.type) for j, f in enumerate(schema)], schema=schema)
+    columns = _transposed(rows, len(schema))
+    return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema)], schema=schema)
 
 
 def _encoded(values: list[str]) -> pa.DictionaryArray:
-    """Strings with few distinct values (cards, names) as a dictionary array: converted once per value."""
-    distinct = list(dict.fromkeys(values))
-    index = {value: i for i, value in enumerate(distinct)}
-    return pa.DictionaryArray.from_arrays(pa.array(list(map(index.__getitem__, values)), pa.int32()),
-                                          pa.array(distinct, pa.string()))
+    """Strings with few distinct values (cards, names) as a dictionary array: each value converted once."""
+    return pa.array(values, _DICTIONARY)
 
 
-def _with_keys(keys: list[pa.Array], parents: pa.Array, schema: pa.Schema, columns: list[pa.Array]) -> pa.Table:
-    """A child table: its deals' key columns (``keys``, in ``DEAL_KEY`` order) and then its own columns.
+class _Keys:
+    """The deal key columns of a partition's deals, ready to repeat for child rows."""
 
-    The string keys are dictionary arrays over the deals' columns (indices:
-    the deal of each row), so no key string is copied, and Parquet gets
-    them dictionary-encoded for free.
-    """
-    arrays = [pa.DictionaryArray.from_arrays(parents, key) if key.type == pa.string() else key.take(parents)
-              for key in keys]
-    return pa.Table.from_arrays(arrays + columns, names=schema.names)
+    def __init__(self, deals: pa.Table) -> None:
+        self._columns: list[pa.Array] = []
+        for name in _KEY_NAMES:
+            column = deals[name].combine_chunks()
+            self._columns.append(pc.dictionary_encode(column) if column.type == pa.string() else column)
+
+    def table(self, parents: np.ndarray, schema: pa.Schema, columns: list[pa.Array]) -> pa.Table:
+        """A child table: the key columns of each row's deal (``parents``), then its own ``columns``.
+
+        The string keys are dictionary arrays over the deals' distinct
+        values, so no key string is copied, and Parquet gets them
+        dictionary-encoded for free.
+        """
+        index = pa.array(parents, pa.int32())
+        keys = [pa.DictionaryArray.from_arrays(key.indices.take(index), key.dictionary)
+                if isinstance(key, pa.DictionaryArray) else key.take(index) for key in self._columns]
+        return pa.Table.from_arrays(keys + columns, names=schema.names)
+
+
+def _owned_by(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(group, rank) of each row of consecutive groups of ``counts`` rows: its group, its 0-based place."""
+    starts = np.zeros(len(counts), np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    parent = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+    rank = (np.arange(len(parent), dtype=np.int64) - starts[parent]).astype(np.int32)
+    return parent, rank
 
 
 class _PartitionRows:
-    """The rows of one partition of a shard."""
+    """The rows of one partition of a shard: per-deal values and flat per-trick and per-card columns."""
 
-    def __init__(self) -> None:
+    def __init__(self, n_players: int) -> None:
+        self.n_players = n_players
+        self.no_values = (None,) * n_players
+        """A per-player field that is null for every player."""
         self.deals: list[tuple[Any, ...]] = []
         self.results: list[tuple[Any, ...]] = []
+        """Per deal: (penalty, then one tuple per field with a value per player; see ``_result_values``)."""
+        self.component_row: list[int] = []
+        self.component: list[int] = []
+        self.component_value: list[int] = []
+        """The breakdown lines of each scored player: ``results`` row, ``ALL_COMPONENTS`` index, value."""
         self.findings: list[tuple[Any, ...]] = []
         self.bids: list[tuple[Any, ...]] = []
         self.announcements: list[tuple[Any, ...]] = []
         # tricks, one entry per trick ...
-        self.trick_deal: list[int] = []
-        self.trick_no: list[int] = []
         self.leader: list[str] = []
         self.winner: list[str] = []
         self.points: list[int] = []
@@ -123,48 +163,121 @@ class _PartitionRows:
         self.players: list[str] = []
         self.illegal: dict[int, str] = {}  # play index -> finding code
 
+    def add_tricks(self, tricks: list[dict[str, Any]], illegal: dict[tuple[int, int], str] | None) -> None:
+        """A deal's tricks, and which of its plays are not legal; on an error nothing is added."""
+        leader, winner, points, sizes, all_cards, all_players = (
+            self.leader, self.winner, self.points, self.trick_size, self.cards, self.players)
+        first_trick, first_play = len(leader), len(all_cards)
+        try:
+            for trick in tricks:
+                leader.append(trick["leader"])
+                winner.append(trick["winner"])
+                points.append(trick["points"])
+                cards = trick["cards"]
+                sizes.append(len(cards))
+                all_cards += cards
+                all_players += trick["players"]
+        except BaseException:
+            for column in (leader, winner, points, sizes):
+                del column[first_trick:]
+            del all_cards[first_play:]
+            del all_players[first_play:]
+            raise
+        if illegal:
+            sizes = self.trick_size[first_trick:]
+            for (trick_no, position), code in illegal.items():
+                if 1 <= trick_no <= len(sizes) and 0 <= position < sizes[trick_no - 1]:
+                    self.illegal[first_play + sum(sizes[:trick_no - 1]) + position] = code
+
     def tables(self) -> dict[str, pa.Table]:
+        """The partition's tables, by name (without the partition columns)."""
         deals = _from_rows(file_schema("deals"), self.deals)
-        keys = [deals[name].combine_chunks() for name in _KEY_NAMES]
-        out = {"deals": deals}
-        for name in ("results", "findings", "bids", "announcements"):
+        keys = _Keys(deals)
+        out = {"deals": deals, "results": self._results_table(keys, deals)}
+        for name in ("findings", "bids", "announcements"):
             schema = file_schema(name)
             own = list(schema)[len(_KEY_NAMES):]
-            rows: list[tuple[Any, ...]] = getattr(self, name)
-            parents = pa.array(list(map(itemgetter(0), rows)), pa.int32())
-            columns = [pa.array(list(map(itemgetter(j + 1), rows)), f.type) for j, f in enumerate(own)]
-            out[name] = _with_keys(keys, parents, schema, columns)
-        out.update(self._trick_tables(keys))
+            parents, *columns = _transposed(getattr(self, name), 1 + len(own))
+            out[name] = keys.table(np.array(parents, np.int32), schema,
+                                   [pa.array(c, f.type) for c, f in zip(columns, own)])
+        out.update(self._trick_tables(keys, deals["n_tricks"].to_numpy()))
         return out
 
-    def _trick_tables(self, keys: list[pa.Array]) -> dict[str, pa.Table]:
+    def _results_table(self, keys: _Keys, deals: pa.Table) -> pa.Table:
+        """``results``: the per-player values, with the seats, names and ``won`` derived per column."""
+        n, n_deals = self.n_players, len(self.deals)
+        parents = np.repeat(np.arange(n_deals, dtype=np.int32), n)
+        seat_no = np.tile(np.arange(n, dtype=np.int32), n_deals)
+        seats = SEATS.get(n, ())
+        penalty, *per_player = _transposed(self.results, _RESULT_FIELDS)
+        role, score, recorded, diff, unpenalised, before, after, breakdown = (
+            list(chain.from_iterable(column)) for column in per_player)
+        role_array = pa.array(role, pa.string())
+        won = deals["won"].combine_chunks().take(parents)
+        player_won = pc.if_else(pc.is_in(role_array, value_set=pa.array(_SIDES)),
+                                pc.if_else(pc.equal(role_array, "opponent"), pc.invert(won), won),
+                                pa.scalar(None, pa.bool_()))
+        score_array = pa.array(score, pa.int32())
+        components = np.zeros((n * n_deals, len(ALL_COMPONENTS)), np.int64)
+        np.add.at(components, (np.array(self.component_row, np.int64), np.array(self.component, np.int64)),
+                  np.array(self.component_value, np.int64))
+        unscored = score_array.is_null().to_numpy(zero_copy_only=False)
+        return keys.table(parents, file_schema("results"), [
+            deals["players"].combine_chunks().flatten(),
+            pa.array([seats[s] if s < len(seats) else None for s in range(n)], pa.string()).take(seat_no),
+            pa.array(seat_no),
+            role_array,
+            score_array,
+            *(pa.array(column, pa.int32()) for column in (recorded, diff, unpenalised, before, after)),
+            pa.array(penalty, pa.string()).take(parents),
+            player_won,
+            pa.array(breakdown, pa.string()),
+            *(pa.array(components[:, j], pa.int32(), mask=unscored) for j in range(len(ALL_COMPONENTS))),
+        ])
+
+    def _trick_tables(self, keys: _Keys, tricks_per_deal: np.ndarray) -> dict[str, pa.Table]:
         """``tricks`` and ``plays``, both from the flat card and player columns."""
-        offsets = [0]
-        for size in self.trick_size:
-            offsets.append(offsets[-1] + size)
-        offset_array = pa.array(offsets, pa.int32())
+        trick_deal, trick_index = _owned_by(tricks_per_deal)
+        trick_no = trick_index + 1
+        sizes = np.array(self.trick_size, np.int32)
+        offsets = np.zeros(len(sizes) + 1, np.int32)
+        np.cumsum(sizes, out=offsets[1:])
+        offset_array = pa.array(offsets)
         cards = _encoded(self.cards)
         players = _encoded(self.players)
-        trick_deal = pa.array(self.trick_deal, pa.int32())
-        trick_no = pa.array(self.trick_no, pa.int32())
-        tricks = _with_keys(keys, trick_deal, file_schema("tricks"), [
-            trick_no, _encoded(self.leader), _encoded(self.winner),
+        tricks = keys.table(trick_deal, file_schema("tricks"), [
+            pa.array(trick_no), _encoded(self.leader), _encoded(self.winner),
             pa.ListArray.from_arrays(offset_array, cards), pa.ListArray.from_arrays(offset_array, players),
             pa.array(self.points, pa.int32()),
         ])
-        n = len(self.cards)
-        trick_of_play = pc.list_parent_indices(pa.ListArray.from_arrays(offset_array, cards))
-        position = pc.subtract(pa.array(range(n), pa.int32()), offset_array.take(trick_of_play))
-        legal = [True] * n
-        codes: list[str | None] = [None] * n
-        for index, code in self.illegal.items():
-            legal[index] = False
-            codes[index] = code
-        plays = _with_keys(keys, trick_deal.take(trick_of_play), file_schema("plays"), [
-            trick_no.take(trick_of_play), position, players, cards,
-            pa.array(legal, pa.bool_()), pa.array(codes, pa.string()),
+        trick_of_play, position = _owned_by(sizes)
+        legal = np.ones(len(self.cards), np.bool_)
+        if self.illegal:
+            legal[list(self.illegal)] = False
+            codes = [None] * len(self.cards)
+            for index, code in self.illegal.items():
+                codes[index] = code
+            code_array = pa.array(codes, pa.string())
+        else:
+            code_array = pa.nulls(len(self.cards), pa.string())
+        plays = keys.table(trick_deal[trick_of_play], file_schema("plays"), [
+            pa.array(trick_no[trick_of_play]), pa.array(position), players, cards, pa.array(legal),
+            code_array,
         ])
         return {"tricks": tricks, "plays": plays}
+
+
+def _finding_rows(i: int, findings: list[dict[str, Any]]
+                  ) -> tuple[list[tuple[Any, ...]], dict[tuple[int, int], str]]:
+    """A deal's ``findings`` rows, and the code of the first illegal finding at each (trick, position)."""
+    illegal: dict[tuple[int, int], str] = {}
+    rows = []
+    for idx, f in enumerate(findings):
+        if f["severity"] in ILLEGAL_SEVERITIES and f["trick"] is not None and f["position"] is not None:
+            illegal.setdefault((f["trick"], f["position"]), f["code"])
+        rows.append((i, idx, f["code"], f["severity"], f["trick"], f["position"], f["player"], f["card"],
+                     f["message"], f["file"], f["line"]))
+    return rows, illegal
 
 
 class ShardRows:
@@ -207,109 +320,54 @@ class ShardRows:
     def add_deal(self, item: ReadItem, check: dict[str, Any]) -> None:
         """One record and its check object: a ``deals`` row and its child rows.
 
-        All rows are built before any is added, so an exception leaves the
-        shard's rows as they were (the caller rejects the record instead).
+        Everything that can fail is computed before anything is added (and
+        ``add_tricks`` undoes itself), so an exception leaves the shard's
+        rows as they were (the caller rejects the record instead).
         """
         deal = item.deal
         assert deal is not None
         players = check["players"]
         key = (deal.ruleset, len(players))
-        part = self._parts.get(key) or _PartitionRows()
+        part = self._parts.get(key) or _PartitionRows(len(players))
         i = len(part.deals)
         record = dumps(deal)
         findings = check["findings"]
         card_points = check["card_points"]
         status = check["status"]
         options_json, options_hash = self._effective_options(deal.ruleset, deal.options)
-        illegal: dict[tuple[int, int], str] = {}
-        finding_rows = []
-        for idx, f in enumerate(findings):
-            if f["severity"] in ILLEGAL_SEVERITIES and f["trick"] is not None and f["position"] is not None:
-                illegal.setdefault((f["trick"], f["position"]), f["code"])
-            finding_rows.append((i, idx, f["code"], f["severity"], f["trick"], f["position"], f["player"], f["card"],
-                                 f["message"], f["file"], f["line"]))
+        if findings:
+            finding_rows, illegal = _finding_rows(i, findings)
+            renons = sum(f["severity"] == "renons" for f in findings)
+            mismatch = any(f["code"] == "A_SCORE_MISMATCH" for f in findings)
+        else:
+            finding_rows, illegal, renons, mismatch = [], None, 0, False
         sides = card_points is not None and "declarer_side" in card_points
         deal_row = (
             check["id"], hashlib.sha256(record.encode()).hexdigest(), item.file, item.line, self.shard_key,
-            players, deal.session, deal.seq, parse_date(deal.date), players[-1], players[0], check["contract"],
-            check["declarer"], check["partner"], None if deal.called_king is None else CODES[deal.called_king],
-            status, check["won"], card_points["declarer_side"] if sides else None,
-            card_points["opponents"] if sides else None, None if card_points is None else canonical_json(card_points),
-            len(check["tricks"]), len(findings), sum(f["severity"] == "renons" for f in findings),
-            deal.recorded is not None, any(f["code"] == "A_SCORE_MISMATCH" for f in findings), options_hash,
-            options_json, ENGINE_VERSION, record,
+            tuple(players), deal.session, deal.seq, parse_date(deal.date), players[-1], players[0],
+            check["contract"], check["declarer"], check["partner"],
+            None if deal.called_king is None else CODES[deal.called_king], status, check["won"],
+            card_points["declarer_side"] if sides else None, card_points["opponents"] if sides else None,
+            None if card_points is None else canonical_json(card_points), len(check["tricks"]), len(findings),
+            renons, deal.recorded is not None, mismatch, options_hash, options_json, ENGINE_VERSION, record,
         )
-        result_rows = self._result_rows(i, check)
-        tricks = check["tricks"]
-        trick_cards = [t["cards"] for t in tricks]
-        trick_players = [t["players"] for t in tricks]
-        trick_columns = ([t["leader"] for t in tricks], [t["winner"] for t in tricks], [t["points"] for t in tricks])
-        sizes = [len(cards) for cards in trick_cards]
-        # every row is built: add them
+        results, components = _result_values(check, part.no_values, i * len(players))
+        bids = [(i, idx, player, bid) for idx, (player, bid) in enumerate(deal.bidding or ())]
+        announcements = [(i, idx, a.player, a.bonus, a.kontra, a.level, a.against)
+                         for idx, a in enumerate(deal.announcements)]
+        part.add_tricks(check["tricks"], illegal)
+        # every row is built and the tricks are in: add the rest (nothing below can fail)
         self._parts[key] = part
         self.counts[status] = self.counts.get(status, 0) + 1
         part.deals.append(deal_row)
+        part.results.append(results)
+        if components:
+            part.component_row.extend(components[0])
+            part.component.extend(components[1])
+            part.component_value.extend(components[2])
         part.findings.extend(finding_rows)
-        part.results.extend(result_rows)
-        part.bids.extend((i, idx, player, bid) for idx, (player, bid) in enumerate(deal.bidding or ()))
-        part.announcements.extend((i, idx, a.player, a.bonus, a.kontra, a.level, a.against)
-                                  for idx, a in enumerate(deal.announcements))
-        first_play = len(part.cards)
-        for cards, who in zip(trick_cards, trick_players):
-            part.cards.extend(cards)
-            part.players.extend(who)
-        part.trick_size.extend(sizes)
-        part.leader.extend(trick_columns[0])
-        part.winner.extend(trick_columns[1])
-        part.points.extend(trick_columns[2])
-        part.trick_deal.extend([i] * len(tricks))
-        part.trick_no.extend(range(1, len(tricks) + 1))
-        for (trick_no, position), code in illegal.items():
-            if 1 <= trick_no <= len(sizes) and 0 <= position < sizes[trick_no - 1]:
-                part.illegal[first_play + sum(sizes[:trick_no - 1]) + position] = code
-
-    @staticmethod
-    def _result_rows(i: int, check: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """The ``results`` rows of a deal: one per player, with the breakdown summed per component."""
-        players = check["players"]
-        scores = check["scores"]
-        recorded = check["recorded"]
-        breakdown = check["breakdown"] or ()
-        before, after, unpenalised = check["radelci_before"], check["radelci_after"], check["unpenalised"]
-        declarer, partner, won = check["declarer"], check["partner"], check["won"]
-        declarers = check.get("declarers") or [declarer]  # Königrufen: several play one negative game
-        klop = declarer is None and check["contract"] in NO_DECLARER
-        seats = SEATS.get(len(players), ())
-        rows = []
-        for seat_no, player in enumerate(players):
-            if klop:
-                role: str | None = "klop"
-            elif declarer is None:
-                role = None
-            else:
-                role = "declarer" if player in declarers else "partner" if player == partner else "opponent"
-            lines = [line for line in breakdown if player in line["players"]]
-            if scores is None:
-                score = diff = None
-                components: list[int | None] = [None] * len(ALL_COMPONENTS)
-            else:
-                score = scores[player]
-                diff = None if recorded is None else recorded.get(player, 0) - score
-                sums = dict.fromkeys(ALL_COMPONENTS, 0)
-                for line in lines:
-                    sums[line["component"]] += line["value"]
-                components = list(sums.values())
-            player_won = None if won is None or role not in ("declarer", "partner", "opponent") else (
-                won if role != "opponent" else not won)
-            rows.append((
-                i, player, seats[seat_no] if seat_no < len(seats) else None, seat_no, role, score,
-                None if recorded is None else recorded.get(player), diff,
-                None if unpenalised is None else unpenalised.get(player),
-                None if before is None else before.get(player), None if after is None else after.get(player),
-                check["penalty"], player_won, None if scores is None else orjson.dumps(lines).decode(),
-                *components,
-            ))
-        return rows
+        part.bids.extend(bids)
+        part.announcements.extend(announcements)
 
     def tables(self) -> PartTables:
         """Every table of the shard, split by partition (see ``PartTables``)."""
@@ -320,3 +378,50 @@ class ShardRows:
                 out[name].append((values, table))
         out["rejects"].append(({}, _from_rows(file_schema("rejects"), self._rejects)))
         return out
+
+
+def _result_values(check: dict[str, Any], none: tuple[None, ...], first_row: int
+                   ) -> tuple[tuple[Any, ...], tuple[list[int], list[int], list[int]] | None]:
+    """A deal's ``results`` values, and its breakdown lines per ``results`` row (None: not scored).
+
+    The values: (penalty policy, then per player: role, score, recorded
+    score, score diff, unpenalised, radelci before, radelci after,
+    breakdown JSON).  The lines are (row, component index, value) columns,
+    rows numbered from ``first_row`` (the deal's first ``results`` row).
+    """
+    players = check["players"]
+    scores = check["scores"]
+    recorded = check["recorded"]
+    before, after, unpenalised = check["radelci_before"], check["radelci_after"], check["unpenalised"]
+    declarer, partner = check["declarer"], check["partner"]
+    if declarer is None:
+        role: tuple[str | None, ...] = ("klop",) * len(players) if check["contract"] in NO_DECLARER else none
+    else:
+        declarers = check.get("declarers") or [declarer]  # Königrufen: several play one negative game
+        role = tuple(["declarer" if player in declarers else "partner" if player == partner else "opponent"
+                      for player in players])
+    if scores is None:
+        score = diff = breakdown_json = none
+        components = None
+    else:
+        score = tuple(map(scores.__getitem__, players))
+        diff = none if recorded is None else tuple(
+            recorded.get(player, 0) - value for player, value in zip(players, score))
+        breakdown = check["breakdown"] or ()
+        per_player = [[line for line in breakdown if player in line["players"]] for player in players]
+        # as text: orjson's bytes each hold a buffer of some kilobytes, too much to keep for every player
+        breakdown_json = tuple([orjson.dumps(lines).decode() for lines in per_player])
+        rows: list[int] = []
+        index: list[int] = []
+        values: list[int] = []
+        for row, lines in enumerate(per_player, first_row):
+            for line in lines:
+                rows.append(row)
+                index.append(_COMPONENT_INDEX[line["component"]])
+                values.append(line["value"])
+        components = rows, index, values
+    values = (check["penalty"], role, score, none if recorded is None else tuple(map(recorded.get, players)),
+              diff, none if unpenalised is None else tuple(map(unpenalised.get, players)),
+              none if before is None else tuple(map(before.get, players)),
+              none if after is None else tuple(map(after.get, players)), breakdown_json)
+    return values, components
