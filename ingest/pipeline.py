@@ -77,12 +77,14 @@ def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions) -> Iterat
     The file is opened by its absolute path (a worker may run elsewhere) and
     named by the path it was found under, as ``tarock check`` names it.
     """
-    for item in read_records(shard.abspath, options.limits, shard.start_line, shard.end_line):
+    items = read_records(shard.abspath, options.limits, shard.start_line, shard.end_line, canonical_text=True)
+    for item in items:
         if item.deal is None:
             assert item.finding is not None
             rows.add_reject(shard.path, item.line, item.finding.message, item.raw)
         else:
-            yield item if item.file == shard.path else ReadItem(shard.path, item.line, item.deal, None, None)
+            yield item if item.file == shard.path else ReadItem(shard.path, item.line, item.deal, None, None,
+                                                                 item.text)
 
 
 def session_order(items: list[ReadItem]) -> list[ReadItem]:

@@ -330,7 +330,7 @@ class ShardRows:
         key = (deal.ruleset, len(players))
         part = self._parts.get(key) or _PartitionRows(len(players))
         i = len(part.deals)
-        record = dumps(deal)
+        record = dumps(deal) if item.text is None else item.text  # the reader's canonical text, when it kept it
         findings = check["findings"]
         card_points = check["card_points"]
         status = check["status"]

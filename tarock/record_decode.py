@@ -174,12 +174,27 @@ def fast_deal(text: bytes | str) -> Deal | None:
     (aliases, unknown keys, …) or an invalid one, and the caller reads it the
     reference way (``orjson.loads`` then ``records.deal_from_obj``).
     """
+    found = _read(text, False)
+    return None if found is None else found[0]
+
+
+def fast_deal_and_text(text: bytes | str) -> tuple[Deal, str] | None:
+    """``fast_deal``'s Deal with its canonical record text (``records.dumps`` of it), or None to decline.
+
+    Ingest stores the canonical text of every deal; the decoded structs give it for the cost of one
+    msgspec encoding, where ``records.dumps`` would rebuild it from the Deal.
+    """
+    found = _read(text, True)
+    return None if found is None else (found[0], found[1].decode())  # type: ignore[union-attr]
+
+
+def _read(text: bytes | str, want_text: bool) -> tuple[Deal, bytes | None] | None:
     try:
         record = _DECODER.decode(text)
     except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
         return None  # not JSON or not this shape; not text at all; a str holding a lone surrogate
     try:
-        return _deal(record)
+        return _deal(record, want_text)
     except _Decline:
         return None
 
@@ -317,13 +332,14 @@ def _declarer(value: str | list[str], ruleset: str, known: frozenset[str]) -> st
     return names[0] if len(names) == 1 else names
 
 
-def _deal(r: _Record) -> Deal:
+def _deal(r: _Record, want_text: bool = False) -> tuple[Deal, bytes | None]:
     """Check a decoded record the way ``deal_from_obj`` does and build its Deal; _Decline when unsure.
+    With the Deal its canonical JSON when ``want_text`` (or when its id is the content hash), else None.
 
     Every check the reference makes is made here too, or its case declines.
     Where the reference normalises a value (a numeric session, a one-name
     declarer list, scores in playing order) the struct takes the normalised
-    value too, for ``_content_id``.
+    value too, for ``_canonical``.
     """
     ruleset = r.ruleset
     if (r.format is not None and r.format != FORMAT) or ruleset not in _RULESET_SET:
@@ -383,9 +399,11 @@ def _deal(r: _Record) -> Deal:
     events = () if r.events is None else tuple([_event(e, known) for e in r.events])
     if r.date is not None:
         _check_date(r.date)
-    return Deal(
-        id=_content_id(r, players) if r.id is None else r.id,
-        id_given=r.id is not None,
+    given_id = r.id
+    canonical = _canonical(r, players) if given_id is None or want_text else None
+    deal = Deal(
+        id=hashlib.sha256(canonical).hexdigest()[:16] if given_id is None else given_id,  # type: ignore[arg-type]
+        id_given=given_id is not None,
         ruleset=ruleset,
         players=players,
         contract=r.contract,
@@ -409,10 +427,12 @@ def _deal(r: _Record) -> Deal:
         recorded=recorded,
         extra=EMPTY if r.openspiel is UNSET else MappingProxyType({"openspiel": r.openspiel}),
     )
+    return deal, canonical
 
 
-def _content_id(r: _Record, players: tuple[str, ...]) -> str:
-    """``records.content_id`` of the record's deal: SHA-256 of its canonical JSON, first 16 hex digits.
+def _canonical(r: _Record, players: tuple[str, ...]) -> bytes:
+    """The record's canonical JSON (``records.dumps`` of its deal; without an id, what
+    ``records.content_id`` hashes).
 
     The struct holds only canonical codes and names (anything else declines)
     and, from ``_deal``, a text session, a one-name declarer as a text and
@@ -429,4 +449,4 @@ def _content_id(r: _Record, players: tuple[str, ...]) -> str:
         r.announcements = None
     if not r.events:
         r.events = None
-    return hashlib.sha256(_ENCODER.encode(r)).hexdigest()[:16]
+    return _ENCODER.encode(r)

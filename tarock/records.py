@@ -52,7 +52,7 @@ from tarock.deal import (
 )
 from tarock.findings import Finding
 from tarock.options import options_for
-from tarock.record_decode import fast_deal
+from tarock.record_decode import fast_deal, fast_deal_and_text
 
 
 class RecordError(ValueError):
@@ -693,7 +693,9 @@ class ReadItem:
     """One record read from a file: a ``deal``, or an ``E_PARSE`` ``finding`` with its ``raw`` text.
 
     ``line`` is the 1-based line where the record starts (0: the file could
-    not be opened).  ``raw`` is set for rejects only.
+    not be opened).  ``raw`` is set for rejects only.  ``text`` is the deal's
+    canonical record text (``dumps(deal)``) when the reader was asked for it
+    and made it on the way (``read_records(..., canonical_text=True)``), else None.
     """
 
     file: str
@@ -701,6 +703,7 @@ class ReadItem:
     deal: Deal | None
     finding: Finding | None
     raw: str | None
+    text: str | None = None
 
 
 class _StopReading(Exception):
@@ -1103,14 +1106,17 @@ def _raw(data: bytes, limit: int) -> str:
     return data[: limit * 4].decode("utf-8", "replace")[:limit]
 
 
-def _item(file: str, piece: _Piece, limits: ReaderLimits) -> ReadItem:
-    """The deal, or the E_PARSE finding, of one piece of a file."""
+def _item(file: str, piece: _Piece, limits: ReaderLimits, canonical_text: bool = False) -> ReadItem:
+    """The deal, or the E_PARSE finding, of one piece of a file (``canonical_text``: with the deal's
+    canonical text when the typed fast path reads it)."""
     line, data = piece.line, piece.data
     reason = piece.problem
     if reason is None:
         if _too_deep(data, limits.max_depth):
             reason = f"line {line} nests JSON deeper than {limits.max_depth} levels"
-        elif (deal := fast_deal(data)) is not None:  # a plain record: the typed fast path, the same Deal
+        elif canonical_text and (found := fast_deal_and_text(data)) is not None:
+            return ReadItem(file, line, found[0], None, None, found[1])
+        elif not canonical_text and (deal := fast_deal(data)) is not None:  # a plain record: the same Deal
             return ReadItem(file, line, deal, None, None)
         else:
             try:
@@ -1144,6 +1150,7 @@ def read_records(
     limits: ReaderLimits = ReaderLimits(),
     start_line: int = 1,
     end_line: int | None = None,
+    canonical_text: bool = False,
 ) -> Iterator[ReadItem]:
     """Stream the records of one file as ReadItems; bad input becomes E_PARSE items, never an exception.
 
@@ -1155,7 +1162,9 @@ def read_records(
     inclusive) are read, so a large file can be split into shards.
     A file that cannot be opened yields one finding at line 0; a read failure
     (not gzip, truncated, past ``max_gz_bytes``) yields one finding at the
-    line reached, and reading that file stops.
+    line reached, and reading that file stops.  With ``canonical_text`` a
+    JSON record read by the typed fast path comes with its canonical text
+    (``ReadItem.text``), which ingest stores.
     """
     if start_line < 1:
         raise ValueError(f"start_line must be at least 1, not {start_line}")
@@ -1182,7 +1191,7 @@ def read_records(
         for piece in pieces:
             if piece.problem is None and (not piece.data or piece.data.isspace()):
                 continue
-            yield _item(file, piece, limits)
+            yield _item(file, piece, limits, canonical_text)
 
 
 def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:

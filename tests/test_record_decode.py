@@ -755,3 +755,30 @@ def test_msgspec_writes_every_text_and_number_as_orjson_does() -> None:
         assert encode(number) == orjson.dumps(number)
     for value in (True, False, None, {"b": [1, "x"], "a": {}}, ["T1", ("Ana", "pass")]):
         assert encode(value) == orjson.dumps(value)
+
+
+def test_the_reader_keeps_the_canonical_text_ingest_stores(tmp_path: Path) -> None:
+    """``read_records(..., canonical_text=True)`` gives each deal the fast path read with its canonical
+    text, which is exactly ``records.dumps`` of the deal (with and without an id, named plays, options,
+    the openspiel key, recorded scores); a record the fast path declines comes without one."""
+    rng = random.Random(17)
+    lines = []
+    for i in range(300):
+        rec = randomplay.random_record(rng, 3 if i % 3 else 4, named=i % 2 == 0)
+        if i % 4 == 0:
+            rec["id"] = f"deal-{i}"
+            rec["session"] = 7
+            rec["recorded"] = {"scores": {p: 10 for p in reversed(rec["players"])}}
+        if i % 5 == 0:
+            rec["options"] = {"radelci": False, "diff_rounding": "none"}
+            rec["openspiel"] = {"rng_seed": i, "returns": [0] * len(rec["players"])}
+        lines.append(orjson.dumps(rec))
+    lines.append(orjson.dumps({**orjson.loads(lines[0]), "note": "an unknown key"}))
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    items = list(records.read_records(path, canonical_text=True))
+    assert all(item.deal is not None for item in items)
+    for item in items[:-1]:
+        assert item.text is not None and item.text == records.dumps(item.deal)
+    assert items[-1].text is None  # declined by the fast path: ingest writes dumps(deal) itself
+    assert all(item.text is None for item in records.read_records(path))
