@@ -592,10 +592,7 @@ def _play_fast(table: Table, game: Game, total_tricks: int, decided: Callable[[G
     kernel = accel.KERNEL
     if kernel is None or (len(table.deal.tricks) < total_tricks and decided is None):
         return False
-    rules = game.rules
-    result = kernel.play(game.hands, table.deal.tricks, table.seats, game.turn, total_tricks, rules.trumps,
-                         rules.void_tarok, rules.negative, rules.pagat_last, rules.pagat_scope, rules.pagat_emperor,
-                         rules.tarok_lead_last, game._force_pagat, game._emperor)
+    result = kernel.play(game.hands, table.deal.tricks, table.seats, game.turn, total_tricks, *game.kernel_rules)
     if result is None:
         return False
     tricks = table.deal.tricks
