@@ -235,80 +235,6 @@ static PyObject *py_played_by(PyObject *self, PyObject *args) {
     return u64(mask);
 }
 
-/* play(hands, tricks, seats, leader, total_tricks, trumps, void_tarok, negative, pagat_last, pagat_scope,
- *      pagat_emperor, tarok_lead_last, force_pagat, emperor)
- *   -> (winners, piles) when every recorded trick (at least one, at most ``total_tricks``) is complete and
- *      was played in turn from the hands with legal cards; None otherwise (the reference engine then
- *      replays the deal).  Whether a record may stop before ``total_tricks`` is the caller's question. */
-static PyObject *py_play(PyObject *self, PyObject *args) {
-    PyObject *hands_obj, *tricks, *seats;
-    int leader, total;
-    unsigned long long scope;
-    Rules r;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiiiiiKiiii", &PyList_Type, &hands_obj, &PyTuple_Type, &tricks,
-                          &PyList_Type, &seats, &leader, &total, &r.trumps, &r.void_tarok, &r.negative,
-                          &r.pagat_last, &scope, &r.pagat_emperor, &r.tarok_lead_last, &r.force_pagat,
-                          &r.emperor))
-        return NULL;
-    r.pagat_scope = scope;
-    if (!ready) Py_RETURN_NONE;
-    Py_ssize_t n = PyList_GET_SIZE(hands_obj);
-    int played = (int)PyTuple_GET_SIZE(tricks);
-    if (n < 1 || n > MAX_SEATS || played < 1 || played > total || total > MAX_TRICKS
-        || PyList_GET_SIZE(seats) != played)
-        Py_RETURN_NONE;
-    uint64_t hands[MAX_SEATS], piles[MAX_SEATS] = {0};
-    for (Py_ssize_t s = 0; s < n; s++) {
-        hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands_obj, s));
-        if (PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
-    }
-    int winners[MAX_TRICKS];
-    int cards[MAX_SEATS];
-    int turn = leader;
-    for (int t = 0; t < played; t++) {
-        int len = read_trick(PyTuple_GET_ITEM(tricks, t), cards, MAX_SEATS);
-        PyObject *who = PyList_GET_ITEM(seats, t);
-        if (len != n || !PyTuple_Check(who) || PyTuple_GET_SIZE(who) != n) Py_RETURN_NONE;
-        uint64_t trick = 0;
-        int led = -1, win_card = -1, win_pos = 0;
-        int trick_seats[MAX_SEATS];
-        for (int i = 0; i < n; i++) {
-            long seat = PyLong_AsLong(PyTuple_GET_ITEM(who, i));
-            if (seat != turn) { PyErr_Clear(); Py_RETURN_NONE; }
-            int card = cards[i];
-            uint64_t bit = 1ULL << card;
-            if (!(hands[seat] & bit) || !(legal_mask(hands[seat], led, win_card, trick, &r) & bit)) Py_RETURN_NONE;
-            hands[seat] ^= bit;
-            if (led < 0) { led = card; win_card = card; win_pos = 0; }
-            else {
-                int cs = card_suit[card];
-                if (r.trumps && cs == tarok_suit) {
-                    if (card_suit[win_card] != tarok_suit || card > win_card) { win_card = card; win_pos = i; }
-                } else if (cs == card_suit[led] && card_suit[win_card] == cs && card > win_card) {
-                    win_card = card; win_pos = i;
-                }
-            }
-            trick |= bit;
-            trick_seats[i] = (int)seat;
-            turn = (int)((seat + 1) % n);
-        }
-        const uint64_t trula = (1ULL << pagat) | (1ULL << mond) | (1ULL << skis);
-        if ((trick & trula) == trula && r.emperor && (r.emperor == EMPEROR_ALWAYS || card_suit[cards[0]] == tarok_suit)) {
-            for (int i = 0; i < n; i++) if (cards[i] == pagat) win_pos = i;
-        }
-        int winner = trick_seats[win_pos];
-        winners[t] = winner;
-        piles[winner] |= trick;
-        turn = winner;
-    }
-    if (played == total)
-        for (Py_ssize_t s = 0; s < n; s++) if (hands[s]) Py_RETURN_NONE;
-    PyObject *w = PyList_New(played), *p = PyList_New(n);
-    if (!w || !p) { Py_XDECREF(w); Py_XDECREF(p); return NULL; }
-    for (int t = 0; t < played; t++) PyList_SET_ITEM(w, t, PyLong_FromLong(winners[t]));
-    for (Py_ssize_t s = 0; s < n; s++) PyList_SET_ITEM(p, s, u64(piles[s]));
-    return Py_BuildValue("(NN)", w, p);
-}
 
 static int counted(uint64_t m) {
     /* tarock.cards.counted_points: round(raw - 2/3 n), in whole points. */
@@ -413,6 +339,49 @@ static int play_tricks(Tricks *tr, uint64_t *hands, int leader, const Rules *r) 
         tr->piles[turn] |= trick;
     }
     return 0;
+}
+
+/* play(hands, tricks, seats, leader, total_tricks, trumps, void_tarok, negative, pagat_last, pagat_scope,
+ *      pagat_emperor, tarok_lead_last, force_pagat, emperor)
+ *   -> (winners, piles) when every recorded trick (at least one, at most ``total_tricks``) is complete and
+ *      was played in turn from the hands with legal cards; None otherwise (the reference engine then
+ *      replays the deal).  Whether a record may stop before ``total_tricks`` is the caller's question. */
+static PyObject *py_play(PyObject *self, PyObject *args) {
+    PyObject *hands_obj, *tricks, *seats;
+    int leader, total;
+    unsigned long long scope;
+    Rules r;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiiiiiKiiii", &PyList_Type, &hands_obj, &PyTuple_Type, &tricks,
+                          &PyList_Type, &seats, &leader, &total, &r.trumps, &r.void_tarok, &r.negative,
+                          &r.pagat_last, &scope, &r.pagat_emperor, &r.tarok_lead_last, &r.force_pagat,
+                          &r.emperor))
+        return NULL;
+    r.pagat_scope = scope;
+    if (!ready) Py_RETURN_NONE;
+    int n = (int)PyList_GET_SIZE(hands_obj), played = (int)PyTuple_GET_SIZE(tricks);
+    if (n < 1 || n > MAX_SEATS || played < 1 || played > total || total > MAX_TRICKS
+        || PyList_GET_SIZE(seats) != played)
+        Py_RETURN_NONE;
+    uint64_t hands[MAX_SEATS];
+    for (int s = 0; s < n; s++) {
+        hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands_obj, s));
+        if (PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
+    }
+    Tricks tr;
+    tr.n = n;
+    tr.nt = played;
+    for (int t = 0; t < played; t++)
+        if (read_trick(PyTuple_GET_ITEM(tricks, t), tr.cards[t], MAX_SEATS) != n
+            || read_seats(PyList_GET_ITEM(seats, t), tr.who[t], n) < 0)
+            Py_RETURN_NONE;
+    if (play_tricks(&tr, hands, leader, &r) < 0) Py_RETURN_NONE;
+    if (played == total)
+        for (int s = 0; s < n; s++) if (hands[s]) Py_RETURN_NONE;
+    PyObject *w = PyList_New(played), *p = PyList_New(n);
+    if (!w || !p) { Py_XDECREF(w); Py_XDECREF(p); return NULL; }
+    for (int t = 0; t < played; t++) PyList_SET_ITEM(w, t, PyLong_FromLong(tr.winners[t]));
+    for (int s = 0; s < n; s++) PyList_SET_ITEM(p, s, u64(tr.piles[s]));
+    return Py_BuildValue("(NN)", w, p);
 }
 
 typedef struct {
