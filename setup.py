@@ -1,10 +1,13 @@
-"""The optional C accelerator of the engine's hot path; the rest of the build is in pyproject.toml.
+"""The optional C accelerators of the engine's and the scorer's hot paths; the rest of the build is in
+pyproject.toml.
 
-``optional=True``: where no C compiler or Python headers are found the build skips the extension and
-the package runs on the pure-Python engine (``tarock.accel``).
+``optional=True``: where no C compiler or Python headers are found the build skips an extension and the
+package runs on the pure-Python reference (``tarock.accel``, ``tarock.fast_score``).
 """
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("tarock._fastplay", ["tarock/_fastplay.c"], optional=True,
+                             extra_compile_args=["-O2"]),
+                   Extension("tarock._fastscore", ["tarock/_fastscore.c"], optional=True,
                              extra_compile_args=["-O2"])])
