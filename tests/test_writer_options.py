@@ -1,0 +1,69 @@
+"""The Parquet writer's tuned options store the same values as Arrow's defaults, and keep the statistics readers prune by."""
+
+from __future__ import annotations
+
+import io
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ingest.writer import STATISTICS_COLUMNS, write_parquet
+
+
+def _table() -> pa.Table:
+    n = 5000
+    keys = pa.array([f"{i // 4:016x}" for i in range(n)]).dictionary_encode()
+    cards = pa.array([["T1", "H3", None, "CK"][i % 4] for i in range(n)]).dictionary_encode()
+    return pa.table({
+        "deal_id": keys,
+        "content_hash": keys,
+        "source_file": pa.array(["club.jsonl"] * n).dictionary_encode(),
+        "source_line": pa.array([1 + i // 4 for i in range(n)], pa.int64()),
+        "shard": pa.array(["s1"] * n).dictionary_encode(),
+        "trick_no": pa.array([1 + i % 12 for i in range(n)], pa.int32()),
+        "card": cards,
+        "cards": pa.ListArray.from_arrays(pa.array(range(0, 4 * n + 1, 4), pa.int32()),
+                                          pa.array([f"C{i % 54}" for i in range(4 * n)]).dictionary_encode()),
+        "score": pa.array([None if i % 7 == 0 else i % 90 - 45 for i in range(n)], pa.int32()),
+        "legal": pa.array([None if i % 11 == 0 else i % 3 != 0 for i in range(n)]),
+        "date": pa.array([None] * n, pa.date32()),
+        "record": pa.array([f'{{"id":"{i}"}}' for i in range(n)]),
+        "status": pa.array([["ok", "renons", None][i % 3] for i in range(n)]),
+    })
+
+
+def _written(table: pa.Table, *, tuned: bool) -> bytes:
+    fh = io.BytesIO()
+    if tuned:
+        write_parquet(table, fh)
+    else:
+        pq.write_table(table, fh, store_schema=False)
+    return fh.getvalue()
+
+
+def test_tuned_files_read_back_like_default_ones(tmp_path):
+    table = _table()
+    paths = {}
+    for tuned in (False, True):
+        paths[tuned] = tmp_path / f"{tuned}.parquet"
+        paths[tuned].write_bytes(_written(table, tuned=tuned))
+    default, tuned = pq.read_table(paths[False]), pq.read_table(paths[True])
+    assert tuned.schema == default.schema
+    assert tuned.equals(default)
+    assert pa.types.is_string(tuned.schema.field("deal_id").type)  # no Arrow schema stored: plain strings
+    con = duckdb.connect()
+    query = "SELECT * FROM read_parquet('{}') ORDER BY source_line, trick_no"
+    assert con.sql(query.format(paths[True])).fetchall() == con.sql(query.format(paths[False])).fetchall()
+    assert pl.read_parquet(paths[True]).equals(pl.read_parquet(paths[False]))
+
+
+def test_statistics_only_on_the_pruning_columns():
+    meta = pq.ParquetFile(io.BytesIO(_written(_table(), tuned=True))).metadata
+    assert b"ARROW:schema" not in (meta.metadata or {})
+    group = meta.row_group(0)
+    with_stats = {group.column(j).path_in_schema for j in range(group.num_columns) if group.column(j).is_stats_set}
+    assert with_stats == STATISTICS_COLUMNS
+    line = next(group.column(j) for j in range(group.num_columns) if group.column(j).path_in_schema == "source_line")
+    assert (line.statistics.min, line.statistics.max) == (1, 1250)
