@@ -28,6 +28,55 @@ static int ready = 0;
 static PyObject *codes = NULL;  /* tarock.cards.CODES: the canonical code of each card */
 static PyObject *key_leader, *key_players, *key_cards, *key_winner, *key_points;
 
+/* Card codes as text ("T21", "SK"): an open-addressing table from the code's bytes to its card, filled from
+ * ``codes`` at init, so records decoded without converting their cards can be played directly. */
+#define CODE_SLOTS 256
+static uint32_t code_key[CODE_SLOTS];
+static int8_t code_card[CODE_SLOTS];
+
+static inline uint32_t code_hash(uint32_t key) { return (key * 2654435761u) >> 24; }
+
+static uint32_t pack_code(PyObject *text) {
+    /* A 2- or 3-character ASCII str as one number (0 for anything else). */
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_COMPACT_ASCII(text)) return 0;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    if (len < 2 || len > 3) return 0;
+    const unsigned char *c = (const unsigned char *)PyUnicode_DATA(text);
+    return c[0] | (uint32_t)c[1] << 8 | (len == 3 ? (uint32_t)c[2] << 16 : 0);
+}
+
+static inline Py_ssize_t seq_len(PyObject *s) {
+    /* The length of a tuple or list, -1 for anything else. */
+    return PyTuple_Check(s) ? PyTuple_GET_SIZE(s) : PyList_Check(s) ? PyList_GET_SIZE(s) : -1;
+}
+
+static inline PyObject *seq_at(PyObject *s, Py_ssize_t i) {
+    return PyTuple_Check(s) ? PyTuple_GET_ITEM(s, i) : PyList_GET_ITEM(s, i);
+}
+
+/* The very ``codes`` objects by address: typed decoding hands them back for every card (msgspec's Literal). */
+static PyObject *code_object[CODE_SLOTS];
+static int8_t code_object_card[CODE_SLOTS];
+
+static inline uint32_t object_slot(PyObject *o) { return (uint32_t)(((uintptr_t)o >> 4) * 2654435761u) >> 24; }
+
+static int card_of(PyObject *item) {
+    /* A card given as its number or its canonical code; -1 when it is neither. */
+    for (uint32_t slot = object_slot(item); code_object[slot]; slot = (slot + 1) % CODE_SLOTS)
+        if (code_object[slot] == item) return code_object_card[slot];
+    if (PyLong_Check(item)) {
+        long c = PyLong_AsLong(item);
+        if (c < 0 || c >= N_CARDS) { PyErr_Clear(); return -1; }
+        return (int)c;
+    }
+    uint32_t key = pack_code(item);
+    if (!key) return -1;
+    for (uint32_t slot = code_hash(key);; slot = (slot + 1) % CODE_SLOTS) {
+        if (code_key[slot] == key) return code_card[slot];
+        if (!code_key[slot]) return -1;
+    }
+}
+
 #define EMPEROR_ALWAYS 1
 
 typedef struct {
@@ -92,15 +141,12 @@ static int trick_winner(const int *cards, int n, int trumps, int emperor) {
 }
 
 static int read_trick(PyObject *trick, int *cards, int max) {
-    /* A trick's cards (a tuple of ints) into ``cards``; its length, or -1 when it is not one. */
-    if (!PyTuple_Check(trick)) return -1;
-    Py_ssize_t len = PyTuple_GET_SIZE(trick);
-    if (len > max) return -1;
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long c = PyLong_AsLong(PyTuple_GET_ITEM(trick, i));
-        if (c < 0 || c >= N_CARDS) { PyErr_Clear(); return -1; }
-        cards[i] = (int)c;
-    }
+    /* A trick's cards (a tuple or list of card numbers or codes) into ``cards``; its length, or -1 when it is
+     * not one. */
+    Py_ssize_t len = seq_len(trick);
+    if (len < 0 || len > max) return -1;
+    for (Py_ssize_t i = 0; i < len; i++)
+        if ((cards[i] = card_of(seq_at(trick, i))) < 0) return -1;
     return (int)len;
 }
 
@@ -131,6 +177,22 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
         above[c] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(aboves, c));
     }
     for (int s = 0; s < 5; s++) suit_mask[s] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(suit_masks, s));
+    memset(code_key, 0, sizeof code_key);
+    memset(code_object, 0, sizeof code_object);
+    for (int c = 0; c < N_CARDS; c++) {
+        uint32_t key = pack_code(PyTuple_GET_ITEM(code_tuple, c)), slot = code_hash(key);
+        if (!key) {
+            PyErr_SetString(PyExc_ValueError, "card codes must be 2 or 3 ASCII characters");
+            return NULL;
+        }
+        while (code_key[slot]) slot = (slot + 1) % CODE_SLOTS;
+        code_key[slot] = key;
+        code_card[slot] = (int8_t)c;
+        PyObject *code = PyTuple_GET_ITEM(code_tuple, c);
+        for (slot = object_slot(code); code_object[slot]; slot = (slot + 1) % CODE_SLOTS) {}
+        code_object[slot] = code;
+        code_object_card[slot] = (int8_t)c;
+    }
     tarok_mask = tm;
     plain_mask = pm;
     if (PyErr_Occurred()) return NULL;
@@ -271,13 +333,14 @@ typedef struct {
 } Tricks;
 
 static uint64_t cards_mask(PyObject *cards, int *count) {
-    /* The mask of a tuple of card ints (``count``: its length), or ~0 when it is not one. */
-    if (!PyTuple_Check(cards)) return ~0ULL;
+    /* The mask of a tuple or list of cards (numbers or codes; ``count``: its length), or ~0 when it is not one. */
+    Py_ssize_t len = seq_len(cards);
+    if (len < 0 || len > N_CARDS) return ~0ULL;
     uint64_t m = 0;
-    *count = (int)PyTuple_GET_SIZE(cards);
-    for (int i = 0; i < *count; i++) {
-        long c = PyLong_AsLong(PyTuple_GET_ITEM(cards, i));
-        if (c < 0 || c >= N_CARDS) { PyErr_Clear(); return ~0ULL; }
+    *count = (int)len;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int c = card_of(seq_at(cards, i));
+        if (c < 0) return ~0ULL;
         m |= 1ULL << c;
     }
     return m;
@@ -288,11 +351,11 @@ static int load_tricks(Tricks *tr, PyObject *tricks, int n, PyObject *names, PyO
     /* Every recorded trick complete, its seats (named, else in turn from the last winner) and winner;
      * -1 when a trick is short or a named player is not at the table. */
     tr->n = n;
-    tr->nt = (int)PyTuple_GET_SIZE(tricks);
+    tr->nt = (int)seq_len(tricks);
     if (tr->nt < 1 || tr->nt > MAX_TRICKS) return -1;
     if (names != Py_None && (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != tr->nt)) return -1;
     for (int t = 0; t < tr->nt; t++) {
-        if (read_trick(PyTuple_GET_ITEM(tricks, t), tr->cards[t], MAX_SEATS) != n) return -1;
+        if (read_trick(seq_at(tricks, t), tr->cards[t], MAX_SEATS) != n) return -1;
         PyObject *trick_names = names == Py_None ? Py_None : PyTuple_GET_ITEM(names, t);
         for (int i = 0; i < n; i++) {
             if (trick_names == Py_None) tr->who[t][i] = (leader + i) % n;
@@ -389,8 +452,8 @@ typedef struct {
     uint64_t trula, kings;
 } OutcomeRules;
 
-static PyObject *klop_facts(const Tricks *tr, PyObject *talon) {
-    /* (points per seat, tricks per seat): the talon's cards go one by one to the first tricks' winners. */
+static PyObject *klop_facts(const Tricks *tr, const int *talon) {
+    /* (points per seat, tricks per seat): the talon's 6 cards go one by one to the first tricks' winners. */
     uint64_t piles[MAX_SEATS];
     long taken[MAX_SEATS] = {0};
     int n = tr->n;
@@ -398,7 +461,7 @@ static PyObject *klop_facts(const Tricks *tr, PyObject *talon) {
     for (int t = 0; t < tr->nt; t++) {
         int w = tr->winners[t];
         taken[w]++;
-        if (t < PyTuple_GET_SIZE(talon)) piles[w] |= 1ULL << PyLong_AsLong(PyTuple_GET_ITEM(talon, t));
+        if (t < 6) piles[w] |= 1ULL << talon[t];
     }
     PyObject *points = PyTuple_New(n), *tricks = PyTuple_New(n);
     if (!points || !tricks) { Py_XDECREF(points); Py_XDECREF(tricks); return NULL; }
@@ -471,6 +534,143 @@ static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per
                          holder(o->kings, dpile, opile), pagat_last, king_last, mondfang, lost, decided);
 }
 
+/* The fast lane: a whole clean Slovenian deal.  ``run_lane`` does the work for both entry points below. */
+
+typedef struct {
+    PyObject *hands, *talon, *tricks, *names, *players, *pick, *stash, *called;
+    int per_hand, declarer, leader, calls_king, klop, group;
+    uint64_t required;
+    Rules r;
+    OutcomeRules o;
+} LaneArgs;
+
+typedef struct {
+    Tricks tr;
+    uint64_t hands[MAX_SEATS], pick, stash, declarer_hand;
+    int partner, king_in_talon;
+    PyObject *facts;
+} LaneResult;
+
+#define LANE_FORMAT "OOOOO!iiiiOOOiK(iiiiKiiii)(iiiiiiKK)"
+
+static int parse_lane(PyObject *args, LaneArgs *a, PyObject **out) {
+    /* The arguments of ``lane`` (``out`` NULL) or ``lane_rows`` (one more: the bytearray ``out``). */
+    unsigned long long required, scope, trula, kings;
+    Rules *r = &a->r;
+    OutcomeRules *o = &a->o;
+    int ok = out == NULL
+        ? PyArg_ParseTuple(args, LANE_FORMAT, &a->hands, &a->talon, &a->tricks, &a->names, &PyTuple_Type,
+                           &a->players, &a->per_hand, &a->declarer, &a->leader, &a->calls_king, &a->called, &a->pick,
+                           &a->stash, &a->klop, &required, &r->trumps, &r->void_tarok, &r->negative, &r->pagat_last,
+                           &scope, &r->pagat_emperor, &r->tarok_lead_last, &r->force_pagat, &r->emperor, &a->group,
+                           &o->beggar, &o->valat, &o->normal, &o->mond_applies, &o->any_side, &trula, &kings)
+        : PyArg_ParseTuple(args, LANE_FORMAT "O!", &a->hands, &a->talon, &a->tricks, &a->names, &PyTuple_Type,
+                           &a->players, &a->per_hand, &a->declarer, &a->leader, &a->calls_king, &a->called, &a->pick,
+                           &a->stash, &a->klop, &required, &r->trumps, &r->void_tarok, &r->negative, &r->pagat_last,
+                           &scope, &r->pagat_emperor, &r->tarok_lead_last, &r->force_pagat, &r->emperor, &a->group,
+                           &o->beggar, &o->valat, &o->normal, &o->mond_applies, &o->any_side, &trula, &kings,
+                           &PyByteArray_Type, out);
+    if (!ok) return -1;
+    a->required = required;
+    r->pagat_scope = scope;
+    o->trula = trula;
+    o->kings = kings;
+    return 0;
+}
+
+static int run_lane(const LaneArgs *a, LaneResult *res) {
+    /* 1 and ``res`` filled (its ``facts`` a new reference) for a clean deal, 0 to decline, -1 on an error. */
+    const Rules *r = &a->r;
+    const OutcomeRules *o = &a->o;
+    int per_hand = a->per_hand, declarer = a->declarer, leader = a->leader, group = a->group;
+    int n = (int)seq_len(a->hands), count, talon[6];
+    if (!ready || n < 1 || n > MAX_SEATS || seq_len(a->talon) != 6 || declarer >= n) return 0;
+    /* the deal */
+    uint64_t *hands = res->hands, seen = 0, talon_mask = 0;
+    for (int s = 0; s <= n; s++) {
+        uint64_t m = cards_mask(s < n ? seq_at(a->hands, s) : a->talon, &count);
+        if (m == ~0ULL || count != (s < n ? per_hand : 6) || __builtin_popcountll(m) != count || (m & seen)
+            || (s < n && !(m & a->required)))
+            return 0;
+        seen |= m;
+        if (s < n) hands[s] = m; else talon_mask = m;
+    }
+    for (int i = 0; i < 6; i++) talon[i] = card_of(seq_at(a->talon, i));
+    /* the king */
+    int called_king = a->called == Py_None ? -1 : card_of(a->called);
+    int partner = -1, king_in_talon = 0;
+    if (a->called != Py_None && called_king < 0) return 0;
+    if (!a->calls_king) {
+        if (called_king >= 0) return 0;
+    } else {
+        if (called_king < 0 || !(o->kings >> called_king & 1)) return 0;
+        king_in_talon = 1;
+        for (int s = 0; s < n; s++)
+            if (hands[s] >> called_king & 1) { partner = s == declarer ? -1 : s; king_in_talon = 0; }
+    }
+    /* the tricks and who played them */
+    Tricks *tr = &res->tr;
+    if (load_tricks(tr, a->tricks, n, a->names, a->players, leader, r->trumps, r->emperor) < 0
+        || tr->nt > per_hand || (tr->nt < per_hand && !(o->beggar || o->valat)))
+        return 0;
+    /* the talon exchange */
+    uint64_t play[MAX_SEATS], pick = 0, stash = 0;
+    for (int s = 0; s < n; s++) play[s] = hands[s];
+    if (group && declarer >= 0) {
+        uint64_t played = 0, hand = hands[declarer];
+        for (int t = 0; t < tr->nt; t++)
+            for (int i = 0; i < n; i++) if (tr->who[t][i] == declarer) played |= 1ULL << tr->cards[t][i];
+        if (a->pick != Py_None) {
+            pick = cards_mask(a->pick, &count);
+            if (pick == ~0ULL || count != __builtin_popcountll(pick)) return 0;
+        } else {
+            uint64_t given = 0;
+            if (a->stash != Py_None && (given = cards_mask(a->stash, &count)) == ~0ULL) return 0;
+            pick = (played | given) & ~hand & talon_mask;
+        }
+        int is_group = 0;
+        for (int i = 0; i + group <= 6; i += group) {
+            uint64_t g = 0;
+            for (int j = i; j < i + group; j++) g |= 1ULL << talon[j];
+            if (g == pick) is_group = 1;
+        }
+        if ((pick & ~talon_mask) || !is_group) return 0;
+        uint64_t after = hand | pick;
+        if (a->stash != Py_None) {
+            stash = cards_mask(a->stash, &count);
+            if (stash == ~0ULL) return 0;
+        } else {
+            stash = after & ~played;
+            count = __builtin_popcountll(stash);
+        }
+        if (count != __builtin_popcountll(pick) || __builtin_popcountll(stash) != count || (stash & ~after)
+            || (stash & (o->kings | o->trula)) || ((stash & tarok_mask) && (after & plain_mask & ~o->kings & ~stash)))
+            return 0;
+        play[declarer] = after & ~stash;
+    } else if ((a->pick != Py_None && PyObject_IsTrue(a->pick)) || (a->stash != Py_None && PyObject_IsTrue(a->stash))) {
+        return 0;
+    }
+    res->declarer_hand = declarer >= 0 ? play[declarer] : 0;
+    /* the play */
+    if (play_tricks(tr, play, leader, r) < 0) return 0;
+    if (tr->nt == per_hand)
+        for (int s = 0; s < n; s++) if (play[s]) return 0;
+    PyObject *facts = a->klop ? klop_facts(tr, talon)
+                              : declarer_facts(tr, o, per_hand, group, declarer, partner, called_king, king_in_talon,
+                                               pick, stash, talon_mask);
+    if (!facts) return -1;
+    if (!a->klop && tr->nt < per_hand && PyLong_AsLong(PyTuple_GET_ITEM(facts, 9)) == 0) {
+        Py_DECREF(facts);
+        return 0;  /* the record stops before the contract was decided */
+    }
+    res->partner = partner;
+    res->king_in_talon = king_in_talon;
+    res->pick = pick;
+    res->stash = stash;
+    res->facts = facts;
+    return 1;
+}
+
 /* lane(hands, talon, tricks, names, players, per_hand, declarer, leader, calls_king, called_king, talon_pick,
  *      stash, klop, required, play_rules, outcome_rules)
  *   -> (hands, seats, winners, partner, king_in_talon, pick, stash, declarer's hand to play, facts) or None.
@@ -478,118 +678,57 @@ static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per
  * the talon 6, no card twice), a valid king call, a legal talon exchange, every trick complete and played in
  * turn from the hands with legal cards; then the facts (``klop_facts`` / ``declarer_facts``).  None at the
  * first sign of anything else: the reference engine then replays the deal and says what is wrong.
- * ``declarer`` and ``called_king`` are -1 for none; ``talon_pick`` and ``stash`` None when not recorded. */
+ * Cards are numbers or canonical codes, in tuples or lists.  ``declarer`` is -1 for none; ``called_king``,
+ * ``talon_pick`` and ``stash`` None when not recorded. */
 static PyObject *py_lane(PyObject *self, PyObject *args) {
-    PyObject *hands_t, *talon, *tricks, *names, *players, *pick_t, *stash_t;
-    int per_hand, declarer, leader, calls_king, called_king, klop, group;
-    unsigned long long required, scope, trula, kings;
-    Rules r;
-    OutcomeRules o;
-    if (!PyArg_ParseTuple(args, "O!O!O!OO!iiiiiOOiK(iiiiKiiii)(iiiiiiKK)", &PyTuple_Type, &hands_t, &PyTuple_Type,
-                          &talon, &PyTuple_Type, &tricks, &names, &PyTuple_Type, &players, &per_hand, &declarer,
-                          &leader, &calls_king, &called_king, &pick_t, &stash_t, &klop, &required, &r.trumps,
-                          &r.void_tarok, &r.negative, &r.pagat_last, &scope, &r.pagat_emperor, &r.tarok_lead_last,
-                          &r.force_pagat, &r.emperor, &group, &o.beggar, &o.valat, &o.normal, &o.mond_applies,
-                          &o.any_side, &trula, &kings))
-        return NULL;
-    r.pagat_scope = scope;
-    o.trula = trula;
-    o.kings = kings;
-    int n = (int)PyTuple_GET_SIZE(hands_t), count;
-    if (!ready || n < 1 || n > MAX_SEATS || PyTuple_GET_SIZE(talon) != 6 || declarer >= n) Py_RETURN_NONE;
-    /* the deal */
-    uint64_t hands[MAX_SEATS], seen = 0, talon_mask = 0;
-    for (int s = 0; s <= n; s++) {
-        uint64_t m = cards_mask(s < n ? PyTuple_GET_ITEM(hands_t, s) : talon, &count);
-        if (m == ~0ULL || count != (s < n ? per_hand : 6) || __builtin_popcountll(m) != count || (m & seen)
-            || (s < n && !(m & required)))
-            Py_RETURN_NONE;
-        seen |= m;
-        if (s < n) hands[s] = m; else talon_mask = m;
-    }
-    /* the king */
-    int partner = -1, king_in_talon = 0;
-    if (!calls_king) {
-        if (called_king >= 0) Py_RETURN_NONE;
-    } else {
-        if (called_king < 0 || called_king >= N_CARDS || !(kings >> called_king & 1)) Py_RETURN_NONE;
-        king_in_talon = 1;
-        for (int s = 0; s < n; s++)
-            if (hands[s] >> called_king & 1) { partner = s == declarer ? -1 : s; king_in_talon = 0; }
-    }
-    /* the tricks and who played them */
-    Tricks tr;
-    if (load_tricks(&tr, tricks, n, names, players, leader, r.trumps, r.emperor) < 0
-        || tr.nt > per_hand || (tr.nt < per_hand && !(o.beggar || o.valat)))
-        Py_RETURN_NONE;
-    /* the talon exchange */
-    uint64_t play[MAX_SEATS], pick = 0, stash = 0;
-    for (int s = 0; s < n; s++) play[s] = hands[s];
-    if (group && declarer >= 0) {
-        uint64_t played = 0, hand = hands[declarer];
-        for (int t = 0; t < tr.nt; t++)
-            for (int i = 0; i < n; i++) if (tr.who[t][i] == declarer) played |= 1ULL << tr.cards[t][i];
-        if (pick_t != Py_None) {
-            pick = cards_mask(pick_t, &count);
-            if (pick == ~0ULL || count != __builtin_popcountll(pick)) Py_RETURN_NONE;
-        } else {
-            uint64_t given = 0;
-            if (stash_t != Py_None && (given = cards_mask(stash_t, &count)) == ~0ULL) Py_RETURN_NONE;
-            pick = (played | given) & ~hand & talon_mask;
-        }
-        int is_group = 0;
-        for (int i = 0; i + group <= 6; i += group) {
-            uint64_t g = 0;
-            for (int j = i; j < i + group; j++) g |= 1ULL << PyLong_AsLong(PyTuple_GET_ITEM(talon, j));
-            if (g == pick) is_group = 1;
-        }
-        if ((pick & ~talon_mask) || !is_group) Py_RETURN_NONE;
-        uint64_t after = hand | pick;
-        if (stash_t != Py_None) {
-            stash = cards_mask(stash_t, &count);
-            if (stash == ~0ULL) Py_RETURN_NONE;
-        } else {
-            stash = after & ~played;
-            count = __builtin_popcountll(stash);
-        }
-        if (count != __builtin_popcountll(pick) || __builtin_popcountll(stash) != count || (stash & ~after)
-            || (stash & (kings | trula)) || ((stash & tarok_mask) && (after & plain_mask & ~kings & ~stash)))
-            Py_RETURN_NONE;
-        play[declarer] = after & ~stash;
-    } else if ((pick_t != Py_None && PyObject_IsTrue(pick_t)) || (stash_t != Py_None && PyObject_IsTrue(stash_t))) {
-        Py_RETURN_NONE;
-    }
-    uint64_t declarer_hand = declarer >= 0 ? play[declarer] : 0;
-    /* the play */
-    if (play_tricks(&tr, play, leader, &r) < 0) Py_RETURN_NONE;
-    if (tr.nt == per_hand)
-        for (int s = 0; s < n; s++) if (play[s]) Py_RETURN_NONE;
-    PyObject *facts = klop ? klop_facts(&tr, talon)
-                           : declarer_facts(&tr, &o, per_hand, group, declarer, partner, called_king, king_in_talon,
-                                            pick, stash, talon_mask);
-    if (!facts) return NULL;
-    if (!klop && tr.nt < per_hand && PyLong_AsLong(PyTuple_GET_ITEM(facts, 9)) == 0) {
-        Py_DECREF(facts);
-        Py_RETURN_NONE;  /* the record stops before the contract was decided */
-    }
-    PyObject *hand_list = PyList_New(n), *seats = PyList_New(tr.nt), *winners = PyList_New(tr.nt);
+    LaneArgs a;
+    LaneResult res;
+    if (parse_lane(args, &a, NULL) < 0) return NULL;
+    int rc = run_lane(&a, &res);
+    if (rc <= 0) { if (rc < 0) return NULL; Py_RETURN_NONE; }
+    const Tricks *tr = &res.tr;
+    int n = tr->n;
+    PyObject *hand_list = PyList_New(n), *seats = PyList_New(tr->nt), *winners = PyList_New(tr->nt);
     if (!hand_list || !seats || !winners) goto fail;
-    for (int s = 0; s < n; s++) PyList_SET_ITEM(hand_list, s, u64(hands[s]));
-    for (int t = 0; t < tr.nt; t++) {
+    for (int s = 0; s < n; s++) PyList_SET_ITEM(hand_list, s, u64(res.hands[s]));
+    for (int t = 0; t < tr->nt; t++) {
         PyObject *who = PyTuple_New(n);
         if (!who) goto fail;
-        for (int i = 0; i < n; i++) PyTuple_SET_ITEM(who, i, PyLong_FromLong(tr.who[t][i]));
+        for (int i = 0; i < n; i++) PyTuple_SET_ITEM(who, i, PyLong_FromLong(tr->who[t][i]));
         PyList_SET_ITEM(seats, t, who);
-        PyList_SET_ITEM(winners, t, PyLong_FromLong(tr.winners[t]));
+        PyList_SET_ITEM(winners, t, PyLong_FromLong(tr->winners[t]));
     }
-    return Py_BuildValue("(NNNiiNNNN)", hand_list, seats, winners, partner, king_in_talon, u64(pick), u64(stash),
-                         u64(declarer_hand), facts);
+    return Py_BuildValue("(NNNiiNNNN)", hand_list, seats, winners, res.partner, res.king_in_talon, u64(res.pick),
+                         u64(res.stash), u64(res.declarer_hand), res.facts);
 fail:
     Py_XDECREF(hand_list);
     Py_XDECREF(seats);
     Py_XDECREF(winners);
-    Py_DECREF(facts);
+    Py_DECREF(res.facts);
     return NULL;
+}
+
+/* lane_rows(<lane's arguments>, out) -> (partner, facts, tricks) or None.
+ * ``lane`` for ingest's bulk path: instead of Python objects per trick it appends each trick to the bytearray
+ * ``out`` as its cards in play order, the seats that played them, and the winner's seat (2n + 1 bytes);
+ * nothing is appended when it declines. */
+static PyObject *py_lane_rows(PyObject *self, PyObject *args) {
+    LaneArgs a;
+    LaneResult res;
+    PyObject *out;
+    if (parse_lane(args, &a, &out) < 0) return NULL;
+    int rc = run_lane(&a, &res);
+    if (rc <= 0) { if (rc < 0) return NULL; Py_RETURN_NONE; }
+    const Tricks *tr = &res.tr;
+    int n = tr->n, width = 2 * n + 1;
+    Py_ssize_t at = PyByteArray_GET_SIZE(out);
+    if (PyByteArray_Resize(out, at + (Py_ssize_t)tr->nt * width) < 0) { Py_DECREF(res.facts); return NULL; }
+    uint8_t *p = (uint8_t *)PyByteArray_AS_STRING(out) + at;
+    for (int t = 0; t < tr->nt; t++, p += width) {
+        for (int i = 0; i < n; i++) { p[i] = (uint8_t)tr->cards[t][i]; p[n + i] = (uint8_t)tr->who[t][i]; }
+        p[2 * n] = (uint8_t)tr->winners[t];
+    }
+    return Py_BuildValue("(iNi)", res.partner, res.facts, tr->nt);
 }
 
 static int set_new(PyObject *dict, PyObject *key, PyObject *value) {
@@ -661,6 +800,7 @@ static PyMethodDef methods[] = {
     {"played_by", py_played_by, METH_VARARGS, "Mask of the cards a seat played."},
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
     {"lane", py_lane, METH_VARARGS, "A whole clean Slovenian deal (tarock.fast_lane), else None."},
+    {"lane_rows", py_lane_rows, METH_VARARGS, "lane for ingest's bulk path: tricks appended to a bytearray."},
     {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
     {NULL, NULL, 0, NULL},
 };

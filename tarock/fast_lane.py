@@ -44,7 +44,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         return None
     players = deal.players
     n = len(players)
-    plan = _plan(deal.contract, options)
+    plan = plan_for(deal.contract, options)
     contract = plan.contract
     if n not in CARDS_PER_HAND or (contract.four_players_only and n == 3):
         return None
@@ -60,7 +60,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     lane = kernel.lane(deal.hands, deal.talon, deal.tricks, names if any(names) else None, players, per_hand,
                        -1 if declarer is None else declarer,
                        declarer if contract.declarer_leads and declarer is not None else 0,
-                       calls_king, -1 if deal.called_king is None else deal.called_king, deal.talon_pick, deal.stash,
+                       calls_king, deal.called_king, deal.talon_pick, deal.stash,
                        plan.klop, TAROK_MASK, plan.play_rules, plan.outcome_rules)
     if lane is None:
         return None
@@ -108,7 +108,7 @@ _PAGAT_LAST: tuple[tuple[Side, bool] | None, ...] = (
 """The kernel's codes of a side and of the Pagat in the last trick (``tarock._fastplay.lane``)."""
 
 
-class _Plan(NamedTuple):
+class Plan(NamedTuple):
     """What the kernel plays a contract by under some options: worked out once per pair."""
 
     contract: Contract
@@ -121,10 +121,10 @@ class _Plan(NamedTuple):
     outcome_rules: tuple[Any, ...]
 
 
-_PLANS: dict[tuple[str, int], _Plan] = {}
+_PLANS: dict[tuple[str, int], Plan] = {}
 
 
-def _plan(name: str, options: SlovenianOptions) -> _Plan:
+def plan_for(name: str, options: SlovenianOptions) -> Plan:
     """The contract's plan under ``options`` (cached by the options' identity: few objects, kept alive here)."""
     key = (name, id(options))
     plan = _PLANS.get(key)
@@ -132,7 +132,7 @@ def _plan(name: str, options: SlovenianOptions) -> _Plan:
         return plan
     c = CONTRACTS[name]
     emperor = emperor_mode(c, options)
-    plan = _Plan(c, options, emperor, c.is_klop, c.is_beggar, c.is_valat,
+    plan = Plan(c, options, emperor, c.is_klop, c.is_beggar, c.is_valat,
                  (c.trumps, c.void_tarok, c.negative, c.pagat_last, c.pagat_scope, c.pagat_emperor, c.tarok_lead_last,
                   forced_pagat_applies(c, options), emperor),
                  (c.talon_group, c.is_beggar, c.is_valat, c.normal, c.normal or c.name == "solo_brez",
