@@ -19,6 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ingest.bulk import BulkPath
 from ingest.config import IngestOptions
 from ingest.layout import StoreLayout
 from ingest.rows import ShardRows
@@ -26,6 +27,7 @@ from ingest.shards import Shard
 from ingest.writer import publish_shard
 from tarock import ENGINE_VERSION
 from tarock.checking import Checker
+from tarock.record_decode import Plain
 from tarock.records import ReadItem, RecordError, dumps, loads, read_records
 from tarock.sessions import order_session
 
@@ -71,15 +73,20 @@ def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int) -> Iterator[Rea
             rows.add_reject(file, line, str(exc), record[:raw_limit])
 
 
-def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions) -> Iterator[ReadItem]:
-    """A file shard's records; the items that are not records go straight to ``rejects``.
+def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions,
+                bulk: BulkPath | None) -> Iterator[ReadItem | Plain]:
+    """A file shard's records (those the bulk path takes as ``Plain``); the items that are not records go
+    straight to ``rejects``.
 
     The file is opened by its absolute path (a worker may run elsewhere) and
     named by the path it was found under, as ``tarock check`` names it.
     """
-    items = read_records(shard.abspath, options.limits, shard.start_line, shard.end_line, canonical_text=True)
+    items = read_records(shard.abspath, options.limits, shard.start_line, shard.end_line, canonical_text=True,
+                         take=None if bulk is None else bulk.take)
     for item in items:
-        if item.deal is None:
+        if type(item) is Plain:
+            yield item
+        elif item.deal is None:
             assert item.finding is not None
             rows.add_reject(shard.path, item.line, item.finding.message, item.raw)
         else:
@@ -87,19 +94,34 @@ def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions) -> Iterat
                                                                  item.text)
 
 
-def session_order(items: list[ReadItem]) -> list[ReadItem]:
+def session_order(items: list[Entry]) -> list[Entry]:
     """The items with each session's deals put in ``seq`` order, in the slots that session occupies."""
     slots: dict[str, list[int]] = {}
     for index, item in enumerate(items):
-        assert item.deal is not None
-        if item.deal.session is not None:
-            slots.setdefault(item.deal.session, []).append(index)
+        session = _session_of(item)
+        if session is not None:
+            slots.setdefault(session, []).append(index)
     ordered = list(items)
     for indices in slots.values():
-        ranked = order_session([items[j] for j in indices], seq=lambda it: it.deal.seq)  # type: ignore[union-attr]
+        ranked = order_session([items[j] for j in indices], seq=_seq_of)
         for slot, item in zip(indices, ranked):
             ordered[slot] = item
     return ordered
+
+
+Entry = ReadItem | Plain
+"""A shard's record: read the usual way, or taken by the bulk path."""
+
+
+def _session_of(item: Entry) -> str | None:
+    if type(item) is Plain:
+        return item.session
+    assert item.deal is not None  # type: ignore[union-attr]
+    return item.deal.session  # type: ignore[union-attr]
+
+
+def _seq_of(item: Entry) -> int | None:
+    return item.seq if type(item) is Plain else item.deal.seq  # type: ignore[union-attr]
 
 
 @contextmanager
@@ -163,13 +185,35 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
     started = time.perf_counter()
     rows = ShardRows(shard.key, options.overrides)
     raw_limit = options.limits.raw_limit
-    source = _stored_items(shard, rows, raw_limit) if shard.rescore else _file_items(shard, rows, options)
+    bulk = None if shard.rescore else BulkPath.for_shard(rows, shard.path, shard.abspath, options.limits,
+                                                           options.overrides)
+    source = _stored_items(shard, rows, raw_limit) if shard.rescore else _file_items(shard, rows, options, bulk)
     with _collector_spared() as spare:
         items = session_order(list(source))
         spare()
         read = len(items) + rows.rejected
         checker = Checker(options.overrides)
-        for item in _drain(items):
+        usual: set[str | None] = set()  # the sessions whose remaining deals go the usual way
+        for entry in _drain(items):
+            if type(entry) is Plain:
+                session = entry.record.session
+                if session not in usual:
+                    try:
+                        if bulk.add(entry):  # type: ignore[union-attr]
+                            continue
+                    except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
+                        pass
+                item = bulk.item(entry)  # type: ignore[union-attr]
+                if item.deal is None:  # never expected: the bulk path read it as a record
+                    assert item.finding is not None
+                    rows.add_reject(item.file, item.line, item.finding.message, item.raw)
+                    continue
+            else:
+                item = entry
+                session = item.deal.session  # type: ignore[union-attr]
+            if session is not None and session not in usual and bulk is not None:
+                usual.add(session)
+                bulk.hand_over(session, checker)
             try:
                 rows.add_deal(item, checker.check(item))
             except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)

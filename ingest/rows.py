@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 
 from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
-from tarock.cards import CODES
+from tarock.cards import CARD_POINTS, CODES
 from tarock.options import OptionError, options_for
 from tarock.records import ReadItem, dumps
 from tarock.rulesets import ALL_COMPONENTS
@@ -109,10 +109,17 @@ class _Keys:
     """The deal key columns of a partition's deals, ready to repeat for child rows."""
 
     def __init__(self, deals: pa.Table) -> None:
-        self._columns: list[pa.Array] = []
+        self._columns: list[tuple[np.ndarray | None, pa.Array]] = []
+        """Per key column: the indices of a dictionary-encoded one (None: all distinct, in deal order), and
+        its dictionary; or (None, the column) for one that is not a string."""
         for name in _KEY_NAMES:
             column = deals[name].combine_chunks()
-            self._columns.append(pc.dictionary_encode(column) if column.type == pa.string() else column)
+            if column.type != pa.string():
+                self._columns.append((None, column))
+                continue
+            encoded = pc.dictionary_encode(column)
+            distinct = len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
+            self._columns.append((None if distinct else encoded.indices.to_numpy(), encoded.dictionary))
 
     def table(self, parents: np.ndarray, schema: pa.Schema, columns: list[pa.Array]) -> pa.Table:
         """A child table: the key columns of each row's deal (``parents``), then its own ``columns``.
@@ -121,9 +128,13 @@ class _Keys:
         values, so no key string is copied, and Parquet gets them
         dictionary-encoded for free.
         """
-        index = pa.array(parents, pa.int32())
-        keys = [pa.DictionaryArray.from_arrays(key.indices.take(index), key.dictionary)
-                if isinstance(key, pa.DictionaryArray) else key.take(index) for key in self._columns]
+        parents = np.asarray(parents, np.int32)
+        keys = []
+        for indices, values in self._columns:
+            if values.type != pa.string():
+                keys.append(values.take(pa.array(parents)))
+            else:
+                keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values))
         return pa.Table.from_arrays(keys + columns, names=schema.names)
 
 
@@ -267,6 +278,74 @@ class _PartitionRows:
         return {"tricks": tricks, "plays": plays}
 
 
+class CleanRows(_PartitionRows):
+    """The rows of a partition's clean deals, as ingest's bulk path (``ingest.bulk``) gathers them.
+
+    The ``deals`` and ``results`` values are the same tuples as any deal's.
+    The tricks come as the kernel writes them (``tarock._fastplay.lane_rows``:
+    per trick its cards, the seats that played them and the winner's seat, a
+    byte each) and the breakdown lines as the fast scorer writes them (int32
+    triples: ``results`` row, component, value), so a clean deal costs no
+    Python object per trick or card; names and codes are looked up per column.
+    """
+
+    def __init__(self, n_players: int) -> None:
+        super().__init__(n_players)
+        self.trick_bytes = bytearray()
+        self.component_bytes = bytearray()
+        self._rosters: dict[tuple[str, ...], int] = {}
+        self._roster_of: list[int] = []
+
+    def add(self, deal_row: tuple[Any, ...], results: tuple[Any, ...], players: tuple[str, ...]) -> None:
+        """A clean deal's ``deals`` row and ``results`` values (its tricks and lines are in the buffers)."""
+        roster = self._rosters.get(players)
+        if roster is None:
+            roster = self._rosters[players] = len(self._rosters)
+        self._roster_of.append(roster)
+        self.deals.append(deal_row)
+        self.results.append(results)
+
+    def tables(self) -> dict[str, pa.Table]:
+        triples = np.frombuffer(self.component_bytes, "<i4").reshape(-1, 3)
+        self.component_row, self.component, self.component_value = triples.T  # type: ignore[assignment]
+        return super().tables()
+
+    def _trick_tables(self, keys: _Keys, tricks_per_deal: np.ndarray) -> dict[str, pa.Table]:
+        n = self.n_players
+        raw = np.frombuffer(self.trick_bytes, np.uint8).reshape(-1, 2 * n + 1)
+        cards, seats, winners = raw[:, :n], raw[:, n:2 * n], raw[:, 2 * n]
+        trick_deal, trick_index = _owned_by(tricks_per_deal)
+        trick_no = trick_index + 1
+        names = list(dict.fromkeys(chain.from_iterable(self._rosters)))
+        index = {name: i for i, name in enumerate(names)}
+        roster_names = np.array([[index[p] for p in roster] for roster in self._rosters], np.int32).reshape(-1, n)
+        roster = np.array(self._roster_of, np.int32)[trick_deal]
+        name_dictionary = pa.array(names, pa.string())
+
+        def named(seat_columns: np.ndarray) -> pa.DictionaryArray:
+            at = roster_names[roster.reshape(-1, 1), seat_columns.reshape(len(roster), -1)].ravel()
+            return pa.DictionaryArray.from_arrays(pa.array(at, pa.int32()), name_dictionary)
+
+        card_array = pa.DictionaryArray.from_arrays(pa.array(cards.ravel().astype(np.int32)), _CODE_DICTIONARY)
+        players = named(seats)
+        offsets = pa.array(np.arange(0, len(raw) * n + 1, n, dtype=np.int32))
+        tricks = keys.table(trick_deal, file_schema("tricks"), [
+            pa.array(trick_no), named(seats[:, 0]), named(winners),
+            pa.ListArray.from_arrays(offsets, card_array), pa.ListArray.from_arrays(offsets, players),
+            pa.array(_RAW_POINTS[cards].sum(axis=1, dtype=np.int32)),
+        ])
+        plays = keys.table(np.repeat(trick_deal, n), file_schema("plays"), [
+            pa.array(np.repeat(trick_no, n)), pa.array(np.tile(np.arange(n, dtype=np.int32), len(raw))), players,
+            card_array, pa.array(np.ones(len(raw) * n, np.bool_)), pa.nulls(len(raw) * n, pa.string()),
+        ])
+        return {"tricks": tricks, "plays": plays}
+
+
+_CODE_DICTIONARY = pa.array(CODES, pa.string())
+_RAW_POINTS = np.array(CARD_POINTS, np.int32)
+"""Each card's raw points: a trick's ``points`` (``tarock.summary``)."""
+
+
 def _finding_rows(i: int, findings: list[dict[str, Any]]
                   ) -> tuple[list[tuple[Any, ...]], dict[tuple[int, int], str]]:
     """A deal's ``findings`` rows, and the code of the first illegal finding at each (trick, position)."""
@@ -290,10 +369,19 @@ class ShardRows:
     def __init__(self, shard_key: str, overrides: Mapping[str, Any] | None = None) -> None:
         self.shard_key = shard_key
         self.overrides = dict(overrides or {})
-        self.counts = {"ok": 0, "renons": 0, "error": 0}
+        self._counts = {"ok": 0, "renons": 0, "error": 0}
         self._parts: dict[Partition, _PartitionRows] = {}
+        self._clean: dict[Partition, CleanRows] = {}
+        self._lines: list[int] = []
+        """The source line of every deal added, in the order added (the rows' order in the files)."""
         self._rejects: list[tuple[Any, ...]] = []
         self._options: dict[tuple[str, bytes], tuple[str, str]] = {}
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Deals by status (every clean deal of the bulk path is ``ok``)."""
+        clean = sum(len(part.deals) for part in self._clean.values())
+        return {**self._counts, "ok": self._counts["ok"] + clean}
 
     @property
     def rejected(self) -> int:
@@ -303,7 +391,7 @@ class ShardRows:
         """An input item that is not a record (or could not be checked)."""
         self._rejects.append((file, line, reason, raw, self.shard_key))
 
-    def _effective_options(self, ruleset: str, raw: Mapping[str, Any]) -> tuple[str, str]:
+    def effective_options(self, ruleset: str, raw: Mapping[str, Any]) -> tuple[str, str]:
         """(options_json, options_hash) of a deal: its options with the overrides, where not the defaults."""
         key = (ruleset, orjson.dumps(dict(raw), option=orjson.OPT_SORT_KEYS) if raw else b"")
         hit = self._options.get(key)
@@ -334,7 +422,7 @@ class ShardRows:
         findings = check["findings"]
         card_points = check["card_points"]
         status = check["status"]
-        options_json, options_hash = self._effective_options(deal.ruleset, deal.options)
+        options_json, options_hash = self.effective_options(deal.ruleset, deal.options)
         if findings:
             finding_rows, illegal = _finding_rows(i, findings)
             renons = sum(f["severity"] == "renons" for f in findings)
@@ -358,7 +446,8 @@ class ShardRows:
         part.add_tricks(check["tricks"], illegal)
         # every row is built and the tricks are in: add the rest (nothing below can fail)
         self._parts[key] = part
-        self.counts[status] = self.counts.get(status, 0) + 1
+        self._lines.append(item.line)
+        self._counts[status] = self._counts.get(status, 0) + 1
         part.deals.append(deal_row)
         part.results.append(results)
         if components:
@@ -369,15 +458,47 @@ class ShardRows:
         part.bids.extend(bids)
         part.announcements.extend(announcements)
 
+    def clean_part(self, ruleset: str, n_players: int) -> CleanRows:
+        """Where ingest's bulk path puts the rows of clean deals of this partition (see ``CleanRows``);
+        ``added`` tells it of each one."""
+        part = self._clean.get((ruleset, n_players))
+        if part is None:
+            part = self._clean[ruleset, n_players] = CleanRows(n_players)
+        return part
+
+    def added(self, line: int) -> None:
+        """The bulk path added a deal's rows to a ``clean_part``."""
+        self._lines.append(line)
+
     def tables(self) -> PartTables:
-        """Every table of the shard, split by partition (see ``PartTables``)."""
+        """Every table of the shard, split by partition (see ``PartTables``), rows in the order added."""
         out: PartTables = {name: [] for name in SHARD_TABLES}
-        for (ruleset, n_players), part in sorted(self._parts.items()):
-            values = dict(zip(PARTITION_COLUMNS, (ruleset, n_players)))
-            for name, table in part.tables().items():
+        for key in sorted(set(self._parts) | set(self._clean)):
+            values = dict(zip(PARTITION_COLUMNS, key))
+            made = [part.tables() for part in (self._parts.get(key), self._clean.get(key))
+                    if part is not None and part.deals]
+            tables = _merged(*made, np.array(self._lines, np.int64)) if len(made) > 1 else made[0]
+            for name, table in tables.items():
                 out[name].append((values, table))
         out["rejects"].append(({}, _from_rows(file_schema("rejects"), self._rejects)))
         return out
+
+
+def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], lines: np.ndarray) -> dict[str, pa.Table]:
+    """Two sets of tables of one file's deals merged into the order the deals were added (``lines``: their
+    source lines in that order), each deal's rows kept in their order.
+
+    The bulk path's deals and the others' are each gathered in that order;
+    merged, every row goes to its deal's place (a stable sort by it keeps a
+    deal's own rows in order).
+    """
+    by_line = np.argsort(lines)
+
+    def sorted_by_place(table: pa.Table) -> pa.Table:
+        at = table["source_line"].to_numpy()
+        return table.take(np.argsort(by_line[np.searchsorted(lines, at, sorter=by_line)], kind="stable"))
+
+    return {name: sorted_by_place(pa.concat_tables([table, second[name]])) for name, table in first.items()}
 
 
 def _result_values(check: dict[str, Any], none: tuple[None, ...], first_row: int

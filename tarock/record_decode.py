@@ -34,7 +34,7 @@ from datetime import date, datetime
 from itertools import chain
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
@@ -450,3 +450,123 @@ def _canonical(r: _Record, players: tuple[str, ...]) -> bytes:
     if not r.events:
         r.events = None
     return _ENCODER.encode(r)
+
+
+class _PlainRecord(_Record, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A record whose every play is a canonical code (no named plays): each card comes back as the very
+    ``CODES`` string, which the kernel recognises by identity."""
+
+    tricks: list[list[Card]]
+
+
+_PLAIN_DECODER = msgspec.json.Decoder(_PlainRecord)
+
+
+class Plain(NamedTuple):
+    """A plain Slovenian record as ingest's bulk path takes it: decoded, checked, in canonical shape."""
+
+    line: int
+    data: bytes
+    """The record's text as read (to read it the usual way after all)."""
+    record: _Record
+    """The decoded struct, brought into canonical shape (a text session, hands in playing order …)."""
+    players: tuple[str, ...]
+    text: bytes
+    """The canonical JSON (``records.dumps`` of the record's Deal)."""
+    digest: str
+    """The SHA-256 of ``text`` in hex: the stored copy's content hash (and, cut to 16, the content id)."""
+    deal_id: str
+
+    @property
+    def session(self) -> str | None:
+        return self.record.session  # type: ignore[return-value]  (a text, once read)
+
+    @property
+    def seq(self) -> int | None:
+        return self.record.seq
+
+
+def plain_record(line: int, data: bytes) -> Plain | None:
+    """The record of line ``line`` of a file, ``data``, when it is a plain, complete Slovenian record;
+    None otherwise.
+
+    Plain: what ``fast_deal`` reads (the same checks, or the case declines)
+    and, besides, hands and talon recorded, plays as card codes, the declarer
+    named by one name, and nothing a clean deal's rows would need more than its
+    cards for: no bidding, announcements, table events, claim, concession or
+    recorded scores.  A record declined here is read the usual way
+    (``fast_deal``, then the reference), so None says nothing about whether
+    it is valid.
+    """
+    try:
+        r = _PLAIN_DECODER.decode(data)
+    except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+        return None
+    if (
+        r.ruleset != "slovenian"
+        or (r.format is not None and r.format != FORMAT)
+        or r.hands is None
+        or r.talon is None
+        or r.bidding is not None
+        or r.announcements
+        or r.events
+        or r.claim is not None
+        or r.conceded is not None
+        or r.recorded is not None
+        or r.id == ""
+        or r.contract not in _SLOVENIAN_CONTRACTS
+        or (r.date is not None and not _plain_date(r.date))
+    ):
+        return None
+    players = tuple(r.players)
+    known = _plain_roster(players)
+    if known is None or r.hands.keys() != known:
+        return None
+    declarer = r.declarer
+    if declarer is not None and (type(declarer) is not str or declarer not in known):
+        return None
+    if r.options is not None:
+        try:
+            options_for("slovenian", r.options)
+        except (ValueError, TypeError):
+            return None
+    if type(r.session) is int:
+        r.session = str(r.session)
+    canonical = _canonical(r, players)
+    digest = hashlib.sha256(canonical).hexdigest()
+    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id)
+
+
+_SLOVENIAN_CONTRACTS = _CONTRACT_SETS["slovenian"]
+_ROSTERS: dict[tuple[str, ...], frozenset[str] | None] = {}
+_DATES: dict[str, bool] = {}
+
+
+def _plain_roster(players: tuple[str, ...]) -> frozenset[str] | None:
+    """The set of a record's players when ``_deal`` accepts them (3 or 4 distinct non-blank names of at
+    most ``MAX_NAME`` characters), else None; remembered per roster."""
+    known = _ROSTERS.get(players, False)
+    if known is False:
+        names = frozenset(players)
+        ok = len(players) in (3, 4) and len(names) == len(players) and all(map(str.strip, players)) \
+            and max(map(len, players)) <= MAX_NAME
+        known = names if ok else None
+        if len(_ROSTERS) >= 4096:
+            _ROSTERS.clear()
+        _ROSTERS[players] = known
+    return known  # type: ignore[return-value]
+
+
+def _plain_date(text: str) -> bool:
+    """Whether ``_check_date`` accepts ``text``; remembered per text."""
+    ok = _DATES.get(text)
+    if ok is None:
+        try:
+            _check_date(text)
+            ok = True
+        except _Decline:
+            ok = False
+        if len(_DATES) >= 4096:
+            _DATES.clear()
+        _DATES[text] = ok
+    return ok

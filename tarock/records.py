@@ -26,13 +26,13 @@ import os
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -53,6 +53,9 @@ from tarock.deal import (
 from tarock.findings import Finding
 from tarock.options import options_for
 from tarock.record_decode import fast_deal, fast_deal_and_text
+
+T = TypeVar("T")
+"""What a ``read_records`` caller's ``take`` makes of a record it reads itself."""
 
 
 class RecordError(ValueError):
@@ -1151,7 +1154,8 @@ def read_records(
     start_line: int = 1,
     end_line: int | None = None,
     canonical_text: bool = False,
-) -> Iterator[ReadItem]:
+    take: Callable[[int, bytes], T | None] | None = None,
+) -> Iterator[ReadItem | T]:
     """Stream the records of one file as ReadItems; bad input becomes E_PARSE items, never an exception.
 
     ``.json`` (and ``.json.gz``) files hold one record or a list of them;
@@ -1164,7 +1168,9 @@ def read_records(
     (not gzip, truncated, past ``max_gz_bytes``) yields one finding at the
     line reached, and reading that file stops.  With ``canonical_text`` a
     JSON record read by the typed fast path comes with its canonical text
-    (``ReadItem.text``), which ingest stores.
+    (``ReadItem.text``), which ingest stores.  ``take(line, text)``, when given, sees each
+    JSON Lines record first (within the limits): whatever it returns other than None is yielded
+    in place of the record's item (ingest's bulk path reads plain records its own way).
     """
     if start_line < 1:
         raise ValueError(f"start_line must be at least 1, not {start_line}")
@@ -1188,10 +1194,27 @@ def read_records(
             pieces = _JsonSplitter(source, limits, start_line, end_line).pieces()
         else:
             pieces = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, start_line, end_line)
+        if take is not None and not _is_json_list_file(file):
+            for piece in pieces:
+                if piece.problem is None:
+                    data = piece.data
+                    if not data or data.isspace():
+                        continue
+                    if not _too_deep(data, limits.max_depth) and (taken := take(piece.line, data)) is not None:
+                        yield taken
+                        continue
+                yield _item(file, piece, limits, canonical_text)
+            return
         for piece in pieces:
             if piece.problem is None and (not piece.data or piece.data.isspace()):
                 continue
             yield _item(file, piece, limits, canonical_text)
+
+
+def read_line(file: str, line: int, data: bytes, limits: ReaderLimits = ReaderLimits(),
+              canonical_text: bool = False) -> ReadItem:
+    """The item of one JSON Lines record, as ``read_records`` reads it (for a record ``take`` took back)."""
+    return _item(file, _Piece(line, 1, data), limits, canonical_text)
 
 
 def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
