@@ -82,7 +82,7 @@ def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions,
     named by the path it was found under, as ``tarock check`` names it.
     """
     items = read_records(shard.abspath, options.limits, shard.start_line, shard.end_line, canonical_text=True,
-                         take=None if bulk is None else bulk.take)
+                         take=None if bulk is None else bulk.take, start_byte=shard.start_byte)
     for item in items:
         if type(item) is Plain:
             yield item

@@ -57,7 +57,9 @@ class Shard:
     the same key.  A ``rescore`` shard re-scores the deals an earlier
     generation stored for that same range: it reads ``rescore_deals`` and
     copies ``rescore_rejects`` (Parquet files) instead of reading ``path``.
-    ``est_records`` sizes the progress bar.
+    ``est_records`` sizes the progress bar.  ``start_byte`` is where line
+    ``start_line`` starts in an uncompressed file (None: unknown, read from
+    the start), so a worker seeks there instead of reading every line before.
     """
 
     key: str
@@ -70,6 +72,7 @@ class Shard:
     rescore: bool = False
     rescore_deals: tuple[str, ...] = ()
     rescore_rejects: tuple[str, ...] = ()
+    start_byte: int | None = None
 
     def describe(self) -> str:
         """``path:start-end`` for messages."""
@@ -112,9 +115,16 @@ class _LineScanner:
         self._read = read_chunk
         self._buf = read_chunk()
         self._pos = 3 if self._buf.startswith(b"\xef\xbb\xbf") else 0
+        self._base = 0
+        """The offset in the stream of ``_buf``'s first byte."""
         self._eof = not self._buf
         self.line = 1
         """The number of the line that starts at the current position."""
+
+    @property
+    def offset(self) -> int:
+        """The offset in the stream of the current position."""
+        return self._base + self._pos
 
     def _more(self) -> bool:
         if self._eof:
@@ -123,6 +133,7 @@ class _LineScanner:
         if not chunk:
             self._eof = True
             return False
+        self._base += self._pos
         self._buf = self._buf[self._pos:] + chunk
         self._pos = 0
         return True
@@ -172,6 +183,7 @@ class _LineScanner:
             count += self._buf.count(b"\n", self._pos)
             tail = self._buf.rfind(b"\n", self._pos)
             trailing = len(self._buf) - (tail + 1 if tail >= 0 else self._pos)
+            self._base += len(self._buf)
             self._buf, self._pos = b"", 0
             if not self._more():  # a partial line goes on in the next chunk, counted by its newline there
                 return count + (1 if trailing else 0)
@@ -203,20 +215,22 @@ def _chunks(path: str, limits: ReaderLimits) -> tuple[Callable[[], bytes], Calla
     return read, stream.close
 
 
-def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[int, int | None, int]]:
-    """``(start_line, end_line, estimated records)`` of the shards of a JSON Lines file.
+def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[int, int | None, int, int]]:
+    """``(start_line, end_line, estimated records, start offset)`` of the shards of a JSON Lines file.
 
     A cut planned after line ``k`` moves forward while the next line belongs
     to the session of the last record at or before ``k`` (blank lines go
     along); the last shard runs to the end of the file (``end_line`` None).
+    The start offset is that of the shard's first line in the (decompressed)
+    bytes.
     """
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, not {shard_size}")
     read, close = _chunks(path, limits)
     try:
         scanner = _LineScanner(read)
-        ranges: list[tuple[int, int | None, int]] = []
-        start = 1
+        ranges: list[tuple[int, int | None, int, int]] = []
+        start, start_byte = 1, 0
         last_session: Any = None  # session of the last non-blank line read since the last skip
         while True:
             want = start + shard_size - 1  # the shard's last line, unless a session runs on
@@ -232,8 +246,9 @@ def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[i
                 session = session_of(text)
                 if session is not _BLANK:
                     last_session = session
-            cut = want + 1
+            cut, cut_byte = want + 1, scanner.offset
             while not ended and last_session is not None:
+                cut_byte = scanner.offset
                 text = scanner.read_line()
                 if text is None:
                     ended = True
@@ -245,10 +260,10 @@ def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[i
                 cut += 1
             if ended or not (scanner.line > cut or scanner.has_line()):
                 break
-            ranges.append((start, cut - 1, cut - start))
-            start = cut
+            ranges.append((start, cut - 1, cut - start, start_byte))
+            start, start_byte = cut, cut_byte
         rest = scanner.line - start + scanner.count_rest()
-        ranges.append((start, None, max(rest, 1)))
+        ranges.append((start, None, max(rest, 1), start_byte))
         return ranges
     finally:
         close()
@@ -261,12 +276,14 @@ def plan_shards(files: Iterable[SourceFile], generation: str, shard_size: int = 
     for src in files:
         if src.fingerprint is None or not is_json_lines(src.path):
             est = max(1, src.size // _JSON_RECORD_BYTES)
-            ranges: list[tuple[int, int | None, int]] = [(1, None, est)]
+            ranges: list[tuple[int, int | None, int, int]] = [(1, None, est, 0)]
         else:
             ranges = plan_lines(src.path, shard_size, limits or ReaderLimits())
-        for start, end, est in ranges:
+        seekable = not src.path.endswith(".gz")
+        for start, end, est, start_byte in ranges:
             key = shard_key(src.abspath, src.fingerprint, start, end, generation)
-            shards.append(Shard(key, src.path, src.abspath, src.fingerprint, start, end, est))
+            shards.append(Shard(key, src.path, src.abspath, src.fingerprint, start, end, est,
+                                start_byte=start_byte if seekable and start > 1 else None))
     return shards
 
 

@@ -761,19 +761,21 @@ class _Piece:
 
 
 def _split_lines(
-    source: _Source, max_bytes: int, head_bytes: int, start_line: int, end_line: int | None
+    source: _Source, max_bytes: int, head_bytes: int, start_line: int, end_line: int | None,
+    first_line: int = 1,
 ) -> Iterator[_Piece]:
     """The lines start_line..end_line of a JSONL file, each at most ``max_bytes``.
 
     Lines are cut from chunks; lines before ``start_line`` are only counted.
     A longer line becomes a problem piece holding its first ``head_bytes``,
     and the rest of it is read past, never kept.  A read failure ends the
-    pieces with a problem at the line being read.
+    pieces with a problem at the line being read.  ``first_line``: the
+    number of the line ``source`` starts at (a stream opened past the start).
     """
-    line_no = 1
+    line_no = first_line
     try:
         buf, pos = source.read(), 0
-        if buf.startswith(_BOM):
+        if first_line == 1 and buf.startswith(_BOM):
             pos = len(_BOM)
         while line_no < start_line and buf:
             newlines = buf.count(b"\n", pos)
@@ -1155,6 +1157,7 @@ def read_records(
     end_line: int | None = None,
     canonical_text: bool = False,
     take: Callable[[int, bytes], T | None] | None = None,
+    start_byte: int | None = None,
 ) -> Iterator[ReadItem | T]:
     """Stream the records of one file as ReadItems; bad input becomes E_PARSE items, never an exception.
 
@@ -1171,6 +1174,8 @@ def read_records(
     (``ReadItem.text``), which ingest stores.  ``take(line, text)``, when given, sees each
     JSON Lines record first (within the limits): whatever it returns other than None is yielded
     in place of the record's item (ingest's bulk path reads plain records its own way).
+    ``start_byte``, for an uncompressed JSON Lines file, is where line ``start_line`` starts
+    (``ingest.shards`` plans it): the file is read from there instead of from the start.
     """
     if start_line < 1:
         raise ValueError(f"start_line must be at least 1, not {start_line}")
@@ -1193,7 +1198,12 @@ def read_records(
         if _is_json_list_file(file):
             pieces = _JsonSplitter(source, limits, start_line, end_line).pieces()
         else:
-            pieces = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, start_line, end_line)
+            first_line = 1
+            if start_byte and not gz:
+                stream.seek(start_byte)
+                first_line = start_line
+            pieces = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, start_line, end_line,
+                                  first_line)
         if take is not None and not _is_json_list_file(file):
             for piece in pieces:
                 if piece.problem is None:

@@ -42,14 +42,18 @@ def sessions_by_line(lines: list[bytes]) -> list[object]:
     return [session_of(line) for line in lines]
 
 
-def check_plan(lines: list[bytes], ranges: list[tuple[int, int | None, int]], size: int) -> None:
-    """The ranges tile the file, and no cut falls inside a session."""
-    assert ranges[0][0] == 1
-    for (start, end, _), (next_start, _, _) in itertools.pairwise(ranges):
+def check_plan(lines: list[bytes], ranges: list[tuple[int, int | None, int, int]], size: int,
+               data: bytes) -> None:
+    """The ranges tile the file, each starts at its first line's offset, and no cut falls inside a session."""
+    assert ranges[0][0] == 1 and ranges[0][3] == 0
+    for (start, end, _, _), (next_start, _, _, _) in itertools.pairwise(ranges):
         assert end is not None and next_start == end + 1 and end - start + 1 >= size
     assert ranges[-1][1] is None
+    for start, _, _, offset in ranges:
+        # the offset is where line ``start`` begins: just after the (start - 1)-th newline
+        assert offset == (0 if start == 1 else [i for i, b in enumerate(data) if b == 10][start - 2] + 1)
     sessions = sessions_by_line(lines)
-    for start, _, _ in ranges[1:]:
+    for start, _, _, _ in ranges[1:]:
         before = [s for s in sessions[: start - 1] if isinstance(s, (str, type(None)))]
         after = [s for s in sessions[start - 1:] if isinstance(s, (str, type(None)))]
         assert before and after
@@ -65,8 +69,8 @@ def test_cuts_never_split_a_session(tmp_path: Path, seed: int, size: int) -> Non
     path = tmp_path / "x.jsonl"
     path.write_bytes(b"\n".join(lines) + trailing)
     ranges = plan_lines(str(path), size, LIMITS)
-    check_plan(lines, ranges, size)
-    assert sum(est for _, _, est in ranges) == len(path.read_bytes().splitlines())
+    check_plan(lines, ranges, size, path.read_bytes())
+    assert sum(est for _, _, est, _ in ranges) == len(path.read_bytes().splitlines())
     gz = tmp_path / "x.jsonl.gz"
     gz.write_bytes(gzip.compress(path.read_bytes()))
     assert plan_lines(str(gz), size, LIMITS) == ranges
@@ -89,7 +93,7 @@ def test_a_session_longer_than_a_shard_stays_whole(tmp_path: Path) -> None:
     lines = [orjson.dumps({"session": "long", "seq": i}) for i in range(50)] + [b'{"session": "next"}']
     path = tmp_path / "x.jsonl"
     path.write_bytes(b"\n".join(lines))
-    assert plan_lines(str(path), 10, LIMITS) == [(1, 50, 50), (51, None, 1)]
+    assert plan_lines(str(path), 10, LIMITS) == [(1, 50, 50, 0), (51, None, 1, sum(len(x) + 1 for x in lines[:50]))]
 
 
 def test_empty_missing_and_broken_files_are_one_shard(tmp_path: Path) -> None:
@@ -97,8 +101,8 @@ def test_empty_missing_and_broken_files_are_one_shard(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     broken = tmp_path / "broken.jsonl.gz"
     broken.write_bytes(gzip.compress(b'{"session": 1}\n' * 50)[:-20])
-    assert plan_lines(str(empty), 5, LIMITS) == [(1, None, 1)]
-    assert plan_lines(str(tmp_path / "missing.jsonl"), 5, LIMITS) == [(1, None, 1)]
+    assert plan_lines(str(empty), 5, LIMITS) == [(1, None, 1, 0)]
+    assert plan_lines(str(tmp_path / "missing.jsonl"), 5, LIMITS) == [(1, None, 1, 0)]
     ranges = plan_lines(str(broken), 5, LIMITS)
     assert ranges[-1][1] is None  # the reader reports the truncation in the last shard
 
@@ -110,6 +114,10 @@ def test_shards_read_back_every_record_once(tmp_path: Path) -> None:
     shards = plan_shards(discover([tmp_path]), "gen-test", 17, LIMITS)
     seen = [item.line for s in shards for item in read_records(s.path, LIMITS, s.start_line, s.end_line)]
     assert seen == [i + 1 for i, line in enumerate(lines) if line.strip()]
+    assert any(s.start_byte for s in shards)  # read from their offsets, the shards give the same items
+    assert [item for s in shards for item in read_records(s.path, LIMITS, s.start_line, s.end_line,
+                                                          start_byte=s.start_byte)] == \
+        [item for s in shards for item in read_records(s.path, LIMITS, s.start_line, s.end_line)]
     assert len({s.key for s in shards}) == len(shards)
     assert plan_shards(discover([tmp_path]), "gen-test", 17, LIMITS) == shards
     assert {s.key for s in plan_shards(discover([tmp_path]), "gen-other", 17, LIMITS)}.isdisjoint(
@@ -139,4 +147,5 @@ def test_lines_longer_than_a_chunk(tmp_path: Path) -> None:
     lines = [b'{"session": "a"}'] * 3 + [long] * 2 + [b'{"session": "b"}'] * 3 + [b"z" * (3 << 20)]
     path = tmp_path / "x.jsonl"
     path.write_bytes(b"\n".join(lines))
-    assert plan_lines(str(path), 2, LIMITS) == [(1, 5, 5), (6, 8, 3), (9, None, 1)]
+    starts = [0, *itertools.accumulate(len(x) + 1 for x in lines)]
+    assert plan_lines(str(path), 2, LIMITS) == [(1, 5, 5, 0), (6, 8, 3, starts[5]), (9, None, 1, starts[8])]
