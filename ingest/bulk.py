@@ -27,7 +27,7 @@ from tarock.cards import TAROK_MASK
 from tarock.checking import Checker
 from tarock.deal import EMPTY
 from tarock.fast_lane import plan_for
-from tarock.fast_score import scorer
+from tarock.fast_score import plan_of, prepared, roster_of
 from tarock.options import OptionError, SlovenianOptions, options_for
 from tarock.record_decode import Plain, plain_record
 from tarock.records import ReaderLimits, ReadItem, read_line
@@ -58,14 +58,18 @@ class BulkPath:
         self.ledgers: dict[str, dict[str, int]] = {}
         """Radelci per player name of every session the bulk path has scored deals of."""
         self.shard_key = rows.shard_key
+        self._added = rows.added
+        self._default_specs: dict[tuple[str, int], _Spec] = {}
+        """By contract and number of players, under the default options (with the overrides)."""
         self._specs: dict[tuple[str, int, int], _Spec] = {}
         """By contract, number of players and the options' identity (checked: ``_Spec.options``)."""
+        self._rosters: dict[tuple[str, ...], tuple[bytes, ...] | None] = {}
         self._default_options_json = rows.effective_options(RULESET, EMPTY)
 
     @classmethod
     def for_shard(cls, rows: ShardRows, file: str, abspath: str, limits: ReaderLimits,
                   overrides: Mapping[str, Any]) -> BulkPath | None:
-        kernel, score = accel.KERNEL, scorer()
+        kernel, score = accel.KERNEL, prepared()
         if kernel is None or score is None:
             return None
         try:
@@ -95,19 +99,22 @@ class BulkPath:
         raw = r.options
         if raw is None:
             options, texts = self.default, self._default_options_json
+            spec = self._default_specs.get((r.contract, len(players)))
         else:
             try:
                 options = options_for(RULESET, raw, self.overrides)
             except OptionError:
                 return False
             texts = self.rows.effective_options(RULESET, raw)
-        n = len(players)
-        spec = self._specs.get((r.contract, n, id(options)))
-        if spec is None or spec.options is not options:
-            spec = self._spec(r.contract, n, options)
-        declarer = r.declarer
-        if spec.unavailable:
+            spec = self._specs.get((r.contract, len(players), id(options)))
+            if spec is not None and spec.options is not options:
+                spec = None
+        if spec is None:
+            spec = self._spec(r.contract, len(players), options, raw is None)
+        roster = self._rosters.get(players) or self._roster(players)
+        if spec.plan is None or roster is None:
             return False
+        declarer = r.declarer
         if spec.has_declarer:
             if declarer is None:
                 return False
@@ -120,19 +127,18 @@ class BulkPath:
         tricks, lines = part.trick_bytes, part.component_bytes
         sizes = len(tricks), len(lines)
         try:
-            hands = r.hands
             lane = self.kernel.lane_rows(
-                [hands[p] for p in players], r.talon, r.tricks, None, players, spec.per_hand,  # type: ignore[index]
-                seat, seat if spec.declarer_leads else 0, spec.calls_king, r.called_king, r.talon_pick, r.stash,
-                spec.klop, TAROK_MASK, spec.play_rules, spec.outcome_rules, tricks)
+                list(map(r.hands.__getitem__, players)), r.talon, r.tricks, None, players,  # type: ignore[union-attr]
+                spec.per_hand, seat, seat if spec.declarer_leads else 0, spec.calls_king, r.called_king,
+                r.talon_pick, r.stash, spec.klop, TAROK_MASK, spec.play_rules, spec.outcome_rules, tricks)
             if lane is None:
                 return False
             partner, facts, n_tricks = lane
             session = r.session
             ledger = None if session is None else self.ledgers.get(session)  # type: ignore[arg-type]
-            before = tuple([ledger.get(p, 0) for p in players]) if ledger else _ZEROS[n]
-            scored = self.score(r.contract, players, None if seat < 0 else seat, None if partner < 0 else partner,
-                                options, facts, before, len(part.deals) * n, lines)
+            before = tuple(map(ledger.get, players, spec.zeros)) if ledger else spec.zeros
+            scored = self.score(spec.plan, roster, None if seat < 0 else seat, None if partner < 0 else partner,
+                                facts, before, len(part.deals) * spec.n, lines, None)
             if scored is None:
                 del tricks[sizes[0]:]
                 return False
@@ -142,35 +148,45 @@ class BulkPath:
                 card_points = canonical_json(dict(zip(players, facts[0])))
             else:
                 declarer_points, opponents_points = facts[0], facts[1]
-                card_points = f'{{"declarer_side":{declarer_points},"opponents":{opponents_points}}}'
-            none = spec.none
+                card_points = _CARD_POINTS[declarer_points][opponents_points]
             part.add((
                 plain.deal_id, plain.digest, self.file, plain.line, self.shard_key, players, session, r.seq,
                 parse_date(r.date), players[-1], players[0], r.contract, declarer,
                 None if partner < 0 else players[partner], r.called_king, "ok", won, declarer_points,
                 opponents_points, card_points, n_tricks, 0, 0, False, False, texts[1], texts[0], ENGINE_VERSION,
-                plain.text.decode(),
-            ), ("none", spec.roles(seat, partner), scores, none, none, none, before, after, breakdown), players)
+                plain.text,  # bytes: Arrow takes UTF-8 for a string column (msgspec wrote it)
+            ), players, spec.roles(seat, partner), scores, before, after, breakdown)
         except BaseException:
             del tricks[sizes[0]:], lines[sizes[1]:]
             raise
-        self.rows.added(plain.line)
+        self._added(plain.line)
         if session is not None:
             if ledger is None:
                 ledger = self.ledgers[session] = {}  # type: ignore[index]
             ledger.update(zip(players, after))
         return True
 
-    def _spec(self, contract: str, n: int, options: SlovenianOptions) -> _Spec:
+    def _spec(self, contract: str, n: int, options: SlovenianOptions, default: bool) -> _Spec:
         plan = plan_for(contract, options)
         c = plan.contract
-        spec = _Spec(options, self.rows.clean_part(RULESET, n), c.four_players_only and n == 3, c.has_declarer,
-                     c.declarer_leads, c.calls_king and n == 4, CARDS_PER_HAND[n], plan.klop, plan.play_rules,
-                     plan.outcome_rules, _NONES[n], n, c.name in NO_DECLARER, {})
-        if len(self._specs) >= 4096:
-            self._specs.clear()
-        self._specs[contract, n, id(options)] = spec
+        available = not (c.four_players_only and n == 3)
+        spec = _Spec(options, self.rows.clean_part(RULESET, n), plan_of(contract, options) if available else None,
+                     c.has_declarer, c.declarer_leads, c.calls_king and n == 4, CARDS_PER_HAND[n], plan.klop,
+                     plan.play_rules, plan.outcome_rules, (None,) * n, (0,) * n, n, c.name in NO_DECLARER, {})
+        if default:
+            self._default_specs[contract, n] = spec
+        else:
+            if len(self._specs) >= 4096:
+                self._specs.clear()
+            self._specs[contract, n, id(options)] = spec
         return spec
+
+    def _roster(self, players: tuple[str, ...]) -> tuple[bytes, ...] | None:
+        roster = roster_of(players)
+        if len(self._rosters) >= 4096:
+            self._rosters.clear()
+        self._rosters[players] = roster
+        return roster
 
 
 @dataclass(slots=True)
@@ -179,8 +195,9 @@ class _Spec:
 
     options: SlovenianOptions
     part: CleanRows
-    unavailable: bool
-    """The contract is not played by this many players (the usual path says so)."""
+    plan: tuple[Any, ...] | None
+    """The compiled scorer's plan (``tarock.fast_score.plan_of``); None when it has none, or the contract is
+    not played by this many players (the usual path says so)."""
     has_declarer: bool
     declarer_leads: bool
     calls_king: bool
@@ -189,6 +206,7 @@ class _Spec:
     play_rules: tuple[Any, ...]
     outcome_rules: tuple[Any, ...]
     none: tuple[None, ...]
+    zeros: tuple[int, ...]
     n: int
     everyone_alone: bool
     """Klop: every player's role is ``klop``."""
@@ -207,5 +225,6 @@ class _Spec:
         return roles
 
 
-_ZEROS = {n: (0,) * n for n in CARDS_PER_HAND}
-_NONES: dict[int, tuple[None, ...]] = {n: (None,) * n for n in CARDS_PER_HAND}
+_CARD_POINTS = [[canonical_json({"declarer_side": ours, "opponents": theirs}) for theirs in range(71)]
+                for ours in range(71)]
+"""``card_points_json`` of a deal with a declarer, by the two sides' card points (0 to 70 each)."""

@@ -134,7 +134,8 @@ class _Keys:
             if values.type != pa.string():
                 keys.append(values.take(pa.array(parents)))
             else:
-                keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values))
+                keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values,
+                                                           safe=False))  # indices of these very values
         return pa.Table.from_arrays(keys + columns, names=schema.names)
 
 
@@ -220,9 +221,7 @@ class _PartitionRows:
         parents = np.repeat(np.arange(n_deals, dtype=np.int32), n)
         seat_no = np.tile(np.arange(n, dtype=np.int32), n_deals)
         seats = SEATS.get(n, ())
-        penalty, *per_player = _transposed(self.results, _RESULT_FIELDS)
-        role, score, recorded, diff, unpenalised, before, after, breakdown = (
-            list(chain.from_iterable(column)) for column in per_player)
+        penalty, role, score, recorded, diff, unpenalised, before, after, breakdown = self._per_player()
         role_array = pa.array(role, pa.string())
         won = deals["won"].combine_chunks().take(parents)
         player_won = pc.if_else(pc.is_in(role_array, value_set=pa.array(_SIDES)),
@@ -245,6 +244,12 @@ class _PartitionRows:
             pa.array(breakdown, pa.string()),
             *(pa.array(components[:, j], pa.int32(), mask=unscored) for j in range(len(ALL_COMPONENTS))),
         ])
+
+    def _per_player(self) -> tuple[list[Any], ...]:
+        """The ``results`` values as columns: the penalty per deal, then role, score, recorded score,
+        score diff, unpenalised, radelci before and after, breakdown JSON, per player of each deal."""
+        penalty, *per_player = _transposed(self.results, _RESULT_FIELDS)
+        return (list(penalty), *(list(chain.from_iterable(column)) for column in per_player))
 
     def _trick_tables(self, keys: _Keys, tricks_per_deal: np.ndarray) -> dict[str, pa.Table]:
         """``tricks`` and ``plays``, both from the flat card and player columns."""
@@ -281,8 +286,9 @@ class _PartitionRows:
 class CleanRows(_PartitionRows):
     """The rows of a partition's clean deals, as ingest's bulk path (``ingest.bulk``) gathers them.
 
-    The ``deals`` and ``results`` values are the same tuples as any deal's.
-    The tricks come as the kernel writes them (``tarock._fastplay.lane_rows``:
+    The ``deals`` rows are the same tuples as any deal's, the ``results``
+    values flat per-player columns (a clean deal has no recorded score,
+    difference or penalty).  The tricks come as the kernel writes them (``tarock._fastplay.lane_rows``:
     per trick its cards, the seats that played them and the winner's seat, a
     byte each) and the breakdown lines as the fast scorer writes them (int32
     triples: ``results`` row, component, value), so a clean deal costs no
@@ -295,15 +301,32 @@ class CleanRows(_PartitionRows):
         self.component_bytes = bytearray()
         self._rosters: dict[tuple[str, ...], int] = {}
         self._roster_of: list[int] = []
+        self._roles: list[str | None] = []
+        self._scores: list[int] = []
+        self._before: list[int] = []
+        self._after: list[int] = []
+        self._breakdown: list[str] = []
 
-    def add(self, deal_row: tuple[Any, ...], results: tuple[Any, ...], players: tuple[str, ...]) -> None:
-        """A clean deal's ``deals`` row and ``results`` values (its tricks and lines are in the buffers)."""
+    def add(self, deal_row: tuple[Any, ...], players: tuple[str, ...], roles: tuple[str | None, ...],
+            scores: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...],
+            breakdown: tuple[str, ...]) -> None:
+        """A clean deal's ``deals`` row and, per player, its ``results`` values (its tricks and breakdown
+        lines are in the buffers)."""
         roster = self._rosters.get(players)
         if roster is None:
             roster = self._rosters[players] = len(self._rosters)
         self._roster_of.append(roster)
         self.deals.append(deal_row)
-        self.results.append(results)
+        self._roles += roles
+        self._scores += scores
+        self._before += before
+        self._after += after
+        self._breakdown += breakdown
+
+    def _per_player(self) -> tuple[list[Any], ...]:
+        unknown = [None] * len(self._scores)
+        return (["none"] * len(self.deals), self._roles, self._scores, unknown, unknown, unknown, self._before,
+                self._after, self._breakdown)
 
     def tables(self) -> dict[str, pa.Table]:
         triples = np.frombuffer(self.component_bytes, "<i4").reshape(-1, 3)
@@ -324,9 +347,10 @@ class CleanRows(_PartitionRows):
 
         def named(seat_columns: np.ndarray) -> pa.DictionaryArray:
             at = roster_names[roster.reshape(-1, 1), seat_columns.reshape(len(roster), -1)].ravel()
-            return pa.DictionaryArray.from_arrays(pa.array(at, pa.int32()), name_dictionary)
+            return pa.DictionaryArray.from_arrays(pa.array(at, pa.int32()), name_dictionary, safe=False)
 
-        card_array = pa.DictionaryArray.from_arrays(pa.array(cards.ravel().astype(np.int32)), _CODE_DICTIONARY)
+        card_array = pa.DictionaryArray.from_arrays(pa.array(cards.ravel().astype(np.int32)), _CODE_DICTIONARY,
+                                                   safe=False)  # the kernel writes only cards
         players = named(seats)
         offsets = pa.array(np.arange(0, len(raw) * n + 1, n, dtype=np.int32))
         tricks = keys.table(trick_deal, file_schema("tricks"), [

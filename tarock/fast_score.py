@@ -292,6 +292,23 @@ def score_lane(contract: str, players: tuple[str, ...], declarer: int | None, pa
     return _score(plan, roster, declarer, partner, facts, before, first_row, components, extra)  # type: ignore[misc]
 
 
+def plan_of(contract: str, options: SlovenianOptions) -> tuple[Any, ...] | None:
+    """``score_prepared``'s plan of a contract under ``options``, or None when the C scorer does not take them."""
+    return _PLANS.get((contract, id(options))) or _new_plan(contract, options)
+
+
+def roster_of(players: tuple[str, ...]) -> tuple[bytes, ...] | None:
+    """``score_prepared``'s roster of the players, or None when the C scorer does not take them."""
+    return _ROSTERS.get(players) or _new_roster(players)
+
+
+def prepared() -> Callable[..., Result | None] | None:
+    """The C scorer itself, for a caller that keeps ``plan_of`` and ``roster_of`` and has no announcements:
+    ``score(plan, roster, declarer, partner, facts, before, first_row, components, None)`` is ``score_lane``
+    without its lookups; None as for ``scorer``."""
+    return _score if BUILT and accel.KERNEL is not None else None
+
+
 def scorer() -> Callable[..., Result | None] | None:
     """``score_lane`` when the C scorer is built and the accelerator is on, else None (score with the reference)."""
     return score_lane if BUILT and accel.KERNEL is not None else None

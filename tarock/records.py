@@ -1172,8 +1172,9 @@ def read_records(
     line reached, and reading that file stops.  With ``canonical_text`` a
     JSON record read by the typed fast path comes with its canonical text
     (``ReadItem.text``), which ingest stores.  ``take(line, text)``, when given, sees each
-    JSON Lines record first (within the limits): whatever it returns other than None is yielded
-    in place of the record's item (ingest's bulk path reads plain records its own way).
+    JSON Lines record first (within the line limit; ``take`` must decline text nested deeper than
+    ``max_depth``): whatever it returns other than None is yielded in place of the record's item
+    (ingest's bulk path reads plain records its own way).
     ``start_byte``, for an uncompressed JSON Lines file, is where line ``start_line`` starts
     (``ingest.shards`` plans it): the file is read from there instead of from the start.
     """
@@ -1210,7 +1211,8 @@ def read_records(
                     data = piece.data
                     if not data or data.isspace():
                         continue
-                    if not _too_deep(data, limits.max_depth) and (taken := take(piece.line, data)) is not None:
+                    taken = take(piece.line, data)  # a record nested too deep is no record it takes
+                    if taken is not None:
                         yield taken
                         continue
                 yield _item(file, piece, limits, canonical_text)
