@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.rows import NO_DECLARER, CleanRows, ShardRows, canonical_json, parse_date
-from tarock import ENGINE_VERSION, accel
+from tarock import accel
 from tarock.cards import TAROK_MASK
 from tarock.checking import Checker
 from tarock.deal import EMPTY
@@ -57,8 +57,7 @@ class BulkPath:
         self.default = default
         self.ledgers: dict[str, dict[str, int]] = {}
         """Radelci per player name of every session the bulk path has scored deals of."""
-        self.shard_key = rows.shard_key
-        self._added = rows.added
+        self._added = rows.added_lines
         self._default_specs: dict[tuple[str, int], _Spec] = {}
         """By contract and number of players, under the default options (with the overrides)."""
         self._specs: dict[tuple[str, int, int], _Spec] = {}
@@ -98,8 +97,10 @@ class BulkPath:
         players = plain.players
         raw = r.options
         if raw is None:
-            options, texts = self.default, self._default_options_json
+            texts = self._default_options_json
             spec = self._default_specs.get((r.contract, len(players)))
+            if spec is None:
+                spec = self._spec(r.contract, len(players), self.default, True)
         else:
             try:
                 options = options_for(RULESET, raw, self.overrides)
@@ -107,72 +108,29 @@ class BulkPath:
                 return False
             texts = self.rows.effective_options(RULESET, raw)
             spec = self._specs.get((r.contract, len(players), id(options)))
-            if spec is not None and spec.options is not options:
-                spec = None
-        if spec is None:
-            spec = self._spec(r.contract, len(players), options, raw is None)
+            if spec is None or spec.options is not options:
+                spec = self._spec(r.contract, len(players), options, False)
         roster = self._rosters.get(players) or self._roster(players)
-        if spec.plan is None or roster is None:
+        if spec.context is None or roster is None:
             return False
-        declarer = r.declarer
-        if spec.has_declarer:
-            if declarer is None:
-                return False
-            seat = players.index(declarer)  # type: ignore[arg-type]
-        elif declarer is not None:
-            return False
-        else:
-            seat = -1
-        part = spec.part
-        tricks, lines = part.trick_bytes, part.component_bytes
-        sizes = len(tricks), len(lines)
-        try:
-            lane = self.kernel.lane_rows(
-                list(map(r.hands.__getitem__, players)), r.talon, r.tricks, None, players,  # type: ignore[union-attr]
-                spec.per_hand, seat, seat if spec.declarer_leads else 0, spec.calls_king, r.called_king,
-                r.talon_pick, r.stash, spec.klop, TAROK_MASK, spec.play_rules, spec.outcome_rules, tricks)
-            if lane is None:
-                return False
-            partner, facts, n_tricks = lane
-            session = r.session
-            ledger = None if session is None else self.ledgers.get(session)  # type: ignore[arg-type]
-            before = tuple(map(ledger.get, players, spec.zeros)) if ledger else spec.zeros
-            scored = self.score(spec.plan, roster, None if seat < 0 else seat, None if partner < 0 else partner,
-                                facts, before, len(part.deals) * spec.n, lines, None)
-            if scored is None:
-                del tricks[sizes[0]:]
-                return False
-            won, scores, after, breakdown = scored
-            if spec.klop:
-                declarer_points = opponents_points = None
-                card_points = canonical_json(dict(zip(players, facts[0])))
-            else:
-                declarer_points, opponents_points = facts[0], facts[1]
-                card_points = _CARD_POINTS[declarer_points][opponents_points]
-            part.add((
-                plain.deal_id, plain.digest, self.file, plain.line, self.shard_key, players, session, r.seq,
-                parse_date(r.date), players[-1], players[0], r.contract, declarer,
-                None if partner < 0 else players[partner], r.called_king, "ok", won, declarer_points,
-                opponents_points, card_points, n_tricks, 0, 0, False, False, texts[1], texts[0], ENGINE_VERSION,
-                plain.text,  # bytes: Arrow takes UTF-8 for a string column (msgspec wrote it)
-            ), players, spec.roles(seat, partner), scores, before, after, breakdown)
-        except BaseException:
-            del tricks[sizes[0]:], lines[sizes[1]:]
-            raise
-        self._added(plain.line)
-        if session is not None:
-            if ledger is None:
-                ledger = self.ledgers[session] = {}  # type: ignore[index]
-            ledger.update(zip(players, after))
-        return True
+        return self.kernel.add_clean(plain, spec.context, roster, texts)  # type: ignore[no-any-return]
 
     def _spec(self, contract: str, n: int, options: SlovenianOptions, default: bool) -> _Spec:
+        """How to add deals of a contract under these options, for ``add``: ``_Spec.context`` lays out what
+        the kernel's ``add_clean`` reads."""
         plan = plan_for(contract, options)
         c = plan.contract
-        available = not (c.four_players_only and n == 3)
-        spec = _Spec(options, self.rows.clean_part(RULESET, n), plan_of(contract, options) if available else None,
-                     c.has_declarer, c.declarer_leads, c.calls_king and n == 4, CARDS_PER_HAND[n], plan.klop,
-                     plan.play_rules, plan.outcome_rules, (None,) * n, (0,) * n, n, c.name in NO_DECLARER, {})
+        score_plan = None if c.four_players_only and n == 3 else plan_of(contract, options)
+        context = None
+        if score_plan is not None:
+            part = self.rows.clean_part(RULESET, n, self.file)
+            context = (
+                CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4, plan.klop, TAROK_MASK,
+                plan.play_rules, plan.outcome_rules, self.score, score_plan, (0,) * n,
+                _roles(n, c.name in NO_DECLARER), part.trick_bytes, part.component_bytes, *part.columns(),
+                self.ledgers, self._added, parse_date, _klop_points, _CARD_POINTS,
+            )
+        spec = _Spec(options, context)
         if default:
             self._default_specs[contract, n] = spec
         else:
@@ -189,40 +147,33 @@ class BulkPath:
         return roster
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Spec:
     """What adding a deal of one contract, number of players and options needs: worked out once."""
 
     options: SlovenianOptions
-    part: CleanRows
-    plan: tuple[Any, ...] | None
-    """The compiled scorer's plan (``tarock.fast_score.plan_of``); None when it has none, or the contract is
-    not played by this many players (the usual path says so)."""
-    has_declarer: bool
-    declarer_leads: bool
-    calls_king: bool
-    per_hand: int
-    klop: bool
-    play_rules: tuple[Any, ...]
-    outcome_rules: tuple[Any, ...]
-    none: tuple[None, ...]
-    zeros: tuple[int, ...]
-    n: int
-    everyone_alone: bool
-    """Klop: every player's role is ``klop``."""
-    known_roles: dict[tuple[int, int], tuple[str | None, ...]]
+    context: tuple[Any, ...] | None
+    """``add_clean``'s context; None when the compiled scorer has no plan for these, or the contract is not
+    played by this many players (the usual path says so)."""
 
-    def roles(self, seat: int, partner: int) -> tuple[str | None, ...]:
-        """Each seat's role (``results.role``), as ``ingest.rows`` derives it from a check object."""
-        roles = self.known_roles.get((seat, partner))
-        if roles is None:
+
+def _roles(n: int, everyone_alone: bool) -> tuple[tuple[str | None, ...], ...]:
+    """Each seat's role (``results.role``), as ``ingest.rows`` derives it from a check object, by (declarer
+    seat + 1) * 5 + partner seat + 1 (-1: none), for every pair of seats (the kernel's ``add_clean`` reads it)."""
+    table = []
+    for seat in range(-1, 4):
+        for partner in range(-1, 4):
             if seat < 0:
-                roles = ("klop",) * self.n if self.everyone_alone else self.none
+                table.append(("klop",) * n if everyone_alone else (None,) * n)
             else:
-                roles = tuple("declarer" if s == seat else "partner" if s == partner else "opponent"
-                              for s in range(self.n))
-            self.known_roles[seat, partner] = roles
-        return roles
+                table.append(tuple("declarer" if s == seat else "partner" if s == partner else "opponent"
+                                   for s in range(n)))
+    return tuple(table)
+
+
+def _klop_points(players: tuple[str, ...], points: tuple[int, ...]) -> str:
+    """``card_points_json`` of a Klop: each player's points, by name."""
+    return canonical_json(dict(zip(players, points)))
 
 
 _CARD_POINTS = [[canonical_json({"declarer_side": ours, "opponents": theirs}) for theirs in range(71)]

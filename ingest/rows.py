@@ -203,7 +203,7 @@ class _PartitionRows:
 
     def tables(self) -> dict[str, pa.Table]:
         """The partition's tables, by name (without the partition columns)."""
-        deals = _from_rows(file_schema("deals"), self.deals)
+        deals = self._deals_table()
         keys = _Keys(deals)
         out = {"deals": deals, "results": self._results_table(keys, deals)}
         for name in ("findings", "bids", "announcements"):
@@ -244,6 +244,9 @@ class _PartitionRows:
             pa.array(breakdown, pa.string()),
             *(pa.array(components[:, j], pa.int32(), mask=unscored) for j in range(len(ALL_COMPONENTS))),
         ])
+
+    def _deals_table(self) -> pa.Table:
+        return _from_rows(file_schema("deals"), self.deals)
 
     def _per_player(self) -> tuple[list[Any], ...]:
         """The ``results`` values as columns: the penalty per deal, then role, score, recorded score,
@@ -286,8 +289,10 @@ class _PartitionRows:
 class CleanRows(_PartitionRows):
     """The rows of a partition's clean deals, as ingest's bulk path (``ingest.bulk``) gathers them.
 
-    The ``deals`` rows are the same tuples as any deal's, the ``results``
-    values flat per-player columns (a clean deal has no recorded score,
+    A ``deals`` row holds only what differs between clean deals (``add``):
+    the columns every clean deal of a shard shares, and the players and
+    seats (from the deal's roster), are made per column.  The ``results``
+    values are flat per-player columns (a clean deal has no recorded score,
     difference or penalty).  The tricks come as the kernel writes them (``tarock._fastplay.lane_rows``:
     per trick its cards, the seats that played them and the winner's seat, a
     byte each) and the breakdown lines as the fast scorer writes them (int32
@@ -295,8 +300,16 @@ class CleanRows(_PartitionRows):
     Python object per trick or card; names and codes are looked up per column.
     """
 
-    def __init__(self, n_players: int) -> None:
+    ROW = ("deal_id", "content_hash", "source_line", "session", "seq", "date", "contract", "declarer", "partner",
+           "called_king", "won", "declarer_points", "opponents_points", "card_points_json", "n_tricks",
+           "options_hash", "options_json", "record")
+    """The ``deals`` columns of a clean deal's row, in its order (the record's text may be UTF-8 bytes)."""
+
+    def __init__(self, n_players: int, file: str, shard_key: str) -> None:
         super().__init__(n_players)
+        self._shared = {"source_file": file, "shard": shard_key, "status": "ok", "n_findings": 0, "n_renons": 0,
+                        "has_recorded": False, "score_mismatch": False, "engine_version": ENGINE_VERSION}
+        """The ``deals`` columns every clean deal of the shard shares."""
         self.trick_bytes = bytearray()
         self.component_bytes = bytearray()
         self._rosters: dict[tuple[str, ...], int] = {}
@@ -307,21 +320,12 @@ class CleanRows(_PartitionRows):
         self._after: list[int] = []
         self._breakdown: list[str] = []
 
-    def add(self, deal_row: tuple[Any, ...], players: tuple[str, ...], roles: tuple[str | None, ...],
-            scores: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...],
-            breakdown: tuple[str, ...]) -> None:
-        """A clean deal's ``deals`` row and, per player, its ``results`` values (its tricks and breakdown
-        lines are in the buffers)."""
-        roster = self._rosters.get(players)
-        if roster is None:
-            roster = self._rosters[players] = len(self._rosters)
-        self._roster_of.append(roster)
-        self.deals.append(deal_row)
-        self._roles += roles
-        self._scores += scores
-        self._before += before
-        self._after += after
-        self._breakdown += breakdown
+    def columns(self) -> tuple[Any, ...]:
+        """Where the bulk path appends a clean deal's values: its ``deals`` row (``ROW``), per player its
+        role, score, radelci before and after and breakdown JSON, the index of its roster, and the
+        rosters by their players (``tarock._fastplay.add_clean`` writes them all)."""
+        return (self.deals, self._roles, self._scores, self._before, self._after, self._breakdown,
+                self._roster_of, self._rosters)
 
     def _per_player(self) -> tuple[list[Any], ...]:
         unknown = [None] * len(self._scores)
@@ -333,17 +337,43 @@ class CleanRows(_PartitionRows):
         self.component_row, self.component, self.component_value = triples.T  # type: ignore[assignment]
         return super().tables()
 
+    def _names(self) -> tuple[pa.Array, np.ndarray, np.ndarray]:
+        """Every player name of the partition's deals, each deal's roster (an index into the next), and per
+        roster the indices of its players' names."""
+        names = list(dict.fromkeys(chain.from_iterable(self._rosters)))
+        index = {name: i for i, name in enumerate(names)}
+        roster_names = np.array([[index[p] for p in roster] for roster in self._rosters], np.int32)
+        return (pa.array(names, pa.string()), np.array(self._roster_of, np.int32),
+                roster_names.reshape(-1, self.n_players))
+
+    def _deals_table(self) -> pa.Table:
+        n, count = self.n_players, len(self.deals)
+        schema = file_schema("deals")
+        own = dict(zip(self.ROW, _transposed(self.deals, len(self.ROW))))
+        names, roster, roster_names = self._names()
+        seats = roster_names[roster]
+        players = pa.ListArray.from_arrays(pa.array(np.arange(0, count * n + 1, n, dtype=np.int32)),
+                                           names.take(pa.array(seats.ravel())))
+        made = {"players": players, "dealer": names.take(pa.array(seats[:, -1])),
+                "forehand": names.take(pa.array(seats[:, 0]))}
+        columns = []
+        for field in schema:
+            if field.name in made:
+                columns.append(made[field.name])
+            elif field.name in own:
+                columns.append(pa.array(own[field.name], field.type))
+            else:
+                columns.append(pa.repeat(pa.scalar(self._shared[field.name], field.type), count))
+        return pa.Table.from_arrays(columns, schema=schema)
+
     def _trick_tables(self, keys: _Keys, tricks_per_deal: np.ndarray) -> dict[str, pa.Table]:
         n = self.n_players
         raw = np.frombuffer(self.trick_bytes, np.uint8).reshape(-1, 2 * n + 1)
         cards, seats, winners = raw[:, :n], raw[:, n:2 * n], raw[:, 2 * n]
         trick_deal, trick_index = _owned_by(tricks_per_deal)
         trick_no = trick_index + 1
-        names = list(dict.fromkeys(chain.from_iterable(self._rosters)))
-        index = {name: i for i, name in enumerate(names)}
-        roster_names = np.array([[index[p] for p in roster] for roster in self._rosters], np.int32).reshape(-1, n)
-        roster = np.array(self._roster_of, np.int32)[trick_deal]
-        name_dictionary = pa.array(names, pa.string())
+        name_dictionary, roster_of, roster_names = self._names()
+        roster = roster_of[trick_deal]
 
         def named(seat_columns: np.ndarray) -> pa.DictionaryArray:
             at = roster_names[roster.reshape(-1, 1), seat_columns.reshape(len(roster), -1)].ravel()
@@ -482,17 +512,18 @@ class ShardRows:
         part.bids.extend(bids)
         part.announcements.extend(announcements)
 
-    def clean_part(self, ruleset: str, n_players: int) -> CleanRows:
-        """Where ingest's bulk path puts the rows of clean deals of this partition (see ``CleanRows``);
-        ``added`` tells it of each one."""
+    def clean_part(self, ruleset: str, n_players: int, file: str) -> CleanRows:
+        """Where ingest's bulk path puts the rows of clean deals of this partition, read from ``file`` (see
+        ``CleanRows``); ``added`` tells it of each one."""
         part = self._clean.get((ruleset, n_players))
         if part is None:
-            part = self._clean[ruleset, n_players] = CleanRows(n_players)
+            part = self._clean[ruleset, n_players] = CleanRows(n_players, file, self.shard_key)
         return part
 
-    def added(self, line: int) -> None:
-        """The bulk path added a deal's rows to a ``clean_part``."""
-        self._lines.append(line)
+    @property
+    def added_lines(self) -> list[int]:
+        """Where the bulk path appends the line of each deal it adds to a ``clean_part``."""
+        return self._lines
 
     def tables(self) -> PartTables:
         """Every table of the shard, split by partition (see ``PartTables``), rows in the order added."""

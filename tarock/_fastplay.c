@@ -583,12 +583,17 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
     const Rules *r = &a->r;
     const OutcomeRules *o = &a->o;
     int per_hand = a->per_hand, declarer = a->declarer, leader = a->leader, group = a->group;
-    int n = (int)seq_len(a->hands), count, talon[6];
+    int by_name = PyDict_Check(a->hands), count, talon[6];
+    int n = (int)(by_name ? PyTuple_GET_SIZE(a->players) : seq_len(a->hands));
     if (!ready || n < 1 || n > MAX_SEATS || seq_len(a->talon) != 6 || declarer >= n) return 0;
     /* the deal */
+    PyObject *hand_of[MAX_SEATS];
+    for (int s = 0; s < n; s++)
+        if (!(hand_of[s] = by_name ? PyDict_GetItem(a->hands, PyTuple_GET_ITEM(a->players, s)) : seq_at(a->hands, s)))
+            return 0;
     uint64_t *hands = res->hands, seen = 0, talon_mask = 0;
     for (int s = 0; s <= n; s++) {
-        uint64_t m = cards_mask(s < n ? seq_at(a->hands, s) : a->talon, &count);
+        uint64_t m = cards_mask(s < n ? hand_of[s] : a->talon, &count);
         if (m == ~0ULL || count != (s < n ? per_hand : 6) || __builtin_popcountll(m) != count || (m & seen)
             || (s < n && !(m & a->required)))
             return 0;
@@ -678,7 +683,8 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
  * the talon 6, no card twice), a valid king call, a legal talon exchange, every trick complete and played in
  * turn from the hands with legal cards; then the facts (``klop_facts`` / ``declarer_facts``).  None at the
  * first sign of anything else: the reference engine then replays the deal and says what is wrong.
- * Cards are numbers or canonical codes, in tuples or lists.  ``declarer`` is -1 for none; ``called_king``,
+ * Cards are numbers or canonical codes, in tuples or lists; ``hands`` a sequence in seat order or a dict by
+ * player name.  ``declarer`` is -1 for none; ``called_king``,
  * ``talon_pick`` and ``stash`` None when not recorded. */
 static PyObject *py_lane(PyObject *self, PyObject *args) {
     LaneArgs a;
@@ -729,6 +735,216 @@ static PyObject *py_lane_rows(PyObject *self, PyObject *args) {
         p[2 * n] = (uint8_t)tr->winners[t];
     }
     return Py_BuildValue("(iNi)", res.partner, res.facts, tr->nt);
+}
+
+/* add_clean(plain, context, roster, texts) -> True when the deal's rows were added, False to decline.
+ * ingest.bulk.BulkPath.add for a clean deal, in one call: the plain record (tarock.record_decode.Plain) is
+ * replayed (run_lane, its tricks appended to the partition's buffer), scored by the compiled scorer with the
+ * radelci its session holds, and its ``deals`` row and ``results`` values appended to the partition's
+ * columns (ingest.rows.CleanRows), the session's radelci updated.  ``context`` is the tuple
+ * ingest.bulk._Spec.context lays out; ``roster`` the scorer's roster of the players; ``texts`` the deal's
+ * (options_json, options_hash).  Nothing is added when it declines or fails. */
+enum {
+    C_PER_HAND, C_HAS_DECLARER, C_DECLARER_LEADS, C_CALLS_KING, C_KLOP, C_REQUIRED, C_PLAY_RULES, C_OUTCOME_RULES,
+    C_SCORE, C_PLAN, C_ZEROS, C_ROLES, C_TRICKS, C_LINES, C_DEALS, C_ROLE_LIST, C_SCORE_LIST, C_BEFORE_LIST,
+    C_AFTER_LIST, C_BREAKDOWN_LIST, C_ROSTER_OF, C_ROSTERS, C_LEDGERS, C_ADDED, C_PARSE_DATE, C_KLOP_POINTS,
+    C_CARD_POINTS, C_SIZE
+};
+enum { P_LINE, P_DATA, P_RECORD, P_PLAYERS, P_TEXT, P_DIGEST, P_DEAL_ID, P_SIZE };
+
+static PyObject *attr_names[11];
+static const char *attr_texts[11] = {"hands", "talon", "tricks", "called_king", "talon_pick", "stash", "session",
+                                     "seq", "date", "contract", "declarer"};
+enum { A_HANDS, A_TALON, A_TRICKS, A_CALLED, A_PICK, A_STASH, A_SESSION, A_SEQ, A_DATE, A_CONTRACT, A_DECLARER };
+
+static int extend(PyObject *list, PyObject *items) {
+    /* list += items */
+    Py_ssize_t at = PyList_GET_SIZE(list);
+    return PyList_SetSlice(list, at, at, items);
+}
+
+static PyObject *py_add_clean(PyObject *self, PyObject *args) {
+    PyObject *plain, *ctx, *roster, *texts;
+    if (!PyArg_ParseTuple(args, "O!O!OO!", &PyTuple_Type, &plain, &PyTuple_Type, &ctx, &roster, &PyTuple_Type, &texts))
+        return NULL;
+    if (PyTuple_GET_SIZE(plain) < P_SIZE || PyTuple_GET_SIZE(ctx) != C_SIZE || PyTuple_GET_SIZE(texts) != 2) {
+        PyErr_SetString(PyExc_ValueError, "add_clean: unexpected arguments");
+        return NULL;
+    }
+    if (!attr_names[0])
+        for (int i = 0; i < 11; i++)
+            if (!(attr_names[i] = PyUnicode_InternFromString(attr_texts[i]))) return NULL;
+    PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
+    if (!PyTuple_Check(players)) Py_RETURN_FALSE;
+    PyObject *field[11];
+    for (int i = 0; i < 11; i++) {
+        field[i] = PyObject_GetAttr(record, attr_names[i]);
+        if (!field[i]) { for (int j = 0; j < i; j++) Py_DECREF(field[j]); return NULL; }
+    }
+    PyObject *result = NULL, *facts = NULL, *scored = NULL, *before = NULL, *row = NULL, *new_ledger = NULL;
+    PyObject *tricks = PyTuple_GET_ITEM(ctx, C_TRICKS), *lines = PyTuple_GET_ITEM(ctx, C_LINES);
+    Py_ssize_t tricks_at = PyByteArray_GET_SIZE(tricks), lines_at = PyByteArray_GET_SIZE(lines);
+    int n = (int)PyTuple_GET_SIZE(players), seat = -1;
+    /* the declarer */
+    PyObject *declarer = field[A_DECLARER];
+    if (PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_HAS_DECLARER))) {
+        if (declarer == Py_None || (seat = seat_of(declarer, players)) < 0) goto decline;
+    } else if (declarer != Py_None) {
+        goto decline;
+    }
+    /* the replay */
+    LaneArgs a;
+    a.hands = field[A_HANDS]; a.talon = field[A_TALON]; a.tricks = field[A_TRICKS]; a.names = Py_None;
+    a.players = players; a.pick = field[A_PICK]; a.stash = field[A_STASH]; a.called = field[A_CALLED];
+    a.per_hand = (int)PyLong_AsLong(PyTuple_GET_ITEM(ctx, C_PER_HAND));
+    a.declarer = seat;
+    a.leader = seat >= 0 && PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_DECLARER_LEADS)) ? seat : 0;
+    a.calls_king = PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_CALLS_KING));
+    a.klop = PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_KLOP));
+    a.required = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(ctx, C_REQUIRED));
+    unsigned long long scope, trula, kings;
+    Rules *r = &a.r;
+    OutcomeRules *o = &a.o;
+    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(ctx, C_PLAY_RULES), "iiiiKiiii", &r->trumps, &r->void_tarok, &r->negative,
+                          &r->pagat_last, &scope, &r->pagat_emperor, &r->tarok_lead_last, &r->force_pagat, &r->emperor)
+        || !PyArg_ParseTuple(PyTuple_GET_ITEM(ctx, C_OUTCOME_RULES), "iiiiiiKK", &a.group, &o->beggar, &o->valat,
+                             &o->normal, &o->mond_applies, &o->any_side, &trula, &kings))
+        goto fail;
+    r->pagat_scope = scope;
+    o->trula = trula;
+    o->kings = kings;
+    if (PyErr_Occurred()) goto fail;
+    LaneResult res;
+    int rc = run_lane(&a, &res);
+    if (rc < 0) goto fail;
+    if (rc == 0) goto decline;
+    facts = res.facts;
+    const Tricks *tr = &res.tr;
+    int width = 2 * n + 1, partner = res.partner;
+    if (PyByteArray_Resize(tricks, tricks_at + (Py_ssize_t)tr->nt * width) < 0) goto fail;
+    uint8_t *p = (uint8_t *)PyByteArray_AS_STRING(tricks) + tricks_at;
+    for (int t = 0; t < tr->nt; t++, p += width) {
+        for (int i = 0; i < n; i++) { p[i] = (uint8_t)tr->cards[t][i]; p[n + i] = (uint8_t)tr->who[t][i]; }
+        p[2 * n] = (uint8_t)tr->winners[t];
+    }
+    /* the score, with the radelci the session holds */
+    PyObject *session = field[A_SESSION], *ledgers = PyTuple_GET_ITEM(ctx, C_LEDGERS);
+    PyObject *ledger = session == Py_None ? NULL : PyDict_GetItemWithError(ledgers, session);
+    if (!ledger && PyErr_Occurred()) goto fail;
+    if (ledger && PyDict_GET_SIZE(ledger)) {
+        if (!(before = PyTuple_New(n))) goto fail;
+        for (int s = 0; s < n; s++) {
+            PyObject *held = PyDict_GetItemWithError(ledger, PyTuple_GET_ITEM(players, s));
+            if (!held) { if (PyErr_Occurred()) goto fail; held = PyTuple_GET_ITEM(PyTuple_GET_ITEM(ctx, C_ZEROS), s); }
+            Py_INCREF(held);
+            PyTuple_SET_ITEM(before, s, held);
+        }
+    } else {
+        before = PyTuple_GET_ITEM(ctx, C_ZEROS);
+        Py_INCREF(before);
+    }
+    PyObject *deals = PyTuple_GET_ITEM(ctx, C_DEALS);
+    PyObject *who_declares = seat < 0 ? Py_None : PyLong_FromLong(seat);
+    PyObject *who_partners = partner < 0 ? Py_None : PyLong_FromLong(partner);
+    PyObject *first_row = PyLong_FromSsize_t(PyList_GET_SIZE(deals) * n);
+    if (seat < 0) Py_INCREF(Py_None);
+    if (partner < 0) Py_INCREF(Py_None);
+    if (!who_declares || !who_partners || !first_row) {
+        Py_XDECREF(who_declares); Py_XDECREF(who_partners); Py_XDECREF(first_row);
+        goto fail;
+    }
+    PyObject *call[9] = {PyTuple_GET_ITEM(ctx, C_PLAN), roster, who_declares, who_partners, facts, before, first_row,
+                         lines, Py_None};
+    scored = PyObject_Vectorcall(PyTuple_GET_ITEM(ctx, C_SCORE), call, 9, NULL);
+    Py_DECREF(who_declares);
+    Py_DECREF(who_partners);
+    Py_DECREF(first_row);
+    if (!scored) goto fail;
+    if (scored == Py_None) goto decline;
+    if (!PyTuple_Check(scored) || PyTuple_GET_SIZE(scored) != 4) {
+        PyErr_SetString(PyExc_TypeError, "add_clean: the scorer returned something else");
+        goto fail;
+    }
+    PyObject *won = PyTuple_GET_ITEM(scored, 0), *scores = PyTuple_GET_ITEM(scored, 1);
+    PyObject *after = PyTuple_GET_ITEM(scored, 2), *breakdown = PyTuple_GET_ITEM(scored, 3);
+    /* the deals row (ingest.rows.CleanRows.ROW) */
+    PyObject *ours, *theirs, *card_points, *date;
+    if (a.klop) {
+        ours = Py_None; theirs = Py_None;
+        Py_INCREF(Py_None); Py_INCREF(Py_None);
+        card_points = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(ctx, C_KLOP_POINTS), players,
+                                                   PyTuple_GET_ITEM(facts, 0), NULL);
+    } else {
+        ours = PyTuple_GET_ITEM(facts, 0); theirs = PyTuple_GET_ITEM(facts, 1);
+        Py_INCREF(ours); Py_INCREF(theirs);
+        long dp = PyLong_AsLong(ours), op = PyLong_AsLong(theirs);
+        PyObject *table = PyTuple_GET_ITEM(ctx, C_CARD_POINTS);
+        card_points = NULL;
+        if (dp >= 0 && op >= 0 && dp < PyList_GET_SIZE(table) && op < PyList_GET_SIZE(PyList_GET_ITEM(table, dp))) {
+            card_points = PyList_GET_ITEM(PyList_GET_ITEM(table, dp), op);
+            Py_INCREF(card_points);
+        } else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "add_clean: card points out of range");
+        }
+    }
+    date = field[A_DATE] == Py_None ? (Py_INCREF(Py_None), Py_None)
+                                   : PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, C_PARSE_DATE), field[A_DATE]);
+    PyObject *partner_name = partner < 0 ? Py_None : PyTuple_GET_ITEM(players, partner);
+    Py_INCREF(partner_name);
+    if (!card_points || !date) {
+        Py_DECREF(ours); Py_DECREF(theirs); Py_XDECREF(card_points); Py_XDECREF(date); Py_DECREF(partner_name);
+        goto fail;
+    }
+    row = Py_BuildValue("(OOOOOOOONOONNNiOOO)", PyTuple_GET_ITEM(plain, P_DEAL_ID), PyTuple_GET_ITEM(plain, P_DIGEST),
+                        PyTuple_GET_ITEM(plain, P_LINE), session, field[A_SEQ], date, field[A_CONTRACT], declarer,
+                        partner_name, field[A_CALLED], won, ours, theirs, card_points, tr->nt,
+                        PyTuple_GET_ITEM(texts, 1), PyTuple_GET_ITEM(texts, 0), PyTuple_GET_ITEM(plain, P_TEXT));
+    Py_DECREF(date);
+    if (!row) goto fail;
+    /* the roster, roles, ledger: nothing below fails but for memory */
+    PyObject *rosters = PyTuple_GET_ITEM(ctx, C_ROSTERS), *roster_id = PyDict_GetItemWithError(rosters, players);
+    if (!roster_id) {
+        if (PyErr_Occurred()) goto fail;
+        PyObject *next = PyLong_FromSsize_t(PyDict_GET_SIZE(rosters));
+        if (!next || PyDict_SetItem(rosters, players, next) < 0) { Py_XDECREF(next); goto fail; }
+        Py_DECREF(next);
+        roster_id = PyDict_GetItem(rosters, players);
+    }
+    PyObject *roles = PyTuple_GET_ITEM(PyTuple_GET_ITEM(ctx, C_ROLES), (seat + 1) * (MAX_SEATS + 1) + partner + 1);
+    if (session != Py_None && !ledger) {
+        if (!(new_ledger = PyDict_New()) || PyDict_SetItem(ledgers, session, new_ledger) < 0) goto fail;
+        ledger = new_ledger;
+    }
+    if (PyList_Append(deals, row) < 0 || extend(PyTuple_GET_ITEM(ctx, C_ROLE_LIST), roles) < 0
+        || extend(PyTuple_GET_ITEM(ctx, C_SCORE_LIST), scores) < 0
+        || extend(PyTuple_GET_ITEM(ctx, C_BEFORE_LIST), before) < 0
+        || extend(PyTuple_GET_ITEM(ctx, C_AFTER_LIST), after) < 0
+        || extend(PyTuple_GET_ITEM(ctx, C_BREAKDOWN_LIST), breakdown) < 0
+        || PyList_Append(PyTuple_GET_ITEM(ctx, C_ROSTER_OF), roster_id) < 0
+        || PyList_Append(PyTuple_GET_ITEM(ctx, C_ADDED), PyTuple_GET_ITEM(plain, P_LINE)) < 0)
+        goto fail;  /* out of memory: the shard fails as it would anyway */
+    if (ledger)
+        for (int s = 0; s < n; s++)
+            if (PyDict_SetItem(ledger, PyTuple_GET_ITEM(players, s), PyTuple_GET_ITEM(after, s)) < 0) goto fail;
+    result = Py_True;
+    Py_INCREF(result);
+    goto done;
+decline:
+    result = Py_False;
+    Py_INCREF(result);
+fail:
+    if (!result || result == Py_False) {
+        if (PyByteArray_GET_SIZE(tricks) > tricks_at) PyByteArray_Resize(tricks, tricks_at);
+        if (PyByteArray_GET_SIZE(lines) > lines_at) PyByteArray_Resize(lines, lines_at);
+    }
+done:
+    for (int i = 0; i < 11; i++) Py_DECREF(field[i]);
+    Py_XDECREF(facts);
+    Py_XDECREF(scored);
+    Py_XDECREF(before);
+    Py_XDECREF(row);
+    Py_XDECREF(new_ledger);
+    return result;
 }
 
 static int set_new(PyObject *dict, PyObject *key, PyObject *value) {
@@ -801,6 +1017,7 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
     {"lane", py_lane, METH_VARARGS, "A whole clean Slovenian deal (tarock.fast_lane), else None."},
     {"lane_rows", py_lane_rows, METH_VARARGS, "lane for ingest's bulk path: tricks appended to a bytearray."},
+    {"add_clean", py_add_clean, METH_VARARGS, "Ingest's bulk path for one clean deal: replayed, scored, its rows added."},
     {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
     {NULL, NULL, 0, NULL},
 };
