@@ -12,6 +12,11 @@ and they give few directories (a handful of combinations), so a shard writes
 at most a few files per table.  The partition columns live in the directory
 names only (``deals/ruleset=slovenian/n_players=4/part-<key>.parquet``);
 readers add them back from the path with ``hive_partitioning=true``.
+
+A field declared ``nullable=False`` never holds a null by construction (the
+deal key, the counts, a trick's cards …); the writer stores such a column as
+a REQUIRED Parquet column (no definition levels to write or read), and as an
+optional one should a null ever reach it, so a slip costs speed, not data.
 """
 
 from __future__ import annotations
@@ -33,11 +38,11 @@ _BOOL = pa.bool_()
 _STRS = pa.list_(pa.string())
 
 DEAL_KEY = (
-    pa.field("deal_id", _STR),
-    pa.field("content_hash", _STR),
-    pa.field("source_file", _STR),
-    pa.field("source_line", _I64),
-    pa.field("shard", _STR),
+    pa.field("deal_id", _STR, nullable=False),
+    pa.field("content_hash", _STR, nullable=False),
+    pa.field("source_file", _STR, nullable=False),
+    pa.field("source_line", _I64, nullable=False),
+    pa.field("shard", _STR, nullable=False),
 )
 """The columns every per-deal table starts with: which deal, and which stored copy of it.
 
@@ -48,39 +53,39 @@ read: ``shard`` is one dictionary value per file).
 
 DEALS = pa.schema([
     *DEAL_KEY,
-    pa.field("players", _STRS),
+    pa.field("players", _STRS, nullable=False),
     pa.field("session", _STR),
     pa.field("seq", _I64),
     pa.field("date", pa.date32()),
-    pa.field("dealer", _STR),
-    pa.field("forehand", _STR),
-    pa.field("contract", _STR),
+    pa.field("dealer", _STR, nullable=False),
+    pa.field("forehand", _STR, nullable=False),
+    pa.field("contract", _STR, nullable=False),
     pa.field("declarer", _STR),
     pa.field("partner", _STR),
     pa.field("called_king", _STR),
-    pa.field("status", _STR),
+    pa.field("status", _STR, nullable=False),
     pa.field("won", _BOOL),
     pa.field("declarer_points", _I32),
     pa.field("opponents_points", _I32),
     pa.field("card_points_json", _STR),
-    pa.field("n_tricks", _I32),
-    pa.field("n_findings", _I32),
-    pa.field("n_renons", _I32),
-    pa.field("has_recorded", _BOOL),
-    pa.field("score_mismatch", _BOOL),
-    pa.field("options_hash", _STR),
-    pa.field("options_json", _STR),
-    pa.field("engine_version", _STR),
-    pa.field("record", _STR),
+    pa.field("n_tricks", _I32, nullable=False),
+    pa.field("n_findings", _I32, nullable=False),
+    pa.field("n_renons", _I32, nullable=False),
+    pa.field("has_recorded", _BOOL, nullable=False),
+    pa.field("score_mismatch", _BOOL, nullable=False),
+    pa.field("options_hash", _STR, nullable=False),
+    pa.field("options_json", _STR, nullable=False),
+    pa.field("engine_version", _STR, nullable=False),
+    pa.field("record", _STR, nullable=False),
     pa.field("ruleset", _STR),
     pa.field("n_players", _I32),
 ])
 
 RESULTS = pa.schema([
     *DEAL_KEY,
-    pa.field("player", _STR),
+    pa.field("player", _STR, nullable=False),
     pa.field("seat", _STR),
-    pa.field("seat_no", _I32),
+    pa.field("seat_no", _I32, nullable=False),
     pa.field("role", _STR),
     pa.field("score", _I32),
     pa.field("recorded_score", _I32),
@@ -98,23 +103,23 @@ RESULTS = pa.schema([
 
 TRICKS = pa.schema([
     *DEAL_KEY,
-    pa.field("trick_no", _I32),
-    pa.field("leader", _STR),
-    pa.field("winner", _STR),
-    pa.field("cards", _STRS),
-    pa.field("players", _STRS),
-    pa.field("points", _I32),
+    pa.field("trick_no", _I32, nullable=False),
+    pa.field("leader", _STR, nullable=False),
+    pa.field("winner", _STR, nullable=False),
+    pa.field("cards", _STRS, nullable=False),
+    pa.field("players", _STRS, nullable=False),
+    pa.field("points", _I32, nullable=False),
     pa.field("ruleset", _STR),
     pa.field("n_players", _I32),
 ])
 
 PLAYS = pa.schema([
     *DEAL_KEY,
-    pa.field("trick_no", _I32),
-    pa.field("position", _I32),
-    pa.field("player", _STR),
-    pa.field("card", _STR),
-    pa.field("legal", _BOOL),
+    pa.field("trick_no", _I32, nullable=False),
+    pa.field("position", _I32, nullable=False),
+    pa.field("player", _STR, nullable=False),
+    pa.field("card", _STR, nullable=False),
+    pa.field("legal", _BOOL, nullable=False),
     pa.field("code", _STR),
     pa.field("ruleset", _STR),
     pa.field("n_players", _I32),

@@ -67,3 +67,18 @@ def test_statistics_only_on_the_pruning_columns():
     assert with_stats == STATISTICS_COLUMNS
     line = next(group.column(j) for j in range(group.num_columns) if group.column(j).path_in_schema == "source_line")
     assert (line.statistics.min, line.statistics.max) == (1, 1250)
+
+
+def test_columns_declared_non_nullable_are_written_required_unless_a_null_reached_them():
+    table = _table()
+    schema = pa.schema([pa.field(f.name, f.type, nullable=f.name not in ("deal_id", "trick_no", "status"))
+                        for f in table.schema])
+    fh = io.BytesIO()
+    write_parquet(table, fh, schema=schema)
+    parquet = pq.ParquetFile(io.BytesIO(fh.getvalue()))
+    repetition = {parquet.schema.column(j).name: parquet.schema.column(j).max_definition_level
+                  for j in range(len(parquet.schema))}
+    # REQUIRED: no definition level; "status" holds nulls, so it stays optional whatever the schema says
+    assert repetition["deal_id"] == 0 and repetition["trick_no"] == 0
+    assert repetition["status"] == 1 and repetition["source_line"] == 1
+    assert parquet.read().to_pylist() == pq.read_table(io.BytesIO(_written(table, tuned=False))).to_pylist()
