@@ -111,11 +111,11 @@ class _Keys:
     def __init__(self, deals: pa.Table) -> None:
         self._columns: list[tuple[np.ndarray | None, pa.Array]] = []
         """Per key column: the indices of a dictionary-encoded one (None: all distinct, in deal order), and
-        its dictionary; or (None, the column) for one that is not a string."""
+        its dictionary; or, for one that is not a string, its values as numpy and the column."""
         for name in _KEY_NAMES:
             column = deals[name].combine_chunks()
             if column.type != pa.string():
-                self._columns.append((None, column))
+                self._columns.append((column.to_numpy(), column))
                 continue
             encoded = pc.dictionary_encode(column)
             distinct = len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
@@ -132,7 +132,7 @@ class _Keys:
         keys = []
         for indices, values in self._columns:
             if values.type != pa.string():
-                keys.append(values.take(pa.array(parents)))
+                keys.append(pa.array(indices[parents]))  # type: ignore[index]  (the column's values)
             else:
                 keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values,
                                                            safe=False))  # indices of these very values
@@ -228,10 +228,12 @@ class _PartitionRows:
                                 pc.if_else(pc.equal(role_array, "opponent"), pc.invert(won), won),
                                 pa.scalar(None, pa.bool_()))
         score_array = pa.array(score, pa.int32())
-        components = np.zeros((n * n_deals, len(ALL_COMPONENTS)), np.int64)
-        np.add.at(components, (np.array(self.component_row, np.int64), np.array(self.component, np.int64)),
-                  np.array(self.component_value, np.int64))
-        unscored = score_array.is_null().to_numpy(zero_copy_only=False)
+        width = len(ALL_COMPONENTS)
+        cells = np.asarray(self.component, np.int64) * (n * n_deals) + np.asarray(self.component_row, np.int64)
+        # summed per (component, row), component-major so each component's column is one contiguous run
+        components = np.bincount(cells, np.asarray(self.component_value, np.float64), width * n * n_deals)
+        components = components.astype(np.int32).reshape(width, n * n_deals)
+        unscored = score_array.is_null().to_numpy(zero_copy_only=False) if score_array.null_count else None
         return keys.table(parents, file_schema("results"), [
             deals["players"].combine_chunks().flatten(),
             pa.array([seats[s] if s < len(seats) else None for s in range(n)], pa.string()).take(seat_no),
@@ -242,7 +244,7 @@ class _PartitionRows:
             pa.array(penalty, pa.string()).take(parents),
             player_won,
             pa.array(breakdown, pa.string()),
-            *(pa.array(components[:, j], pa.int32(), mask=unscored) for j in range(len(ALL_COMPONENTS))),
+            *(pa.array(components[j], pa.int32(), mask=unscored) for j in range(width)),
         ])
 
     def _deals_table(self) -> pa.Table:
