@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gc
 import time
+from itertools import pairwise
+from operator import itemgetter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -94,34 +96,33 @@ def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions,
                                                                  item.text)
 
 
-def session_order(items: list[Entry]) -> list[Entry]:
-    """The items with each session's deals put in ``seq`` order, in the slots that session occupies."""
-    slots: dict[str, list[int]] = {}
-    for index, item in enumerate(items):
-        session = _session_of(item)
-        if session is not None:
-            slots.setdefault(session, []).append(index)
-    ordered = list(items)
-    for indices in slots.values():
-        ranked = order_session([items[j] for j in indices], seq=_seq_of)
-        for slot, item in zip(indices, ranked):
-            ordered[slot] = item
-    return ordered
-
-
 Entry = ReadItem | Plain
 """A shard's record: read the usual way, or taken by the bulk path."""
 
 
-def _session_of(item: Entry) -> str | None:
-    if type(item) is Plain:
-        return item.session
-    assert item.deal is not None  # type: ignore[union-attr]
-    return item.deal.session  # type: ignore[union-attr]
-
-
-def _seq_of(item: Entry) -> int | None:
-    return item.seq if type(item) is Plain else item.deal.seq  # type: ignore[union-attr]
+def session_order(items: list[Entry]) -> list[Entry]:
+    """The items with each session's deals put in ``seq`` order, in the slots that session occupies."""
+    slots: dict[str, list[int]] = {}
+    seqs: list[int | None] = []
+    for index, item in enumerate(items):
+        if type(item) is Plain:
+            session, seq = item.session, item.seq
+        else:
+            deal = item.deal  # type: ignore[union-attr]
+            assert deal is not None
+            session, seq = deal.session, deal.seq
+        seqs.append(seq)
+        if session is not None:
+            slots.setdefault(session, []).append(index)
+    ordered = list(items)
+    for indices in slots.values():
+        given = [seqs[j] for j in indices]
+        if None not in given and all(a <= b for a, b in pairwise(given)):  # type: ignore[operator]
+            continue  # in order already, as most logs are: ``order_session`` would keep it so
+        ranked = order_session([(seqs[j], items[j]) for j in indices], seq=itemgetter(0))
+        for slot, (_, item) in zip(indices, ranked):
+            ordered[slot] = item
+    return ordered
 
 
 @contextmanager
@@ -196,7 +197,7 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
         usual: set[str | None] = set()  # the sessions whose remaining deals go the usual way
         for entry in _drain(items):
             if type(entry) is Plain:
-                session = entry.record.session
+                session = entry.session
                 if session not in usual:
                     try:
                         if bulk.add(entry):  # type: ignore[union-attr]

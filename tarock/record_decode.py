@@ -476,14 +476,8 @@ class Plain(NamedTuple):
     digest: str
     """The SHA-256 of ``text`` in hex: the stored copy's content hash (and, cut to 16, the content id)."""
     deal_id: str
-
-    @property
-    def session(self) -> str | None:
-        return self.record.session  # type: ignore[return-value]  (a text, once read)
-
-    @property
-    def seq(self) -> int | None:
-        return self.record.seq
+    session: str | None
+    seq: int | None
 
 
 def plain_record(line: int, data: bytes) -> Plain | None:
@@ -534,7 +528,8 @@ def plain_record(line: int, data: bytes) -> Plain | None:
         r.session = str(r.session)
     canonical = _canonical(r, players)
     digest = hashlib.sha256(canonical).hexdigest()
-    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id)
+    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id, r.session,
+                 r.seq)  # type: ignore[arg-type]  (a text session, as set above)
 
 
 _SLOVENIAN_CONTRACTS = _CONTRACT_SETS["slovenian"]
