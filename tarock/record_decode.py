@@ -452,11 +452,32 @@ def _canonical(r: _Record, players: tuple[str, ...]) -> bytes:
     return _ENCODER.encode(r)
 
 
-class _PlainRecord(_Record, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """A record whose every play is a canonical code (no named plays): each card comes back as the very
-    ``CODES`` string, which the kernel recognises by identity."""
+_SLOVENIAN_CONTRACT_NAMES = tuple(CONTRACTS["slovenian"])
+Empty = Annotated[list[Any], Meta(max_length=0)]
+"""An empty list (what a plain record may hold where announcements or table events go)."""
 
+
+class _PlainRecord(_Record, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A plain Slovenian record's shape (``plain_record``), checked by the typed decoding itself: the
+    ruleset, format and contract canonical, hands and talon present, one declarer, nothing in the fields
+    a plain record leaves out, and every play a canonical code (no named plays): each card comes back as
+    the very ``CODES`` string, which the kernel recognises by identity.  A text of another shape fails to
+    decode, and is read the usual way."""
+
+    format: Literal[FORMAT] | None = None  # type: ignore[valid-type]
+    id: Annotated[str, Meta(min_length=1)] | None = None
+    ruleset: Literal["slovenian"]
+    hands: dict[str, list[Card]]
+    talon: list[Card]
+    bidding: None = None
+    contract: Literal[_SLOVENIAN_CONTRACT_NAMES]  # type: ignore[valid-type]
+    declarer: str | None = None
+    announcements: Empty | None = None
     tricks: list[list[Card]]
+    conceded: None = None
+    claim: None = None
+    events: Empty | None = None
+    recorded: None = None
 
 
 _PLAIN_DECODER = msgspec.json.Decoder(_PlainRecord)
@@ -496,28 +517,11 @@ def plain_record(line: int, data: bytes) -> Plain | None:
         r = _PLAIN_DECODER.decode(data)
     except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
         return None
-    if (
-        r.ruleset != "slovenian"
-        or (r.format is not None and r.format != FORMAT)
-        or r.hands is None
-        or r.talon is None
-        or r.bidding is not None
-        or r.announcements
-        or r.events
-        or r.claim is not None
-        or r.conceded is not None
-        or r.recorded is not None
-        or r.id == ""
-        or r.contract not in _SLOVENIAN_CONTRACTS
-        or (r.date is not None and not _plain_date(r.date))
-    ):
+    if r.date is not None and not _plain_date(r.date):
         return None
     players = tuple(r.players)
     known = _plain_roster(players)
-    if known is None or r.hands.keys() != known:
-        return None
-    declarer = r.declarer
-    if declarer is not None and (type(declarer) is not str or declarer not in known):
+    if known is None or r.hands.keys() != known or (r.declarer is not None and r.declarer not in known):
         return None
     if r.options is not None:
         try:
@@ -532,7 +536,6 @@ def plain_record(line: int, data: bytes) -> Plain | None:
                  r.seq)  # type: ignore[arg-type]  (a text session, as set above)
 
 
-_SLOVENIAN_CONTRACTS = _CONTRACT_SETS["slovenian"]
 _ROSTERS: dict[tuple[str, ...], frozenset[str] | None] = {}
 _DATES: dict[str, bool] = {}
 
