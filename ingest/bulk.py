@@ -9,10 +9,10 @@ to the compiled scorer with the radelci its session has reached (``tarock.fast_s
 ``deals`` and ``results`` rows are made directly (``ingest.rows.CleanRows``).
 
 The kernel and the scorer vouch only for what they can: a deal with anything to report, or an option
-they do not handle, is declined.  A declined record, and every later deal of its session (their radelci
-follow from it), go the usual way: read by ``tarock.records``, checked by ``tarock.checking.Checker``,
-whose ledger for the session starts from the radelci the bulk path had reached.  The stored rows are the
-same either way, which ``tests/test_ingest_bulk.py`` checks table by table.
+they do not handle, is declined, and goes the usual way: read by ``tarock.records``, checked by
+``tarock.checking.Checker``.  Both keep one radelci ledger per session (``share_ledger``), so the deals
+of a session may take either path, in ``seq`` order.  The stored rows are the same either way, which
+``tests/test_ingest_bulk.py`` checks file by file.
 """
 
 from __future__ import annotations
@@ -85,11 +85,14 @@ class BulkPath:
         item = read_line(self.abspath, plain.line, plain.data, self.limits, canonical_text=True)
         return ReadItem(self.file, item.line, item.deal, item.finding, item.raw, item.text)
 
-    def hand_over(self, session: str, checker: Checker) -> None:
-        """Give ``checker`` the session's radelci so far: the rest of the session is checked the usual way."""
-        radelci = self.ledgers.pop(session, None)
-        if radelci is not None:
-            checker.ledgers[session] = SessionLedger(radelci=radelci)
+    def share_ledger(self, session: str, checker: Checker) -> None:
+        """Make the bulk path and ``checker`` keep one radelci ledger for ``session``, whoever scores its
+        next deal: called before ``checker`` checks a deal of it."""
+        radelci = self.ledgers.get(session)
+        ledger = checker.ledgers.get(session)
+        if ledger is None:
+            checker.ledgers[session] = ledger = SessionLedger(radelci={} if radelci is None else radelci)
+        self.ledgers[session] = ledger.radelci
 
     def add(self, plain: Plain) -> bool:
         """Replay, score and add the rows of a clean deal; False (nothing added) when it is not one."""

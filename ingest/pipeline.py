@@ -194,16 +194,13 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
         spare()
         read = len(items) + rows.rejected
         checker = Checker(options.overrides)
-        usual: set[str | None] = set()  # the sessions whose remaining deals go the usual way
         for entry in _drain(items):
             if type(entry) is Plain:
-                session = entry.session
-                if session not in usual:
-                    try:
-                        if bulk.add(entry):  # type: ignore[union-attr]
-                            continue
-                    except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
-                        pass
+                try:
+                    if bulk.add(entry):  # type: ignore[union-attr]
+                        continue
+                except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
+                    pass
                 item = bulk.item(entry)  # type: ignore[union-attr]
                 if item.deal is None:  # never expected: the bulk path read it as a record
                     assert item.finding is not None
@@ -211,10 +208,8 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
                     continue
             else:
                 item = entry
-                session = item.deal.session  # type: ignore[union-attr]
-            if session is not None and session not in usual and bulk is not None:
-                usual.add(session)
-                bulk.hand_over(session, checker)
+            if bulk is not None and item.deal.session is not None:  # type: ignore[union-attr]
+                bulk.share_ledger(item.deal.session, checker)  # type: ignore[union-attr]
             try:
                 rows.add_deal(item, checker.check(item))
             except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)

@@ -173,3 +173,38 @@ def test_records_that_are_not_plain_are_left_to_the_usual_reader() -> None:
                    {"contract": "Tri"}, {"players": ["Ana", "Ana", "Cilka", "David"]}, {"id": ""},
                    {"unknown": 1}, {"date": "yesterday"}):
         assert bulk.take(1, orjson.dumps({**record, **change})) is None, change
+
+
+def test_a_session_goes_on_in_the_bulk_path_after_a_deal_it_declined(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Klop gives every player a radelc (RULES.md); the next deal has a renons, so the usual path scores
+    # it; the third is clean again and must be scored with the radelci the first two left (the bulk path
+    # and the checker keep one ledger per session)
+    rng = random.Random(11)
+    klop = random_record(rng, 4, contract="klop")
+    faulty = random_record(rng, 4, contract="tri")
+    while True:  # two cards swapped until the swap is a fault
+        candidate = orjson.loads(orjson.dumps(faulty))
+        _swap_two_cards(candidate, rng)
+        if BulkPath.for_shard(ShardRows("k"), "f", "f", ReaderLimits(), {}).add(  # type: ignore[union-attr]
+                BulkPath.take(1, orjson.dumps(candidate))) is False:
+            break
+    third = random_record(rng, 4, contract="tri")
+    records = [klop, candidate, third]
+    for seq, record in enumerate(records):
+        record.update(session="s", seq=seq)
+    source = tmp_path / "s.jsonl"
+    source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    added: list[bool] = []
+    add = BulkPath.add
+    monkeypatch.setattr(BulkPath, "add", lambda self, plain: added.append(add(self, plain)) or added[-1])
+    options = IngestOptions.make()
+    ingest_shards(source, tmp_path / "fast", options, 500)
+    assert added == [True, False, True]
+    with accel.reference():
+        ingest_shards(source, tmp_path / "slow", options, 500)
+    fast, slow = parquet_files(tmp_path / "fast", options.generation), parquet_files(tmp_path / "slow", options.generation)
+    assert fast == slow
+    results = next(rows for name, rows in fast.items() if name.startswith("results/"))
+    third_before = [r["radelci_before"] for r in results if r["source_line"] == 3]
+    assert len(third_before) == 4 and sum(third_before) >= 3  # the Klop gave 4; the second deal cancels one at most
