@@ -1,7 +1,7 @@
 """Ingest's bulk path: a plain, clean Slovenian record straight to its rows, without a Deal or a check object.
 
 Most records of a large ingest are plain (``tarock.record_decode.plain_record``: complete, canonical,
-no bidding, announcements or table events) and clean.  On the usual path such a record still becomes a
+no announcements or table events) and clean.  On the usual path such a record still becomes a
 ``Deal``, a ``Replay``, a score breakdown, a check object and then rows, a deal at a time; that was most
 of ingest's time.  Here the decoded record goes to the C kernel as it is (``lane_rows``: the deal, king,
 talon exchange, play and scoring facts in one call, its tricks appended to the partition's buffer), then
@@ -26,13 +26,13 @@ from tarock import accel
 from tarock.cards import TAROK_MASK
 from tarock.checking import Checker
 from tarock.deal import EMPTY
-from tarock.fast_lane import plan_for
+from tarock.fast_lane import bidding_agrees, plan_for
 from tarock.fast_score import plan_of, prepared, roster_of
 from tarock.options import OptionError, SlovenianOptions, options_for
 from tarock.record_decode import Plain, plain_record
 from tarock.records import ReaderLimits, ReadItem, read_line
 from tarock.sessions import SessionLedger
-from tarock.slovenian import CARDS_PER_HAND
+from tarock.slovenian import CARDS_PER_HAND, Contract
 
 RULESET = "slovenian"
 
@@ -116,7 +116,17 @@ class BulkPath:
         roster = self._rosters.get(players) or self._roster(players)
         if spec.context is None or roster is None:
             return False
-        return self.kernel.add_clean(plain, spec.context, roster, texts)  # type: ignore[no-any-return]
+        bidding = r.bidding
+        if bidding is None:
+            return self.kernel.add_clean(plain, spec.context, roster, texts)  # type: ignore[no-any-return]
+        bids = tuple(bidding)
+        declarers = (players.index(r.declarer),) if spec.has_declarer and r.declarer is not None else ()
+        if not bidding_agrees(bids, players, spec.contract, declarers, spec.options) \
+                or not self.kernel.add_clean(plain, spec.context, roster, texts):
+            return False
+        deal = len(spec.part.deals) - 1
+        spec.part.bids.extend([(deal, idx, player, bid) for idx, (player, bid) in enumerate(bids)])
+        return True
 
     def _spec(self, contract: str, n: int, options: SlovenianOptions, default: bool) -> _Spec:
         """How to add deals of a contract under these options, for ``add``: ``_Spec.context`` lays out what
@@ -125,15 +135,16 @@ class BulkPath:
         c = plan.contract
         score_plan = None if c.four_players_only and n == 3 else plan_of(contract, options)
         context = None
+        part = self.rows.clean_part(RULESET, n, self.file)
         if score_plan is not None:
-            part = self.rows.clean_part(RULESET, n, self.file)
             context = (
                 CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4, plan.klop, TAROK_MASK,
                 plan.play_rules, plan.outcome_rules, self.score, score_plan, (0,) * n,
                 _roles(n, c.name in NO_DECLARER), part.trick_bytes, part.component_bytes, *part.columns(),
-                self.ledgers, self._added, parse_date, _klop_points, _CARD_POINTS,
+                self.ledgers, self._added, parse_date, _klop_points, _CARD_POINTS, *part.sheet_columns(),
+                (None,) * n,
             )
-        spec = _Spec(options, context)
+        spec = _Spec(options, context, c, c.has_declarer, part)
         if default:
             self._default_specs[contract, n] = spec
         else:
@@ -158,6 +169,9 @@ class _Spec:
     context: tuple[Any, ...] | None
     """``add_clean``'s context; None when the compiled scorer has no plan for these, or the contract is not
     played by this many players (the usual path says so)."""
+    contract: Contract
+    has_declarer: bool
+    part: CleanRows
 
 
 def _roles(n: int, everyone_alone: bool) -> tuple[tuple[str | None, ...], ...]:

@@ -291,26 +291,27 @@ class _PartitionRows:
 class CleanRows(_PartitionRows):
     """The rows of a partition's clean deals, as ingest's bulk path (``ingest.bulk``) gathers them.
 
-    A ``deals`` row holds only what differs between clean deals (``add``):
+    A ``deals`` row holds only what differs between clean deals (``ROW``):
     the columns every clean deal of a shard shares, and the players and
     seats (from the deal's roster), are made per column.  The ``results``
-    values are flat per-player columns (a clean deal has no recorded score,
-    difference or penalty).  The tricks come as the kernel writes them (``tarock._fastplay.lane_rows``:
-    per trick its cards, the seats that played them and the winner's seat, a
-    byte each) and the breakdown lines as the fast scorer writes them (int32
-    triples: ``results`` row, component, value), so a clean deal costs no
-    Python object per trick or card; names and codes are looked up per column.
+    values are flat per-player columns (a clean deal has no penalty, and a
+    score sheet only when it says what was recomputed).  The tricks come as
+    the kernel writes them (``tarock._fastplay.add_clean``: per trick its
+    cards, the seats that played them and the winner's seat, a byte each)
+    and the breakdown lines as the fast scorer writes them (int32 triples:
+    ``results`` row, component, value), so a clean deal costs no Python
+    object per trick or card; names and codes are looked up per column.
     """
 
     ROW = ("deal_id", "content_hash", "source_line", "session", "seq", "date", "contract", "declarer", "partner",
            "called_king", "won", "declarer_points", "opponents_points", "card_points_json", "n_tricks",
-           "options_hash", "options_json", "record")
+           "has_recorded", "options_hash", "options_json", "record")
     """The ``deals`` columns of a clean deal's row, in its order (the record's text may be UTF-8 bytes)."""
 
     def __init__(self, n_players: int, file: str, shard_key: str) -> None:
         super().__init__(n_players)
         self._shared = {"source_file": file, "shard": shard_key, "status": "ok", "n_findings": 0, "n_renons": 0,
-                        "has_recorded": False, "score_mismatch": False, "engine_version": ENGINE_VERSION}
+                        "score_mismatch": False, "engine_version": ENGINE_VERSION}
         """The ``deals`` columns every clean deal of the shard shares."""
         self.trick_bytes = bytearray()
         self.component_bytes = bytearray()
@@ -321,6 +322,8 @@ class CleanRows(_PartitionRows):
         self._before: list[int] = []
         self._after: list[int] = []
         self._breakdown: list[str] = []
+        self._recorded: list[int | None] = []
+        self._diff: list[int | None] = []
 
     def columns(self) -> tuple[Any, ...]:
         """Where the bulk path appends a clean deal's values: its ``deals`` row (``ROW``), per player its
@@ -329,10 +332,13 @@ class CleanRows(_PartitionRows):
         return (self.deals, self._roles, self._scores, self._before, self._after, self._breakdown,
                 self._roster_of, self._rosters)
 
+    def sheet_columns(self) -> tuple[list[int | None], list[int | None]]:
+        """Where the bulk path appends, per player, the score sheet's figure and its difference."""
+        return self._recorded, self._diff
+
     def _per_player(self) -> tuple[list[Any], ...]:
-        unknown = [None] * len(self._scores)
-        return (["none"] * len(self.deals), self._roles, self._scores, unknown, unknown, unknown, self._before,
-                self._after, self._breakdown)
+        return (["none"] * len(self.deals), self._roles, self._scores, self._recorded, self._diff,
+                [None] * len(self._scores), self._before, self._after, self._breakdown)
 
     def tables(self) -> dict[str, pa.Table]:
         triples = np.frombuffer(self.component_bytes, "<i4").reshape(-1, 3)

@@ -743,19 +743,41 @@ static PyObject *py_lane_rows(PyObject *self, PyObject *args) {
  * radelci its session holds, and its ``deals`` row and ``results`` values appended to the partition's
  * columns (ingest.rows.CleanRows), the session's radelci updated.  ``context`` is the tuple
  * ingest.bulk._Spec.context lays out; ``roster`` the scorer's roster of the players; ``texts`` the deal's
- * (options_json, options_hash).  Nothing is added when it declines or fails. */
+ * (options_json, options_hash).  A deal with a score sheet is added when the sheet says what was recomputed
+ * (scores and, if it has them, radelci: tarock.audit.audit_scores finds nothing), else declined.  Nothing
+ * is added when it declines or fails. */
 enum {
     C_PER_HAND, C_HAS_DECLARER, C_DECLARER_LEADS, C_CALLS_KING, C_KLOP, C_REQUIRED, C_PLAY_RULES, C_OUTCOME_RULES,
     C_SCORE, C_PLAN, C_ZEROS, C_ROLES, C_TRICKS, C_LINES, C_DEALS, C_ROLE_LIST, C_SCORE_LIST, C_BEFORE_LIST,
     C_AFTER_LIST, C_BREAKDOWN_LIST, C_ROSTER_OF, C_ROSTERS, C_LEDGERS, C_ADDED, C_PARSE_DATE, C_KLOP_POINTS,
-    C_CARD_POINTS, C_SIZE
+    C_CARD_POINTS, C_RECORDED_LIST, C_DIFF_LIST, C_NONES, C_SIZE
 };
 enum { P_LINE, P_DATA, P_RECORD, P_PLAYERS, P_TEXT, P_DIGEST, P_DEAL_ID, P_SIZE };
 
-static PyObject *attr_names[11];
-static const char *attr_texts[11] = {"hands", "talon", "tricks", "called_king", "talon_pick", "stash", "session",
-                                     "seq", "date", "contract", "declarer"};
-enum { A_HANDS, A_TALON, A_TRICKS, A_CALLED, A_PICK, A_STASH, A_SESSION, A_SEQ, A_DATE, A_CONTRACT, A_DECLARER };
+#define N_ATTRS 12
+static PyObject *attr_names[N_ATTRS], *name_scores, *name_radelci;
+static const char *attr_texts[N_ATTRS] = {"hands", "talon", "tricks", "called_king", "talon_pick", "stash", "session",
+                                          "seq", "date", "contract", "declarer", "recorded"};
+enum {
+    A_HANDS, A_TALON, A_TRICKS, A_CALLED, A_PICK, A_STASH, A_SESSION, A_SEQ, A_DATE, A_CONTRACT, A_DECLARER, A_RECORDED
+};
+
+static int matches(PyObject *recorded, PyObject *players, PyObject *values) {
+    /* Whether a sheet's {player: number} (a player missing counts 0) says ``values``, per seat: 1, 0, -1. */
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(players); s++) {
+        PyObject *got = PyDict_GetItemWithError(recorded, PyTuple_GET_ITEM(players, s));
+        if (!got) {
+            if (PyErr_Occurred()) return -1;
+            long value = PyLong_AsLong(PyTuple_GET_ITEM(values, s));
+            if (value == -1 && PyErr_Occurred()) return -1;
+            if (value != 0) return 0;
+            continue;
+        }
+        int same = PyObject_RichCompareBool(got, PyTuple_GET_ITEM(values, s), Py_EQ);
+        if (same <= 0) return same;
+    }
+    return 1;
+}
 
 static int extend(PyObject *list, PyObject *items) {
     /* list += items */
@@ -771,17 +793,21 @@ static PyObject *py_add_clean(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "add_clean: unexpected arguments");
         return NULL;
     }
-    if (!attr_names[0])
-        for (int i = 0; i < 11; i++)
+    if (!attr_names[0]) {
+        for (int i = 0; i < N_ATTRS; i++)
             if (!(attr_names[i] = PyUnicode_InternFromString(attr_texts[i]))) return NULL;
+        if (!(name_scores = PyUnicode_InternFromString("scores")) || !(name_radelci = PyUnicode_InternFromString("radelci")))
+            return NULL;
+    }
     PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
     if (!PyTuple_Check(players)) Py_RETURN_FALSE;
-    PyObject *field[11];
-    for (int i = 0; i < 11; i++) {
+    PyObject *field[N_ATTRS];
+    for (int i = 0; i < N_ATTRS; i++) {
         field[i] = PyObject_GetAttr(record, attr_names[i]);
         if (!field[i]) { for (int j = 0; j < i; j++) Py_DECREF(field[j]); return NULL; }
     }
     PyObject *result = NULL, *facts = NULL, *scored = NULL, *before = NULL, *row = NULL, *new_ledger = NULL;
+    PyObject *sheet = NULL, *sheet_radelci = NULL, *on_sheet = NULL;
     PyObject *tricks = PyTuple_GET_ITEM(ctx, C_TRICKS), *lines = PyTuple_GET_ITEM(ctx, C_LINES);
     Py_ssize_t tricks_at = PyByteArray_GET_SIZE(tricks), lines_at = PyByteArray_GET_SIZE(lines);
     int n = (int)PyTuple_GET_SIZE(players), seat = -1;
@@ -867,6 +893,30 @@ static PyObject *py_add_clean(PyObject *self, PyObject *args) {
     }
     PyObject *won = PyTuple_GET_ITEM(scored, 0), *scores = PyTuple_GET_ITEM(scored, 1);
     PyObject *after = PyTuple_GET_ITEM(scored, 2), *breakdown = PyTuple_GET_ITEM(scored, 3);
+    /* the score sheet: a deal whose sheet says anything else has findings (tarock.audit): the usual path */
+    PyObject *diffs = PyTuple_GET_ITEM(ctx, C_NONES);
+    int has_sheet = field[A_RECORDED] != Py_None;
+    if (has_sheet) {
+        if (!(sheet = PyObject_GetAttr(field[A_RECORDED], name_scores))
+            || !(sheet_radelci = PyObject_GetAttr(field[A_RECORDED], name_radelci)))
+            goto fail;
+        if (!PyDict_Check(sheet) || (sheet_radelci != Py_None && !PyDict_Check(sheet_radelci))) goto decline;
+        int same = matches(sheet, players, scores);
+        if (same == 1 && sheet_radelci != Py_None) same = matches(sheet_radelci, players, after);
+        if (same < 0) goto fail;
+        if (!same) goto decline;
+        if (!(on_sheet = PyTuple_New(n))) goto fail;
+        for (int s = 0; s < n; s++) {
+            PyObject *got = PyDict_GetItem(sheet, PyTuple_GET_ITEM(players, s));
+            got = got ? got : Py_None;
+            Py_INCREF(got);
+            PyTuple_SET_ITEM(on_sheet, s, got);
+        }
+        diffs = PyTuple_GET_ITEM(ctx, C_ZEROS);  /* recorded minus recomputed, a missing player counting 0 */
+    } else {
+        on_sheet = PyTuple_GET_ITEM(ctx, C_NONES);
+        Py_INCREF(on_sheet);
+    }
     /* the deals row (ingest.rows.CleanRows.ROW) */
     PyObject *ours, *theirs, *card_points, *date;
     if (a.klop) {
@@ -895,10 +945,11 @@ static PyObject *py_add_clean(PyObject *self, PyObject *args) {
         Py_DECREF(ours); Py_DECREF(theirs); Py_XDECREF(card_points); Py_XDECREF(date); Py_DECREF(partner_name);
         goto fail;
     }
-    row = Py_BuildValue("(OOOOOOOONOONNNiOOO)", PyTuple_GET_ITEM(plain, P_DEAL_ID), PyTuple_GET_ITEM(plain, P_DIGEST),
+    row = Py_BuildValue("(OOOOOOOONOONNNiOOOO)", PyTuple_GET_ITEM(plain, P_DEAL_ID), PyTuple_GET_ITEM(plain, P_DIGEST),
                         PyTuple_GET_ITEM(plain, P_LINE), session, field[A_SEQ], date, field[A_CONTRACT], declarer,
                         partner_name, field[A_CALLED], won, ours, theirs, card_points, tr->nt,
-                        PyTuple_GET_ITEM(texts, 1), PyTuple_GET_ITEM(texts, 0), PyTuple_GET_ITEM(plain, P_TEXT));
+                        has_sheet ? Py_True : Py_False, PyTuple_GET_ITEM(texts, 1), PyTuple_GET_ITEM(texts, 0),
+                        PyTuple_GET_ITEM(plain, P_TEXT));
     Py_DECREF(date);
     if (!row) goto fail;
     /* the roster, roles, ledger: nothing below fails but for memory */
@@ -920,6 +971,8 @@ static PyObject *py_add_clean(PyObject *self, PyObject *args) {
         || extend(PyTuple_GET_ITEM(ctx, C_BEFORE_LIST), before) < 0
         || extend(PyTuple_GET_ITEM(ctx, C_AFTER_LIST), after) < 0
         || extend(PyTuple_GET_ITEM(ctx, C_BREAKDOWN_LIST), breakdown) < 0
+        || extend(PyTuple_GET_ITEM(ctx, C_RECORDED_LIST), on_sheet) < 0
+        || extend(PyTuple_GET_ITEM(ctx, C_DIFF_LIST), diffs) < 0
         || PyList_Append(PyTuple_GET_ITEM(ctx, C_ROSTER_OF), roster_id) < 0
         || PyList_Append(PyTuple_GET_ITEM(ctx, C_ADDED), PyTuple_GET_ITEM(plain, P_LINE)) < 0)
         goto fail;  /* out of memory: the shard fails as it would anyway */
@@ -938,7 +991,10 @@ fail:
         if (PyByteArray_GET_SIZE(lines) > lines_at) PyByteArray_Resize(lines, lines_at);
     }
 done:
-    for (int i = 0; i < 11; i++) Py_DECREF(field[i]);
+    for (int i = 0; i < N_ATTRS; i++) Py_DECREF(field[i]);
+    Py_XDECREF(sheet);
+    Py_XDECREF(sheet_radelci);
+    Py_XDECREF(on_sheet);
     Py_XDECREF(facts);
     Py_XDECREF(scored);
     Py_XDECREF(before);

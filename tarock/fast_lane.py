@@ -53,7 +53,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     if declarer == -1:
         return None
     declarers = () if declarer is None else (declarer,)
-    if deal.bidding is not None and not _bidding_agrees(deal, contract, declarers, options):
+    if deal.bidding is not None and not bidding_agrees(deal.bidding, players, contract, declarers, options):
         return None
     calls_king = contract.calls_king and n == 4
     names = deal.trick_players
@@ -153,13 +153,15 @@ def _declarer(deal: Deal, contract: Contract) -> int | None:
     return deal.players.index(given)
 
 
-def _bidding_agrees(deal: Deal, contract: Contract, declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
-    """Whether the bidding is legal and ends in the contract and declarer the record plays."""
-    key = (deal.bidding, deal.players, options)
+def bidding_agrees(bidding: tuple[tuple[str, str], ...], players: tuple[str, ...], contract: Contract,
+                   declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
+    """Whether the bidding (a record's, by player name) is legal and ends in the contract and declarer the
+    record plays."""
+    key = (bidding, players, options)
     outcome = _BIDDING.get(key)
     if outcome is None:
-        bids = [(deal.players.index(p), b) for p, b in deal.bidding or ()]
-        outcome = check_bidding(bids, len(deal.players), options, deal.players)
+        bids = [(players.index(p), b) for p, b in bidding]
+        outcome = check_bidding(bids, len(players), options, players)
         if len(_BIDDING) >= _BIDDING_LIMIT:
             _BIDDING.clear()
         _BIDDING[key] = outcome

@@ -32,7 +32,7 @@ from ingest.shards import plan_shards
 from tarock import accel
 from tarock.fast_score import scorer
 from tarock.randomplay import random_record
-from tarock.records import ReaderLimits
+from tarock.records import ReaderLimits, dumps, loads
 from tarock.simulate import simulate
 from tests.ingest_util import session_records
 
@@ -168,11 +168,17 @@ def test_records_that_are_not_plain_are_left_to_the_usual_reader() -> None:
     assert bulk is not None
     record = random_record(random.Random(1), 4)
     assert bulk.take(1, orjson.dumps(record)) is not None
-    for change in ({"bidding": [["Ana", "pass"]]}, {"announcements": [{"player": "Ana", "bonus": "trula"}]},
-                   {"recorded": {"scores": {"Ana": 10}}}, {"conceded": True}, {"ruleset": "koenigrufen"},
-                   {"contract": "Tri"}, {"players": ["Ana", "Ana", "Cilka", "David"]}, {"id": ""},
-                   {"unknown": 1}, {"date": "yesterday"}):
+    for change in ({"bidding": [["Zala", "pass"]]}, {"bidding": [["Ana", "Tri"]]},
+                   {"announcements": [{"player": "Ana", "bonus": "trula"}]}, {"recorded": {"scores": {"Zala": 10}}},
+                   {"conceded": True}, {"ruleset": "koenigrufen"}, {"contract": "Tri"},
+                   {"players": ["Ana", "Ana", "Cilka", "David"]}, {"id": ""}, {"unknown": 1}, {"date": "yesterday"},
+                   {"events": [{"event": "renons_called", "after_trick": 1}]}, {"declarer": ["Ana"]}):
         assert bulk.take(1, orjson.dumps({**record, **change})) is None, change
+    # a bidding and a score sheet are plain; the sheet comes out in playing order, as the reference writes it
+    sheet = {"recorded": {"scores": {"David": 0, "Ana": 10}}, "bidding": [["Boris", "pass"], ["Ana", "pass"]]}
+    plain = bulk.take(1, orjson.dumps({**record, **sheet}))
+    assert plain is not None and list(plain.record.recorded.scores) == ["Ana", "David"]
+    assert plain.text == dumps(loads(orjson.dumps({**record, **sheet}))).encode()
 
 
 def test_a_session_goes_on_in_the_bulk_path_after_a_deal_it_declined(tmp_path: Path,
