@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import mmap
 import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import orjson
 
 from ingest.discover import SourceFile, is_json_lines
@@ -191,87 +189,6 @@ class _LineScanner:
                 return count + (1 if trailing else 0)
 
 
-class _MappedLines:
-    """``_LineScanner`` over an uncompressed file's memory map: the same moves, without copying the file.
-
-    Planning a large file is mostly skipping ahead; here that counts the
-    newlines of the mapped bytes with numpy, a block at a time, instead of
-    reading the file into chunks and counting them in Python.
-    """
-
-    _BLOCK = 1 << 22
-
-    def __init__(self, mapped: mmap.mmap) -> None:
-        self._map = mapped
-        self._bytes = np.frombuffer(mapped, np.uint8)
-        self._size = len(mapped)
-        self._pos = 3 if mapped[:3] == b"\xef\xbb\xbf" else 0
-        self.line = 1
-        """The number of the line that starts at the current position."""
-
-    @property
-    def offset(self) -> int:
-        """The offset in the file of the current position."""
-        return self._pos
-
-    def has_line(self) -> bool:
-        """Whether a line starts at the current position (some byte is left)."""
-        return self._pos < self._size
-
-    def skip_to(self, target: int) -> None:
-        """Move to the start of line ``target`` (or to the start of the last line, if the file is shorter)."""
-        start = scan = self._pos  # where the current line starts; where counting goes on
-        while self.line < target and scan < self._size:
-            end = min(scan + self._BLOCK, self._size)
-            is_newline = self._bytes[scan:end] == 10
-            found = int(np.count_nonzero(is_newline))
-            if found:
-                need = target - self.line
-                if found >= need:
-                    self._pos = scan + int(np.flatnonzero(is_newline)[need - 1]) + 1
-                    self.line = target
-                    return
-                self.line += found
-                start = self._map.rfind(b"\n", scan, end) + 1
-            scan = end
-        self._pos = start
-
-    def read_line(self) -> bytes | None:
-        """The head (``_HEAD`` bytes) of the current line, moving past it; None at the end."""
-        if self._pos >= self._size:
-            return None
-        end = self._map.find(b"\n", self._pos)
-        stop = self._size if end < 0 else end
-        head = self._map[self._pos:min(stop, self._pos + _HEAD)]
-        self._pos = stop if end < 0 else end + 1
-        self.line += 1
-        return head
-
-    def count_rest(self) -> int:
-        """Count the lines from here to the end (consuming them)."""
-        count = 0
-        trailing = self._pos < self._size and self._map[self._size - 1:self._size] != b"\n"
-        for start in range(self._pos, self._size, self._BLOCK):
-            count += int(np.count_nonzero(self._bytes[start:start + self._BLOCK] == 10))
-        self._pos = self._size
-        return count + trailing
-
-    def close(self) -> None:
-        del self._bytes  # the view over the map goes first
-        self._map.close()
-
-
-def _mapped(path: str) -> _MappedLines | None:
-    """The lines of an uncompressed, non-empty file through its memory map; None for any other file."""
-    if path.endswith(".gz"):
-        return None
-    try:
-        with open(path, "rb") as fh:
-            return _MappedLines(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
-    except (OSError, ValueError):  # missing, unreadable, empty (nothing to map): read it the chunked way
-        return None
-
-
 def _chunks(path: str, limits: ReaderLimits) -> tuple[Callable[[], bytes], Callable[[], None]]:
     """(read a chunk, close) for a file's decompressed bytes; the stream just ends on any problem.
 
@@ -309,13 +226,9 @@ def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[i
     """
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, not {shard_size}")
-    scanner: _LineScanner | _MappedLines | None = _mapped(path)
-    if scanner is None:
-        read, close = _chunks(path, limits)
-        scanner = _LineScanner(read)
-    else:
-        close = scanner.close
+    read, close = _chunks(path, limits)
     try:
+        scanner = _LineScanner(read)
         ranges: list[tuple[int, int | None, int, int]] = []
         start, start_byte = 1, 0
         last_session: Any = None  # session of the last non-blank line read since the last skip
