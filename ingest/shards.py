@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import orjson
 
 from ingest.discover import SourceFile, is_json_lines
@@ -145,7 +146,7 @@ class _LineScanner:
     def skip_to(self, target: int) -> None:
         """Move to the start of line ``target`` (or to the end of the stream, if it is shorter)."""
         while self.line < target:
-            newlines = self._buf.count(b"\n", self._pos)
+            newlines = _newlines(self._buf, self._pos)
             if self.line + newlines < target:
                 self.line += newlines
                 start = self._buf.rfind(b"\n", self._pos) + 1 if newlines else self._pos
@@ -180,13 +181,18 @@ class _LineScanner:
         """Count the lines from here to the end (consuming them)."""
         count = 0
         while True:
-            count += self._buf.count(b"\n", self._pos)
+            count += _newlines(self._buf, self._pos)
             tail = self._buf.rfind(b"\n", self._pos)
             trailing = len(self._buf) - (tail + 1 if tail >= 0 else self._pos)
             self._base += len(self._buf)
             self._buf, self._pos = b"", 0
             if not self._more():  # a partial line goes on in the next chunk, counted by its newline there
                 return count + (1 if trailing else 0)
+
+
+def _newlines(buf: bytes, start: int) -> int:
+    """The newlines in ``buf`` from ``start`` (numpy counts them several times faster than ``bytes.count``)."""
+    return int(np.count_nonzero(np.frombuffer(buf, np.uint8, offset=start) == 10)) if start < len(buf) else 0
 
 
 def _chunks(path: str, limits: ReaderLimits) -> tuple[Callable[[], bytes], Callable[[], None]]:
