@@ -346,18 +346,59 @@ static uint64_t cards_mask(PyObject *cards, int *count) {
     return m;
 }
 
+static int named_play(PyObject *play, PyObject *players, int *card) {
+    /* A play written "Name:CODE" (the record's other form of a play): the seat of the player named before the
+     * first ':', who must be at the table, and the card coded after it; -1 when it is not such a play. */
+    if (!PyUnicode_Check(play)) return -1;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(play), colon = PyUnicode_FindChar(play, ':', 0, len, 1);
+    if (colon < 1 || len - colon - 1 < 2 || len - colon - 1 > 3) { PyErr_Clear(); return -1; }
+    int kind = PyUnicode_KIND(play);
+    const void *data = PyUnicode_DATA(play);
+    uint32_t key = 0;
+    for (Py_ssize_t i = colon + 1, shift = 0; i < len; i++, shift += 8) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c > 127) return -1;
+        key |= (uint32_t)c << shift;
+    }
+    *card = -1;
+    for (uint32_t slot = code_hash(key); code_key[slot]; slot = (slot + 1) % CODE_SLOTS)
+        if (code_key[slot] == key) { *card = code_card[slot]; break; }
+    if (*card < 0) return -1;
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(players); s++) {
+        PyObject *name = PyTuple_GET_ITEM(players, s);
+        if (PyUnicode_GET_LENGTH(name) == colon && PyUnicode_KIND(name) == kind
+            && memcmp(PyUnicode_DATA(name), data, (size_t)colon * kind) == 0)
+            return (int)s;
+    }
+    return -1;
+}
+
 static int load_tricks(Tricks *tr, PyObject *tricks, int n, PyObject *names, PyObject *players, int leader,
                        int trumps, int emperor) {
-    /* Every recorded trick complete, its seats (named, else in turn from the last winner) and winner;
-     * -1 when a trick is short or a named player is not at the table. */
+    /* Every recorded trick complete, its seats and winner; -1 when a trick is short, mixes named and unnamed
+     * plays, or names a player not at the table.  The seats: those ``names`` gives (per trick a tuple of
+     * names, or None), else those the plays name ("Name:CODE", tarock.records), else in turn from the last
+     * trick's winner. */
     tr->n = n;
     tr->nt = (int)seq_len(tricks);
     if (tr->nt < 1 || tr->nt > MAX_TRICKS) return -1;
     if (names != Py_None && (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != tr->nt)) return -1;
     for (int t = 0; t < tr->nt; t++) {
-        if (read_trick(seq_at(tricks, t), tr->cards[t], MAX_SEATS) != n) return -1;
+        PyObject *trick = seq_at(tricks, t);
+        if (seq_len(trick) != n) return -1;
+        int named = 0;
+        for (int i = 0; i < n; i++) {
+            PyObject *play = seq_at(trick, i);
+            int card = card_of(play), seat = -1;
+            if (card < 0 && (names != Py_None || (seat = named_play(play, players, &card)) < 0)) return -1;
+            if (i > 0 && named != (seat >= 0)) return -1;  /* a trick of named and unnamed plays */
+            named = seat >= 0;
+            tr->cards[t][i] = card;
+            tr->who[t][i] = seat;
+        }
         PyObject *trick_names = names == Py_None ? Py_None : PyTuple_GET_ITEM(names, t);
         for (int i = 0; i < n; i++) {
+            if (named) continue;
             if (trick_names == Py_None) tr->who[t][i] = (leader + i) % n;
             else if (!PyTuple_Check(trick_names) || PyTuple_GET_SIZE(trick_names) != n
                      || (tr->who[t][i] = seat_of(PyTuple_GET_ITEM(trick_names, i), players)) < 0)

@@ -478,7 +478,14 @@ class _PlainRecord(_Record, kw_only=True, forbid_unknown_fields=True, omit_defau
     events: Empty | None = None
 
 
+class _PlainNamedRecord(_PlainRecord, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """``_PlainRecord`` whose plays may also be written "Name:CODE" (the kernel reads both forms)."""
+
+    tricks: list[list[str]]
+
+
 _PLAIN_DECODER = msgspec.json.Decoder(_PlainRecord)
+_PLAIN_NAMED_DECODER = msgspec.json.Decoder(_PlainNamedRecord)
 
 
 class Plain(NamedTuple):
@@ -503,17 +510,20 @@ def plain_record(line: int, data: bytes) -> Plain | None:
     """The record of line ``line`` of a file, ``data``, when it is a plain, complete Slovenian record;
     None otherwise.
 
-    Plain: what ``fast_deal`` reads (the same checks, or the case declines)
-    and, besides, hands and talon recorded, plays as card codes, the declarer
-    named by one name, and no announcements, table events, claim or
-    concession (a bidding and a score sheet may be there).  A record declined
+    Plain: what ``fast_deal`` reads (the same checks, or the case declines;
+    named plays are checked by the kernel) and, besides, hands and talon
+    recorded, the declarer named by one name, and no announcements, table
+    events, claim or concession (a bidding and a score sheet may be there).  A record declined
     here is read the usual way (``fast_deal``, then the reference), so None
     says nothing about whether it is valid.
     """
     try:
         r = _PLAIN_DECODER.decode(data)
     except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
-        return None
+        try:  # named plays?  (Anything else fails again, and is read the usual way.)
+            r = _PLAIN_NAMED_DECODER.decode(data)
+        except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+            return None
     if r.date is not None and not _plain_date(r.date):
         return None
     players = tuple(r.players)

@@ -143,7 +143,8 @@ def test_the_bulk_path_stores_what_the_reference_stores(tmp_path: Path, override
 
 def test_most_plain_records_take_the_bulk_path_and_faulty_ones_do_not(tmp_path: Path) -> None:
     rng = random.Random(5)
-    clean = [random_record(rng, rng.choice((3, 4))) for _ in range(300)]
+    clean = [random_record(rng, rng.choice((3, 4)), named=rng.random() < 0.5) for _ in range(300)]
+    assert any(":" in r["tricks"][0][0] for r in clean) and any(":" not in r["tricks"][0][0] for r in clean)
     faulty = []
     for _ in range(100):
         record = random_record(rng, 4)
@@ -160,6 +161,15 @@ def test_most_plain_records_take_the_bulk_path_and_faulty_ones_do_not(tmp_path: 
     assert all(added[:300])
     assert sum(added[300:]) < 10
     assert sum(len(part.deals) for part in rows._clean.values()) == sum(added)
+    # named plays are read by the kernel: a play named for someone else, or for nobody, is declined
+    named = random_record(rng, 4, named=True)
+    first = named["tricks"][0]
+    for wrong in (f"Zala:{first[0].split(':')[1]}", f"{first[1].split(':')[0]}:{first[0].split(':')[1]}",
+                  first[0].split(":")[1]):
+        record = orjson.loads(orjson.dumps(named))
+        record["tricks"][0][0] = wrong
+        plain = bulk.take(1, orjson.dumps(record))
+        assert plain is None or bulk.add(plain) is False, wrong
 
 
 def test_records_that_are_not_plain_are_left_to_the_usual_reader() -> None:
