@@ -63,6 +63,8 @@ class BulkPath:
         self._specs: dict[tuple[str, int, int], _Spec] = {}
         """By contract, number of players and the options' identity (checked: ``_Spec.options``)."""
         self._rosters: dict[tuple[str, ...], tuple[bytes, ...] | None] = {}
+        self._default_contexts: dict[tuple[str, int], tuple[Any, ...]] = {}
+        """The ``add_clean`` contexts of the default specs, for ``add_plain``."""
         self._default_options_json = rows.effective_options(RULESET, EMPTY)
 
     @classmethod
@@ -96,6 +98,9 @@ class BulkPath:
 
     def add(self, plain: Plain) -> bool:
         """Replay, score and add the rows of a clean deal; False (nothing added) when it is not one."""
+        added = self.kernel.add_plain(plain, self._default_contexts, self._rosters, self._default_options_json)
+        if added is not None:  # the usual case, found in one call: default options, no bidding, a known roster
+            return added  # type: ignore[no-any-return]
         r = plain.record
         players = plain.players
         raw = r.options
@@ -147,6 +152,8 @@ class BulkPath:
         spec = _Spec(options, context, c, c.has_declarer, part)
         if default:
             self._default_specs[contract, n] = spec
+            if context is not None:
+                self._default_contexts[contract, n] = context
         else:
             if len(self._specs) >= 4096:
                 self._specs.clear()

@@ -540,6 +540,8 @@ class ShardRows:
             values = dict(zip(PARTITION_COLUMNS, key))
             made = [part.tables() for part in (self._parts.get(key), self._clean.get(key))
                     if part is not None and part.deals]
+            if not made:  # the bulk path prepared for this partition and took none of its deals
+                continue
             tables = _merged(*made, np.array(self._lines, np.int64)) if len(made) > 1 else made[0]
             for name, table in tables.items():
                 out[name].append((values, table))

@@ -826,20 +826,71 @@ static int extend(PyObject *list, PyObject *items) {
     return PyList_SetSlice(list, at, at, items);
 }
 
+static PyObject *name_options, *name_bidding;
+
+static int names_ready(void) {
+    if (attr_names[0]) return 0;
+    for (int i = 0; i < N_ATTRS; i++)
+        if (!(attr_names[i] = PyUnicode_InternFromString(attr_texts[i]))) return -1;
+    if (!(name_scores = PyUnicode_InternFromString("scores")) || !(name_radelci = PyUnicode_InternFromString("radelci"))
+        || !(name_options = PyUnicode_InternFromString("options"))
+        || !(name_bidding = PyUnicode_InternFromString("bidding")))
+        return -1;
+    return 0;
+}
+
+static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts);
+
 static PyObject *py_add_clean(PyObject *self, PyObject *args) {
     PyObject *plain, *ctx, *roster, *texts;
     if (!PyArg_ParseTuple(args, "O!O!OO!", &PyTuple_Type, &plain, &PyTuple_Type, &ctx, &roster, &PyTuple_Type, &texts))
         return NULL;
-    if (PyTuple_GET_SIZE(plain) < P_SIZE || PyTuple_GET_SIZE(ctx) != C_SIZE || PyTuple_GET_SIZE(texts) != 2) {
+    return add_clean(plain, ctx, roster, texts);
+}
+
+/* add_plain(plain, contexts, rosters, texts) -> add_clean's answer, or None when the deal needs more than
+ * ``contexts`` (by (contract, number of players): the contexts under the ingest's default options) and
+ * ``rosters`` (the scorer's rosters by players) hold, or has options or a bidding: the caller prepares those
+ * and calls add_clean. */
+static PyObject *py_add_plain(PyObject *self, PyObject *args) {
+    PyObject *plain, *contexts, *rosters, *texts;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyTuple_Type, &plain, &PyDict_Type, &contexts, &PyDict_Type, &rosters,
+                          &PyTuple_Type, &texts))
+        return NULL;
+    if (PyTuple_GET_SIZE(plain) < P_SIZE || names_ready() < 0) return NULL;
+    PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
+    PyObject *options = PyObject_GetAttr(record, name_options), *bidding = PyObject_GetAttr(record, name_bidding);
+    PyObject *contract = PyObject_GetAttr(record, attr_names[A_CONTRACT]);
+    PyObject *result = NULL, *key = NULL;
+    if (!options || !bidding || !contract) goto done;
+    if (options != Py_None || bidding != Py_None || !PyTuple_Check(players)) { result = Py_None; Py_INCREF(result); goto done; }
+    PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(players));
+    if (!count) goto done;
+    key = PyTuple_Pack(2, contract, count);
+    Py_DECREF(count);
+    if (!key) goto done;
+    PyObject *ctx = PyDict_GetItemWithError(contexts, key), *roster = ctx ? PyDict_GetItemWithError(rosters, players) : NULL;
+    if (!ctx || !roster) {
+        if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
+        goto done;
+    }
+    if (roster == Py_None) { result = Py_False; Py_INCREF(result); goto done; }  /* names the scorer does not take */
+    result = add_clean(plain, ctx, roster, texts);
+done:
+    Py_XDECREF(options);
+    Py_XDECREF(bidding);
+    Py_XDECREF(contract);
+    Py_XDECREF(key);
+    return result;
+}
+
+static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts) {
+    if (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(plain) < P_SIZE || PyTuple_GET_SIZE(ctx) != C_SIZE
+        || PyTuple_GET_SIZE(texts) != 2) {
         PyErr_SetString(PyExc_ValueError, "add_clean: unexpected arguments");
         return NULL;
     }
-    if (!attr_names[0]) {
-        for (int i = 0; i < N_ATTRS; i++)
-            if (!(attr_names[i] = PyUnicode_InternFromString(attr_texts[i]))) return NULL;
-        if (!(name_scores = PyUnicode_InternFromString("scores")) || !(name_radelci = PyUnicode_InternFromString("radelci")))
-            return NULL;
-    }
+    if (names_ready() < 0) return NULL;
     PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
     if (!PyTuple_Check(players)) Py_RETURN_FALSE;
     PyObject *field[N_ATTRS];
@@ -1115,6 +1166,7 @@ static PyMethodDef methods[] = {
     {"lane", py_lane, METH_VARARGS, "A whole clean Slovenian deal (tarock.fast_lane), else None."},
     {"lane_rows", py_lane_rows, METH_VARARGS, "lane for ingest's bulk path: tricks appended to a bytearray."},
     {"add_clean", py_add_clean, METH_VARARGS, "Ingest's bulk path for one clean deal: replayed, scored, its rows added."},
+    {"add_plain", py_add_plain, METH_VARARGS, "add_clean for a deal under the default options, found by contract."},
     {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
     {NULL, NULL, 0, NULL},
 };

@@ -224,3 +224,18 @@ def test_a_session_goes_on_in_the_bulk_path_after_a_deal_it_declined(tmp_path: P
     results = next(rows for name, rows in fast.items() if name.startswith("results/"))
     third_before = [r["radelci_before"] for r in results if r["source_line"] == 3]
     assert len(third_before) == 4 and sum(third_before) >= 3  # the Klop gave 4; the second deal cancels one at most
+
+
+def test_a_shard_whose_plain_records_all_go_the_usual_way(tmp_path: Path) -> None:
+    # a solo is a 4-player contract: a 3-player record of one is plain but never clean, so the bulk path
+    # prepares for its partition and adds nothing there; the usual path stores it (with its E_BID finding)
+    record = random_record(random.Random(3), 3, contract="tri")
+    record["contract"] = "solo_tri"
+    source = tmp_path / "s.jsonl"
+    source.write_bytes(orjson.dumps(record) + b"\n")
+    options = IngestOptions.make()
+    totals = ingest_shards(source, tmp_path / "fast", options, 500)
+    assert totals["read"] == totals["stored"] == 1
+    with accel.reference():
+        ingest_shards(source, tmp_path / "slow", options, 500)
+    assert parquet_files(tmp_path / "fast", options.generation) == parquet_files(tmp_path / "slow", options.generation)
