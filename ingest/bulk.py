@@ -3,10 +3,11 @@
 Most records of a large ingest are plain (``tarock.record_decode.plain_record``: complete, canonical,
 no announcements or table events) and clean.  On the usual path such a record still becomes a
 ``Deal``, a ``Replay``, a score breakdown, a check object and then rows, a deal at a time; that was most
-of ingest's time.  Here the decoded record goes to the C kernel as it is (``lane_rows``: the deal, king,
-talon exchange, play and scoring facts in one call, its tricks appended to the partition's buffer), then
-to the compiled scorer with the radelci its session has reached (``tarock.fast_score``), and its
-``deals`` and ``results`` rows are made directly (``ingest.rows.CleanRows``).
+of ingest's time.  Here the decoded record goes to the C kernel as it is (``add_plain`` / ``add_clean``:
+the deal, king, talon exchange and play, its tricks appended to the partition's buffer; the score from
+the compiled scorer with the radelci its session has reached, ``tarock.fast_score``; the score sheet
+compared; the ``deals`` and ``results`` values appended to the partition's columns,
+``ingest.rows.CleanRows``), all in one call.  A bidding is checked here and stored as ``bids`` rows.
 
 The kernel and the scorer vouch only for what they can: a deal with anything to report, or an option
 they do not handle, is declined, and goes the usual way: read by ``tarock.records``, checked by

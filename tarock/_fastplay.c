@@ -575,7 +575,7 @@ static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per
                          holder(o->kings, dpile, opile), pagat_last, king_last, mondfang, lost, decided);
 }
 
-/* The fast lane: a whole clean Slovenian deal.  ``run_lane`` does the work for both entry points below. */
+/* The fast lane: a whole clean Slovenian deal.  ``run_lane`` does the work for ``lane`` and ``add_clean``. */
 
 typedef struct {
     PyObject *hands, *talon, *tricks, *names, *players, *pick, *stash, *called;
@@ -592,25 +592,17 @@ typedef struct {
     PyObject *facts;
 } LaneResult;
 
-#define LANE_FORMAT "OOOOO!iiiiOOOiK(iiiiKiiii)(iiiiiiKK)"
-
-static int parse_lane(PyObject *args, LaneArgs *a, PyObject **out) {
-    /* The arguments of ``lane`` (``out`` NULL) or ``lane_rows`` (one more: the bytearray ``out``). */
+static int parse_lane(PyObject *args, LaneArgs *a) {
+    /* The arguments of ``lane``. */
     unsigned long long required, scope, trula, kings;
     Rules *r = &a->r;
     OutcomeRules *o = &a->o;
-    int ok = out == NULL
-        ? PyArg_ParseTuple(args, LANE_FORMAT, &a->hands, &a->talon, &a->tricks, &a->names, &PyTuple_Type,
-                           &a->players, &a->per_hand, &a->declarer, &a->leader, &a->calls_king, &a->called, &a->pick,
-                           &a->stash, &a->klop, &required, &r->trumps, &r->void_tarok, &r->negative, &r->pagat_last,
-                           &scope, &r->pagat_emperor, &r->tarok_lead_last, &r->force_pagat, &r->emperor, &a->group,
-                           &o->beggar, &o->valat, &o->normal, &o->mond_applies, &o->any_side, &trula, &kings)
-        : PyArg_ParseTuple(args, LANE_FORMAT "O!", &a->hands, &a->talon, &a->tricks, &a->names, &PyTuple_Type,
-                           &a->players, &a->per_hand, &a->declarer, &a->leader, &a->calls_king, &a->called, &a->pick,
-                           &a->stash, &a->klop, &required, &r->trumps, &r->void_tarok, &r->negative, &r->pagat_last,
-                           &scope, &r->pagat_emperor, &r->tarok_lead_last, &r->force_pagat, &r->emperor, &a->group,
-                           &o->beggar, &o->valat, &o->normal, &o->mond_applies, &o->any_side, &trula, &kings,
-                           &PyByteArray_Type, out);
+    int ok = PyArg_ParseTuple(args, "OOOOO!iiiiOOOiK(iiiiKiiii)(iiiiiiKK)", &a->hands, &a->talon, &a->tricks,
+                              &a->names, &PyTuple_Type, &a->players, &a->per_hand, &a->declarer, &a->leader,
+                              &a->calls_king, &a->called, &a->pick, &a->stash, &a->klop, &required, &r->trumps,
+                              &r->void_tarok, &r->negative, &r->pagat_last, &scope, &r->pagat_emperor,
+                              &r->tarok_lead_last, &r->force_pagat, &r->emperor, &a->group, &o->beggar, &o->valat,
+                              &o->normal, &o->mond_applies, &o->any_side, &trula, &kings);
     if (!ok) return -1;
     a->required = required;
     r->pagat_scope = scope;
@@ -730,7 +722,7 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
 static PyObject *py_lane(PyObject *self, PyObject *args) {
     LaneArgs a;
     LaneResult res;
-    if (parse_lane(args, &a, NULL) < 0) return NULL;
+    if (parse_lane(args, &a) < 0) return NULL;
     int rc = run_lane(&a, &res);
     if (rc <= 0) { if (rc < 0) return NULL; Py_RETURN_NONE; }
     const Tricks *tr = &res.tr;
@@ -753,29 +745,6 @@ fail:
     Py_XDECREF(winners);
     Py_DECREF(res.facts);
     return NULL;
-}
-
-/* lane_rows(<lane's arguments>, out) -> (partner, facts, tricks) or None.
- * ``lane`` for ingest's bulk path: instead of Python objects per trick it appends each trick to the bytearray
- * ``out`` as its cards in play order, the seats that played them, and the winner's seat (2n + 1 bytes);
- * nothing is appended when it declines. */
-static PyObject *py_lane_rows(PyObject *self, PyObject *args) {
-    LaneArgs a;
-    LaneResult res;
-    PyObject *out;
-    if (parse_lane(args, &a, &out) < 0) return NULL;
-    int rc = run_lane(&a, &res);
-    if (rc <= 0) { if (rc < 0) return NULL; Py_RETURN_NONE; }
-    const Tricks *tr = &res.tr;
-    int n = tr->n, width = 2 * n + 1;
-    Py_ssize_t at = PyByteArray_GET_SIZE(out);
-    if (PyByteArray_Resize(out, at + (Py_ssize_t)tr->nt * width) < 0) { Py_DECREF(res.facts); return NULL; }
-    uint8_t *p = (uint8_t *)PyByteArray_AS_STRING(out) + at;
-    for (int t = 0; t < tr->nt; t++, p += width) {
-        for (int i = 0; i < n; i++) { p[i] = (uint8_t)tr->cards[t][i]; p[n + i] = (uint8_t)tr->who[t][i]; }
-        p[2 * n] = (uint8_t)tr->winners[t];
-    }
-    return Py_BuildValue("(iNi)", res.partner, res.facts, tr->nt);
 }
 
 /* add_clean(plain, context, roster, texts) -> True when the deal's rows were added, False to decline.
@@ -1164,7 +1133,6 @@ static PyMethodDef methods[] = {
     {"played_by", py_played_by, METH_VARARGS, "Mask of the cards a seat played."},
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
     {"lane", py_lane, METH_VARARGS, "A whole clean Slovenian deal (tarock.fast_lane), else None."},
-    {"lane_rows", py_lane_rows, METH_VARARGS, "lane for ingest's bulk path: tricks appended to a bytearray."},
     {"add_clean", py_add_clean, METH_VARARGS, "Ingest's bulk path for one clean deal: replayed, scored, its rows added."},
     {"add_plain", py_add_plain, METH_VARARGS, "add_clean for a deal under the default options, found by contract."},
     {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
