@@ -57,7 +57,8 @@ class BulkPath:
         self.score = score
         self.default = default
         self.ledgers: dict[str, dict[str, int]] = {}
-        """Radelci per player name of every session the bulk path has scored deals of."""
+        """Radelci per player name of every session the bulk path has scored deals of (the very dict of the
+        checker's ledger for a session whose deals took both paths: ``share_ledger``)."""
         self._added = rows.added_lines
         self._default_specs: dict[tuple[str, int], _Spec] = {}
         """By contract and number of players, under the default options (with the overrides)."""

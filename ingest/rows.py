@@ -21,6 +21,12 @@ and Parquet writes small dictionaries without hashing the keys again; the
 cards and player names of ``tricks`` and ``plays`` are converted once for
 both tables.  The Parquet files are written without the Arrow schema, so
 every reader sees plain strings.
+
+The clean deals of ingest's bulk path (``ingest.bulk``) come without a
+check object: ``CleanRows`` gathers what the compiled kernel appends for
+them, and a partition's two kinds of rows are merged in the order their
+deals were added (``ShardRows.tables``), so the files are the same
+whichever path a deal took.
 """
 
 from __future__ import annotations
