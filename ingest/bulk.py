@@ -1,13 +1,15 @@
 """Ingest's bulk path: a plain, clean Slovenian record straight to its rows, without a Deal or a check object.
 
 Most records of a large ingest are plain (``tarock.record_decode.plain_record``: complete, canonical,
-no announcements or table events) and clean.  On the usual path such a record still becomes a
+no table events) and clean.  On the usual path such a record still becomes a
 ``Deal``, a ``Replay``, a score breakdown, a check object and then rows, a deal at a time; that was most
 of ingest's time.  Here the decoded record goes to the C kernel as it is (``add_plain`` / ``add_clean``:
 the deal, king, talon exchange and play, its tricks appended to the partition's buffer; the score from
 the compiled scorer with the radelci its session has reached, ``tarock.fast_score``; the score sheet
 compared; the ``deals`` and ``results`` values appended to the partition's columns,
-``ingest.rows.CleanRows``), all in one call.  A bidding is checked here and stored as ``bids`` rows.
+``ingest.rows.CleanRows``), all in one call.  A bidding is checked here and stored as ``bids`` rows;
+a deal with announcements is first replayed by the fast lane (``tarock.fast_lane``), whose Python
+checks the announcements and kontras the scorer then reads.
 
 The kernel and the scorer vouch only for what they can: a deal with anything to report, or an option
 they do not handle, is declined, and goes the usual way: read by ``tarock.records``, checked by
@@ -27,10 +29,10 @@ from tarock import accel
 from tarock.cards import TAROK_MASK
 from tarock.checking import Checker
 from tarock.deal import EMPTY
-from tarock.fast_lane import bidding_agrees, plan_for
-from tarock.fast_score import plan_of, prepared, roster_of
+from tarock.fast_lane import bidding_agrees, plan_for, replay_slovenian
+from tarock.fast_score import extra_of, plan_of, prepared, roster_of
 from tarock.options import OptionError, SlovenianOptions, options_for
-from tarock.record_decode import Plain, plain_record
+from tarock.record_decode import Plain, fast_deal, plain_record
 from tarock.records import ReaderLimits, ReadItem, read_line
 from tarock.sessions import SessionLedger
 from tarock.slovenian import CARDS_PER_HAND, Contract
@@ -107,10 +109,10 @@ class BulkPath:
         players = plain.players
         raw = r.options
         if raw is None:
-            texts = self._default_options_json
+            options, texts = self.default, self._default_options_json
             spec = self._default_specs.get((r.contract, len(players)))
             if spec is None:
-                spec = self._spec(r.contract, len(players), self.default, True)
+                spec = self._spec(r.contract, len(players), options, True)
         else:
             try:
                 options = options_for(RULESET, raw, self.overrides)
@@ -123,16 +125,29 @@ class BulkPath:
         roster = self._rosters.get(players) or self._roster(players)
         if spec.context is None or roster is None:
             return False
-        bidding = r.bidding
-        if bidding is None:
-            return self.kernel.add_clean(plain, spec.context, roster, texts)  # type: ignore[no-any-return]
-        bids = tuple(bidding)
-        declarers = (players.index(r.declarer),) if spec.has_declarer and r.declarer is not None else ()
-        if not bidding_agrees(bids, players, spec.contract, declarers, spec.options) \
-                or not self.kernel.add_clean(plain, spec.context, roster, texts):
+        bids = None if r.bidding is None else tuple(r.bidding)
+        extra = announced = None
+        if r.announcements:  # valid announcements are the Python engine's to say: the fast lane's replay
+            deal = fast_deal(plain.data)
+            replayed = None if deal is None else replay_slovenian(deal, options, self.kernel)
+            if replayed is None or replayed.facts is None:
+                return False
+            extra = extra_of(replayed.facts.announced, replayed.facts.kontra)  # type: ignore[union-attr]
+            if extra is None:
+                return False
+            announced = deal.announcements  # type: ignore[union-attr]
+        elif bids is not None:
+            declarers = (players.index(r.declarer),) if spec.has_declarer and r.declarer is not None else ()
+            if not bidding_agrees(bids, players, spec.contract, declarers, spec.options):
+                return False
+        if not self.kernel.add_clean(plain, spec.context, roster, texts, extra):
             return False
-        deal = len(spec.part.deals) - 1
-        spec.part.bids.extend([(deal, idx, player, bid) for idx, (player, bid) in enumerate(bids)])
+        deal_index = len(spec.part.deals) - 1
+        if bids is not None:
+            spec.part.bids.extend([(deal_index, idx, player, bid) for idx, (player, bid) in enumerate(bids)])
+        if announced:
+            spec.part.announcements.extend([(deal_index, idx, a.player, a.bonus, a.kontra, a.level, a.against)
+                                            for idx, a in enumerate(announced)])
         return True
 
     def _spec(self, contract: str, n: int, options: SlovenianOptions, default: bool) -> _Spec:

@@ -747,13 +747,14 @@ fail:
     return NULL;
 }
 
-/* add_clean(plain, context, roster, texts) -> True when the deal's rows were added, False to decline.
+/* add_clean(plain, context, roster, texts, extra=None) -> True when the deal's rows were added, False to decline.
  * ingest.bulk.BulkPath.add for a clean deal, in one call: the plain record (tarock.record_decode.Plain) is
  * replayed (run_lane, its tricks appended to the partition's buffer), scored by the compiled scorer with the
  * radelci its session holds, and its ``deals`` row and ``results`` values appended to the partition's
  * columns (ingest.rows.CleanRows), the session's radelci updated.  ``context`` is the tuple
  * ingest.bulk._Spec.context lays out; ``roster`` the scorer's roster of the players; ``texts`` the deal's
- * (options_json, options_hash).  A deal with a score sheet is added when the sheet says what was recomputed
+ * (options_json, options_hash); ``extra`` the scorer's codes of the deal's announcements and kontras
+ * (tarock.fast_score.extra_of).  A deal with a score sheet is added when the sheet says what was recomputed
  * (scores and, if it has them, radelci: tarock.audit.audit_scores finds nothing), else declined.  Nothing
  * is added when it declines or fails. */
 enum {
@@ -795,7 +796,7 @@ static int extend(PyObject *list, PyObject *items) {
     return PyList_SetSlice(list, at, at, items);
 }
 
-static PyObject *name_options, *name_bidding;
+static PyObject *name_options, *name_bidding, *name_announcements;
 
 static int names_ready(void) {
     if (attr_names[0]) return 0;
@@ -803,24 +804,26 @@ static int names_ready(void) {
         if (!(attr_names[i] = PyUnicode_InternFromString(attr_texts[i]))) return -1;
     if (!(name_scores = PyUnicode_InternFromString("scores")) || !(name_radelci = PyUnicode_InternFromString("radelci"))
         || !(name_options = PyUnicode_InternFromString("options"))
-        || !(name_bidding = PyUnicode_InternFromString("bidding")))
+        || !(name_bidding = PyUnicode_InternFromString("bidding"))
+        || !(name_announcements = PyUnicode_InternFromString("announcements")))
         return -1;
     return 0;
 }
 
-static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts);
+static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts, PyObject *extra);
 
 static PyObject *py_add_clean(PyObject *self, PyObject *args) {
-    PyObject *plain, *ctx, *roster, *texts;
-    if (!PyArg_ParseTuple(args, "O!O!OO!", &PyTuple_Type, &plain, &PyTuple_Type, &ctx, &roster, &PyTuple_Type, &texts))
+    PyObject *plain, *ctx, *roster, *texts, *extra = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!OO!|O", &PyTuple_Type, &plain, &PyTuple_Type, &ctx, &roster, &PyTuple_Type,
+                          &texts, &extra))
         return NULL;
-    return add_clean(plain, ctx, roster, texts);
+    return add_clean(plain, ctx, roster, texts, extra);
 }
 
 /* add_plain(plain, contexts, rosters, texts) -> add_clean's answer, or None when the deal needs more than
  * ``contexts`` (by (contract, number of players): the contexts under the ingest's default options) and
- * ``rosters`` (the scorer's rosters by players) hold, or has options or a bidding: the caller prepares those
- * and calls add_clean. */
+ * ``rosters`` (the scorer's rosters by players) hold, or has options, a bidding or announcements: the caller
+ * prepares those and calls add_clean. */
 static PyObject *py_add_plain(PyObject *self, PyObject *args) {
     PyObject *plain, *contexts, *rosters, *texts;
     if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyTuple_Type, &plain, &PyDict_Type, &contexts, &PyDict_Type, &rosters,
@@ -830,9 +833,15 @@ static PyObject *py_add_plain(PyObject *self, PyObject *args) {
     PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
     PyObject *options = PyObject_GetAttr(record, name_options), *bidding = PyObject_GetAttr(record, name_bidding);
     PyObject *contract = PyObject_GetAttr(record, attr_names[A_CONTRACT]);
+    PyObject *announced = PyObject_GetAttr(record, name_announcements);
     PyObject *result = NULL, *key = NULL;
-    if (!options || !bidding || !contract) goto done;
-    if (options != Py_None || bidding != Py_None || !PyTuple_Check(players)) { result = Py_None; Py_INCREF(result); goto done; }
+    if (!options || !bidding || !contract || !announced) goto done;
+    if (options != Py_None || bidding != Py_None || (announced != Py_None && PyObject_IsTrue(announced))
+        || !PyTuple_Check(players)) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
     PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(players));
     if (!count) goto done;
     key = PyTuple_Pack(2, contract, count);
@@ -844,16 +853,17 @@ static PyObject *py_add_plain(PyObject *self, PyObject *args) {
         goto done;
     }
     if (roster == Py_None) { result = Py_False; Py_INCREF(result); goto done; }  /* names the scorer does not take */
-    result = add_clean(plain, ctx, roster, texts);
+    result = add_clean(plain, ctx, roster, texts, Py_None);
 done:
     Py_XDECREF(options);
     Py_XDECREF(bidding);
     Py_XDECREF(contract);
+    Py_XDECREF(announced);
     Py_XDECREF(key);
     return result;
 }
 
-static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts) {
+static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts, PyObject *extra) {
     if (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(plain) < P_SIZE || PyTuple_GET_SIZE(ctx) != C_SIZE
         || PyTuple_GET_SIZE(texts) != 2) {
         PyErr_SetString(PyExc_ValueError, "add_clean: unexpected arguments");
@@ -941,7 +951,7 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
         goto fail;
     }
     PyObject *call[9] = {PyTuple_GET_ITEM(ctx, C_PLAN), roster, who_declares, who_partners, facts, before, first_row,
-                         lines, Py_None};
+                         lines, extra};
     scored = PyObject_Vectorcall(PyTuple_GET_ITEM(ctx, C_SCORE), call, 9, NULL);
     Py_DECREF(who_declares);
     Py_DECREF(who_partners);

@@ -248,8 +248,9 @@ def _announcer_codes(announced: tuple[tuple[str, Side], ...]) -> tuple[int, ...]
     return codes
 
 
-def _extra(announced: tuple[tuple[str, Side], ...], kontra: Mapping[str, int] | None) -> tuple[int, ...] | None:
-    """The announcer codes and kontra indices the C module reads, or None for a kontra it does not take."""
+def extra_of(announced: tuple[tuple[str, Side], ...], kontra: Mapping[str, int] | None) -> tuple[int, ...] | None:
+    """The announcer codes and kontra indices the C module reads (``score_prepared``'s ``extra``), or None for a
+    kontra it does not take."""
     codes = _announcer_codes(announced) if announced else (0,) * len(_ANNOUNCED)
     if codes is None:
         return None
@@ -286,7 +287,7 @@ def score_lane(contract: str, players: tuple[str, ...], declarer: int | None, pa
         return None
     extra = None
     if announced or kontra:
-        extra = _extra(announced, kontra)
+        extra = extra_of(announced, kontra)
         if extra is None:
             return None
     return _score(plan, roster, declarer, partner, facts, before, first_row, components, extra)  # type: ignore[misc]
@@ -303,9 +304,9 @@ def roster_of(players: tuple[str, ...]) -> tuple[bytes, ...] | None:
 
 
 def prepared() -> Callable[..., Result | None] | None:
-    """The C scorer itself, for a caller that keeps ``plan_of`` and ``roster_of`` and has no announcements:
-    ``score(plan, roster, declarer, partner, facts, before, first_row, components, None)`` is ``score_lane``
-    without its lookups; None as for ``scorer``."""
+    """The C scorer itself, for a caller that keeps ``plan_of`` and ``roster_of``: ``score(plan, roster,
+    declarer, partner, facts, before, first_row, components, extra)`` is ``score_lane`` without its lookups
+    (``extra``: ``extra_of`` the announcements and kontras, or None); None as for ``scorer``."""
     return _score if BUILT and accel.KERNEL is not None else None
 
 

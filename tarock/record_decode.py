@@ -459,10 +459,10 @@ Empty = Annotated[list[Any], Meta(max_length=0)]
 
 class _PlainRecord(_Record, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """A plain Slovenian record's shape (``plain_record``), checked by the typed decoding itself: the
-    ruleset, format and contract canonical, hands and talon present, one declarer, nothing where
-    announcements, table events, a claim or a concession go, and every play a canonical code (no named
-    plays): each card comes back as the very ``CODES`` string, which the kernel recognises by identity.
-    A text of another shape fails to decode, and is read the usual way."""
+    ruleset, format and contract canonical, hands and talon present, one declarer, nothing where table
+    events, a claim or a concession go, and every play a canonical code (no named plays): each card comes
+    back as the very ``CODES`` string, which the kernel recognises by identity.  A text of another shape
+    fails to decode, and is read the usual way."""
 
     format: Literal[FORMAT] | None = None  # type: ignore[valid-type]
     id: Annotated[str, Meta(min_length=1)] | None = None
@@ -471,7 +471,6 @@ class _PlainRecord(_Record, kw_only=True, forbid_unknown_fields=True, omit_defau
     talon: list[Card]
     contract: Literal[_SLOVENIAN_CONTRACT_NAMES]  # type: ignore[valid-type]
     declarer: str | None = None
-    announcements: Empty | None = None
     tricks: list[list[Card]]
     conceded: None = None
     claim: None = None
@@ -512,8 +511,8 @@ def plain_record(line: int, data: bytes) -> Plain | None:
 
     Plain: what ``fast_deal`` reads (the same checks, or the case declines;
     named plays are checked by the kernel) and, besides, hands and talon
-    recorded, the declarer named by one name, and no announcements, table
-    events, claim or concession (a bidding and a score sheet may be there).  A record declined
+    recorded, the declarer named by one name, and no table events, claim or
+    concession (a bidding, announcements and a score sheet may be there).  A record declined
     here is read the usual way (``fast_deal``, then the reference), so None
     says nothing about whether it is valid.
     """
@@ -533,13 +532,16 @@ def plain_record(line: int, data: bytes) -> Plain | None:
     if r.bidding is not None and (not known.issuperset(map(_FIRST, r.bidding))
                                   or not _BIDS["slovenian"].issuperset(map(_SECOND, r.bidding))):
         return None
-    if r.recorded is not None:
-        try:
+    try:
+        if r.recorded is not None:
             r.recorded.scores = _scores(r.recorded.scores, players, known)
             if r.recorded.radelci is not None:
                 r.recorded.radelci = _scores(r.recorded.radelci, players, known)
-        except _Decline:
-            return None
+        if r.announcements:
+            for announcement in r.announcements:
+                _announcement(announcement, "slovenian", known)
+    except _Decline:
+        return None
     if r.options is not None:
         try:
             options_for("slovenian", r.options)

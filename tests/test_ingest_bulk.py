@@ -179,13 +179,17 @@ def test_records_that_are_not_plain_are_left_to_the_usual_reader() -> None:
     record = random_record(random.Random(1), 4)
     assert bulk.take(1, orjson.dumps(record)) is not None
     for change in ({"bidding": [["Zala", "pass"]]}, {"bidding": [["Ana", "Tri"]]},
-                   {"announcements": [{"player": "Ana", "bonus": "trula"}]}, {"recorded": {"scores": {"Zala": 10}}},
+                   {"announcements": [{"player": "Zala", "bonus": "trula"}]},
+                   {"announcements": [{"player": "Ana", "bonus": "trula", "level": 2}]},
+                   {"recorded": {"scores": {"Zala": 10}}},
                    {"conceded": True}, {"ruleset": "koenigrufen"}, {"contract": "Tri"},
                    {"players": ["Ana", "Ana", "Cilka", "David"]}, {"id": ""}, {"unknown": 1}, {"date": "yesterday"},
                    {"events": [{"event": "renons_called", "after_trick": 1}]}, {"declarer": ["Ana"]}):
         assert bulk.take(1, orjson.dumps({**record, **change})) is None, change
-    # a bidding and a score sheet are plain; the sheet comes out in playing order, as the reference writes it
-    sheet = {"recorded": {"scores": {"David": 0, "Ana": 10}}, "bidding": [["Boris", "pass"], ["Ana", "pass"]]}
+    # a bidding, announcements and a score sheet are plain; the sheet comes out in playing order, as the
+    # reference writes it
+    sheet = {"recorded": {"scores": {"David": 0, "Ana": 10}}, "bidding": [["Boris", "pass"], ["Ana", "pass"]],
+             "announcements": [{"player": "Ana", "bonus": "trula"}]}
     plain = bulk.take(1, orjson.dumps({**record, **sheet}))
     assert plain is not None and list(plain.record.recorded.scores) == ["Ana", "David"]
     assert plain.text == dumps(loads(orjson.dumps({**record, **sheet}))).encode()
