@@ -31,8 +31,9 @@ from tarock.slovenian import (
 )
 from tarock.slovenian_replay import announcements
 
-_BIDDING: dict[tuple[Any, ...], BiddingOutcome] = {}
-"""Bidding outcomes by (bids, players, options): a club's auctions recur endlessly."""
+_BIDDING: dict[tuple[Any, ...], tuple[SlovenianOptions, BiddingOutcome]] = {}
+"""Bidding outcomes by (bids, players, the options' identity), with the options: a club's auctions recur
+endlessly."""
 _BIDDING_LIMIT = 1 << 16
 
 
@@ -157,14 +158,16 @@ def bidding_agrees(bidding: tuple[tuple[str, str], ...], players: tuple[str, ...
                    declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
     """Whether the bidding (a record's, by player name) is legal and ends in the contract and declarer the
     record plays."""
-    key = (bidding, players, options)
-    outcome = _BIDDING.get(key)
-    if outcome is None:
+    key = (bidding, players, id(options))  # options by identity: hashing one hashes every field
+    known = _BIDDING.get(key)
+    if known is not None and known[0] is options:
+        outcome = known[1]
+    else:
         bids = [(players.index(p), b) for p, b in bidding]
         outcome = check_bidding(bids, len(players), options, players)
         if len(_BIDDING) >= _BIDDING_LIMIT:
             _BIDDING.clear()
-        _BIDDING[key] = outcome
+        _BIDDING[key] = (options, outcome)  # the options kept alive with it: their id stays theirs
     if outcome.errors or outcome.contract != contract.name:
         return False
     return not contract.has_declarer or outcome.declarers == declarers

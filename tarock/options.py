@@ -247,7 +247,10 @@ file or club repeat the same few."""
 
 def _items(source: Mapping[str, Any] | None) -> tuple[tuple[str, type, Any], ...]:
     """A mapping's items with each value's type (``True`` and ``1`` are equal keys, not equal options)."""
-    return tuple((k, type(v), v) for k, v in source.items()) if source else ()
+    if not source:
+        return ()
+    values = source.values()
+    return tuple(zip(source.keys(), map(type, values), values))
 
 
 def _resolve(ruleset: str, raw: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> Options:
