@@ -137,7 +137,7 @@ class BulkPath:
                 return False
             announced = deal.announcements  # type: ignore[union-attr]
         elif bids is not None:
-            declarers = (players.index(r.declarer),) if spec.has_declarer and r.declarer is not None else ()
+            declarers = (players.index(r.declarer),) if spec.contract.has_declarer and r.declarer is not None else ()
             if not bidding_agrees(bids, players, spec.contract, declarers, spec.options):
                 return False
         if not self.kernel.add_clean(plain, spec.context, roster, texts, extra):
@@ -166,7 +166,7 @@ class BulkPath:
                 self.ledgers, self._added, parse_date, _klop_points, _CARD_POINTS, *part.sheet_columns(),
                 (None,) * n,
             )
-        spec = _Spec(options, context, c, c.has_declarer, part)
+        spec = _Spec(options, context, c, part)
         if default:
             self._default_specs[contract, n] = spec
             if context is not None:
@@ -194,7 +194,6 @@ class _Spec:
     """``add_clean``'s context; None when the compiled scorer has no plan for these, or the contract is not
     played by this many players (the usual path says so)."""
     contract: Contract
-    has_declarer: bool
     part: CleanRows
 
 

@@ -349,11 +349,12 @@ class CleanRows(_PartitionRows):
     def tables(self) -> dict[str, pa.Table]:
         triples = np.frombuffer(self.component_bytes, "<i4").reshape(-1, 3)
         self.component_row, self.component, self.component_value = triples.T  # type: ignore[assignment]
+        self._names = self._names_of_rosters()
         return super().tables()
 
-    def _names(self) -> tuple[pa.Array, np.ndarray, np.ndarray]:
+    def _names_of_rosters(self) -> tuple[pa.Array, np.ndarray, np.ndarray]:
         """Every player name of the partition's deals, each deal's roster (an index into the next), and per
-        roster the indices of its players' names."""
+        roster the indices of its players' names (``_names``, for the deals and the trick tables)."""
         names = list(dict.fromkeys(chain.from_iterable(self._rosters)))
         index = {name: i for i, name in enumerate(names)}
         roster_names = np.array([[index[p] for p in roster] for roster in self._rosters], np.int32)
@@ -364,7 +365,7 @@ class CleanRows(_PartitionRows):
         n, count = self.n_players, len(self.deals)
         schema = file_schema("deals")
         own = dict(zip(self.ROW, _transposed(self.deals, len(self.ROW))))
-        names, roster, roster_names = self._names()
+        names, roster, roster_names = self._names
         seats = roster_names[roster]
         players = pa.ListArray.from_arrays(pa.array(np.arange(0, count * n + 1, n, dtype=np.int32)),
                                            names.take(pa.array(seats.ravel())))
@@ -386,7 +387,7 @@ class CleanRows(_PartitionRows):
         cards, seats, winners = raw[:, :n], raw[:, n:2 * n], raw[:, 2 * n]
         trick_deal, trick_index = _owned_by(tricks_per_deal)
         trick_no = trick_index + 1
-        name_dictionary, roster_of, roster_names = self._names()
+        name_dictionary, roster_of, roster_names = self._names
         roster = roster_of[trick_deal]
 
         def named(seat_columns: np.ndarray) -> pa.DictionaryArray:
