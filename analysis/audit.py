@@ -17,7 +17,7 @@ import polars as pl
 from analysis.filters import NO_FILTERS, Filters, child_where, partition_where
 from analysis.sql import TRUE, Fragment, param, run
 from analysis.store import Store
-from tarock.audit import CODE as SCORE_MISMATCH
+from tarock.check.audit import CODE as SCORE_MISMATCH
 
 _DISPUTES = """
 WITH disputed AS (

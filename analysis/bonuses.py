@@ -41,8 +41,8 @@ from analysis.sql import Fragment, param, run
 from analysis.stats import rate
 from analysis.store import Store
 from tarock.deal import BONUSES, RULESETS
-from tarock.scoring import KONTRA_NAMES
-from tarock.slovenian_replay import KONTRA_TARGETS as SLOVENIAN_KONTRA_TARGETS
+from tarock.rules.slovenian.scoring import KONTRA_NAMES
+from tarock.rules.slovenian.replay import KONTRA_TARGETS as SLOVENIAN_KONTRA_TARGETS
 
 KONTRA_TARGETS: dict[str, tuple[str, ...]] = {
     "slovenian": SLOVENIAN_KONTRA_TARGETS,

@@ -19,7 +19,7 @@ from datetime import date
 from typing import Any
 
 from analysis.sql import TRUE, Fragment
-from ingest.rows import NO_DECLARER
+from tarock.rules.rulesets import NO_DECLARER
 
 PLAYER_COUNTS = (3, 4)
 

@@ -19,7 +19,7 @@ from analysis.sql import param, run
 from analysis.stats import rate
 from analysis.store import Store
 from analysis.vocabulary import contract_rank
-from tarock.scoring import NORMAL_CONTRACTS, WIN_THRESHOLD
+from tarock.rules.slovenian.scoring import NORMAL_CONTRACTS, WIN_THRESHOLD
 
 CLOSE_MARGIN = 5
 """Card points either side of the win threshold that make a game close."""

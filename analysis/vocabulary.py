@@ -8,7 +8,7 @@ the playing order (DESIGN.md: forehand, second, third, dealer).  The orders are 
 from __future__ import annotations
 
 from analysis.sql import Fragment
-from ingest.rows import SEATS
+from tarock.rules.rulesets import SEATS
 from tarock.deal import CONTRACTS, RULESETS
 
 CONTRACT_LADDER: tuple[str, ...] = tuple(dict.fromkeys(c for r in RULESETS for c in CONTRACTS[r]))

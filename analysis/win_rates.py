@@ -19,7 +19,7 @@ from analysis.sql import Fragment, param, run
 from analysis.stats import with_rate
 from analysis.store import Store
 from analysis.vocabulary import contract_rank, seat_rank
-from ingest.rows import NO_DECLARER
+from tarock.rules.rulesets import NO_DECLARER
 
 _SEAT = """CASE list_position(d.players, d.declarer)
         WHEN 1 THEN 'forehand' WHEN len(d.players) THEN 'dealer'

@@ -33,7 +33,7 @@ SESSION = 20
 
 def generate(path: Path, deals: int, seed: int) -> None:
     """Write ``deals`` random records to a JSONL file (kept between runs)."""
-    from tarock.randomplay import random_record
+    from tarock.sim.randomplay import random_record
 
     rng = random.Random(seed)
     tmp = path.with_suffix(".tmp")

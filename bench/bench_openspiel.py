@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/bench_openspiel.py [--games 5000] [--seed 1] [--reference] [--ingest N]
 
-Plays the games once in pyspiel (``tarock.openspiel.random_games``: seeded
+Plays the games once in pyspiel (``tarock.formats.openspiel.random_games``: seeded
 random legal play, the bidding steered so that every contract is played,
 3 and 4 players, the same number of games for each contract) and turns each
-into our record, a line of JSON text (``game_to_deal``, ``tarock.records.dumps``).
+into our record, a line of JSON text (``game_to_deal``, ``tarock.formats.codec.dumps``).
 Then times on the same games, one core, best of 3 runs (interleaved):
 
 a. OpenSpiel: a fresh tarok game from the game's ``rng_seed``, its first
@@ -53,7 +53,7 @@ Replayable = tuple[dict[str, int], list[int]]
 
 def make_games(games: int, seed: int) -> list[dict[str, Any]]:
     """About ``games`` games, the same number for each contract of 4 and of 3 players, seeds from ``seed``."""
-    from tarock.openspiel import PLAYABLE_CONTRACTS, random_games
+    from tarock.formats.openspiel import PLAYABLE_CONTRACTS, random_games
 
     per = max(1, round(games / sum(len(PLAYABLE_CONTRACTS[n]) for n in PLAYER_COUNTS)))
     return random_games(dict.fromkeys(PLAYER_COUNTS, per), first_seed=seed)
@@ -61,9 +61,10 @@ def make_games(games: int, seed: int) -> list[dict[str, Any]]:
 
 def to_records(games: list[dict[str, Any]]) -> list[bytes]:
     """Each game as our record: one line of JSON text."""
-    from tarock import openspiel, records
+    from tarock.formats import openspiel
+    from tarock.formats import codec
 
-    return [records.dumps(openspiel.game_to_deal(game)).encode() for game in games]
+    return [codec.dumps(openspiel.game_to_deal(game)).encode() for game in games]
 
 
 def openspiel_replay(games: list[Replayable]) -> None:
@@ -74,16 +75,19 @@ def openspiel_replay(games: list[Replayable]) -> None:
 
 
 def ours_from_text(lines: list[bytes]) -> None:
-    from tarock import engine, records, rulesets
+    from tarock import engine
+    from tarock.formats import codec
+    from tarock.rules import rulesets
 
     for line in lines:
-        rp = engine.replay(records.loads(line))
+        rp = engine.replay(codec.loads(line))
         if rp.facts is not None:
             rulesets.score_facts(rp.facts)
 
 
 def ours_from_deals(deals: list[Any]) -> None:
-    from tarock import engine, rulesets
+    from tarock import engine
+    from tarock.rules import rulesets
 
     for deal in deals:
         rp = engine.replay(deal)
@@ -134,7 +138,7 @@ def run_ingest(deals: int) -> None:
 
 def prepare_runs(games: list[dict[str, Any]], lines: list[bytes]) -> dict[tuple[str, int], Callable[[], None]]:
     """The timed runs a, b and c for each player count, their input made beforehand."""
-    from tarock import records
+    from tarock.formats import codec
 
     runs: dict[tuple[str, int], Callable[[], None]] = {}
     for n in PLAYER_COUNTS:
@@ -143,18 +147,19 @@ def prepare_runs(games: list[dict[str, Any]], lines: list[bytes]) -> dict[tuple[
         runs["a", n] = partial(openspiel_replay, [({"players": n, "rng_seed": games[i]["rng_seed"]},
                                                    games[i]["actions"]) for i in indexes])
         runs["b", n] = partial(ours_from_text, text)
-        runs["c", n] = partial(ours_from_deals, [records.loads(line) for line in text])
+        runs["c", n] = partial(ours_from_deals, [codec.loads(line) for line in text])
     return runs
 
 
 def print_findings(lines: list[bytes]) -> None:
     """How many of our replays of ``lines`` had findings, and how often each finding code came up."""
-    from tarock import engine, records
+    from tarock import engine
+    from tarock.formats import codec
 
     with_findings = 0
     codes: Counter[str] = Counter()
     for line in lines:
-        findings = engine.replay(records.loads(line)).findings
+        findings = engine.replay(codec.loads(line)).findings
         with_findings += bool(findings)
         codes.update(f.code for f in findings)
     listed = f" ({', '.join(f'{code} ×{k}' for code, k in codes.most_common())})" if codes else ""

@@ -15,11 +15,11 @@ import time
 
 import orjson
 
-from tarock import random_koenigrufen
+from tarock.sim import random_koenigrufen
 from tarock.engine import replay
-from tarock.randomplay import random_record
-from tarock.records import loads
-from tarock.rulesets import score_facts
+from tarock.sim.randomplay import random_record
+from tarock.formats.codec import loads
+from tarock.rules.rulesets import score_facts
 
 
 def main() -> None:

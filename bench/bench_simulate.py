@@ -15,7 +15,7 @@ import argparse
 import resource
 from pathlib import Path
 
-from tarock.simulate import write_simulation
+from tarock.sim.simulate import write_simulation
 
 OUT = Path(__file__).resolve().parent / "out"
 SESSION = 20

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_solver.py [--deals 30] [--depths 6 8] [--seed 1] [--analyse]
 
-Deals come from ``tarock.randomplay.random_record`` with contracts Tri … Solo
+Deals come from ``tarock.sim.randomplay.random_record`` with contracts Tri … Solo
 ena; each position (the start of trick 13 − D) is solved from a cold
 transposition table.  Prints min / median / max seconds and table sizes per
 depth; ``--analyse`` also times ``analyse_deal`` (every card from that trick
@@ -17,11 +17,12 @@ import random
 import statistics
 import time
 
-from tarock import solver
-from tarock.analyse import analyse_deal, position_before
+from tarock.solver import search as solver
+from tarock.solver.analyse import analyse_deal
+from tarock.solver.position import position_before
 from tarock.engine import replay
-from tarock.randomplay import random_record
-from tarock.records import deal_from_obj
+from tarock.sim.randomplay import random_record
+from tarock.formats.codec import deal_from_obj
 
 CONTRACTS = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena")
 

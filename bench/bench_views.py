@@ -35,7 +35,7 @@ from ingest.rows import PartTables
 from ingest.schema import DEAL_KEY, SHARD_TABLES
 from ingest.store import open_store, parquet_source, table_files
 from ingest.writer import publish_shard
-from tarock.randomplay import random_record
+from tarock.sim.randomplay import random_record
 
 OUT = Path(__file__).resolve().parent / "out"
 _KEYS = [f.name for f in DEAL_KEY if f.type == pa.string()]

@@ -37,8 +37,8 @@ from ingest.layout import StoreLayout
 from ingest.schema import SHARD_TABLES, file_schema
 from ingest.writer import publish_shard, write_atomic
 from tarock.cards import CARD_POINTS, CODES
-from tarock.rulesets import ALL_COMPONENTS as COMPONENTS
-from tarock.scoring import BONUS_VALUES, CONTRACT_VALUES
+from tarock.rules.rulesets import ALL_COMPONENTS as COMPONENTS
+from tarock.rules.slovenian.scoring import BONUS_VALUES, CONTRACT_VALUES
 
 GENERATION = "gen-synthetic"
 SEATS = {3: ("forehand", "second", "dealer"), 4: ("forehand", "second", "third", "dealer")}

@@ -35,7 +35,7 @@ from analysis.filters import Filters
 from analysis.stats import with_rate
 from analysis.store import Store
 from dashboards.replay_model import DealReplay, build_replay
-from tarock.audit import CODE as SCORE_MISMATCH
+from tarock.check.audit import CODE as SCORE_MISMATCH
 from tarock.deal import RULESETS
 from tarock.findings import Finding
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tarock import rulesets
+from tarock.rules import rulesets
 
 
 def contract_label(name: str | None) -> str:

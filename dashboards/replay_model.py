@@ -2,7 +2,7 @@
 
 The dashboard's Replay page draws a ``Step`` at a time; everything it shows
 comes from here, so the states can be tested without Streamlit.  A deal is
-replayed with the rules engine (``tarock.records.loads`` then
+replayed with the rules engine (``tarock.formats.codec.loads`` then
 ``tarock.engine.replay``), never rebuilt from the store's trick rows, so the
 viewer shows exactly what the engine judged.
 
@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dashboards.labels import contract_label
-from tarock import koenigrufen, slovenian
+from tarock.rules.koenigrufen import contracts as koenigrufen
+from tarock.rules.slovenian import contracts as slovenian
 from tarock.cards import CARD_POINTS, CARD_SUIT, CODES, cards_of, mask_of
 from tarock.engine import Replay, replay
 from tarock.findings import Finding
-from tarock.records import loads
+from tarock.formats.codec import loads
 
 PHASES = ("deal", "bidding", "talon", "stash", "announcements")
 """The steps before the first trick, in order."""

@@ -26,7 +26,7 @@ from pathlib import Path
 from dashboards.launch import MAX_UPLOAD_MB
 from ingest.commands import ingest
 from ingest.coordinator import IngestSummary
-from tarock.records import RECORD_SUFFIXES, read_records
+from tarock.formats.reader import read_records, RECORD_SUFFIXES
 
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
 MAX_DECOMPRESSED_BYTES = 1024 * 1024 * 1024

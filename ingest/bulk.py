@@ -1,21 +1,21 @@
 """Ingest's bulk path: a plain, clean Slovenian record straight to its rows, without a Deal or a check object.
 
-Most records of a large ingest are plain (``tarock.record_decode.plain_record``: complete, canonical,
+Most records of a large ingest are plain (``tarock.formats.decode.plain_record``: complete, canonical,
 no table events) and clean.  On the usual path such a record still becomes a
 ``Deal``, a ``Replay``, a score breakdown, a check object and then rows, a deal at a time; that was most
 of ingest's time.  Here the decoded record goes to the C kernel as it is (``add_plain`` / ``add_clean``:
 the deal, king, talon exchange and play, its tricks appended to the partition's buffer; the score from
-the compiled scorer with the radelci its session has reached, ``tarock.fast_score``; the score sheet
+the compiled scorer with the radelci its session has reached, ``tarock.accel.scorer``; the score sheet
 compared; the ``deals`` and ``results`` values appended to the partition's columns,
 ``ingest.rows.CleanRows``), all in one call.  A bidding is checked here and stored as ``bids`` rows;
-a deal with announcements is first replayed by the fast lane (``tarock.fast_lane``), whose Python
+a deal with announcements is first replayed by the fast lane (``tarock.accel.lane``), whose Python
 checks the announcements and kontras the scorer then reads.
 
 The kernel and the scorer vouch only for what they can: a deal with anything to report, or an option
-they do not handle, is declined, and goes the usual way: read by ``tarock.records``, checked by
-``tarock.checking.Checker``.  Both keep one radelci ledger per session (``share_ledger``), so the deals
+they do not handle, is declined, and goes the usual way: read by ``tarock.formats.reader``, checked by
+``tarock.check.checker.Checker``.  Both keep one radelci ledger per session (``share_ledger``), so the deals
 of a session may take either path, in ``seq`` order.  The stored rows are the same either way, which
-``tests/test_ingest_bulk.py`` checks file by file.
+``tests/ingest/test_ingest_bulk.py`` checks file by file.
 """
 
 from __future__ import annotations
@@ -24,18 +24,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.rows import NO_DECLARER, CleanRows, ShardRows, canonical_json, parse_date
+from ingest.rows import CleanRows, ShardRows, canonical_json, parse_date
+from tarock.rules.rulesets import NO_DECLARER
 from tarock import accel
 from tarock.cards import TAROK_MASK
-from tarock.checking import Checker
+from tarock.check.checker import Checker
 from tarock.deal import EMPTY
-from tarock.fast_lane import bidding_agrees, plan_for, replay_slovenian
-from tarock.fast_score import extra_of, plan_of, prepared, roster_of
+from tarock.accel.lane import bidding_agrees, plan_for, replay_slovenian
+from tarock.accel.scorer import extra_of, plan_of, prepared, roster_of
 from tarock.options import OptionError, SlovenianOptions, options_for
-from tarock.record_decode import Plain, fast_deal, plain_record
-from tarock.records import ReaderLimits, ReadItem, read_line
-from tarock.sessions import SessionLedger
-from tarock.slovenian import CARDS_PER_HAND, Contract
+from tarock.formats.decode import Plain, fast_deal, plain_record
+from tarock.formats.items import ReaderLimits, ReadItem
+from tarock.formats.reader import read_line
+from tarock.rules.sessions import SessionLedger
+from tarock.rules.slovenian.contracts import CARDS_PER_HAND, Contract
 
 RULESET = "slovenian"
 

@@ -21,7 +21,7 @@ from ingest.coordinator import IngestSummary, run_ingest
 from ingest.progress import ProgressCallback, default_progress
 from ingest.shards import DEFAULT_SHARD_SIZE
 from ingest.store import export_duckdb, sql
-from tarock.records import ReaderLimits
+from tarock.formats.items import ReaderLimits
 
 DEFAULT_STORE = Path("data/store")
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ingest.rows import canonical_json, short_hash
 from tarock import ENGINE_VERSION
-from tarock.records import ReaderLimits
+from tarock.formats.items import ReaderLimits
 
 
 @dataclass(frozen=True, slots=True)

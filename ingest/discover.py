@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tarock.records import iter_record_files
+from tarock.formats.reader import iter_record_files
 
 _EDGE = 1 << 20
 """Bytes hashed at each end of a large file."""
@@ -58,7 +58,7 @@ def discover(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -
 
     Directories contribute their ``.json``/``.jsonl``/``.ndjson`` files and
     the ``.gz`` of those, sorted; a file named directly is taken whatever
-    its name (see ``tarock.records.iter_record_files``).
+    its name (see ``tarock.formats.reader.iter_record_files``).
     """
     found = []
     for path in iter_record_files(paths):

@@ -28,10 +28,12 @@ from ingest.rows import ShardRows
 from ingest.shards import Shard
 from ingest.writer import publish_shard
 from tarock import ENGINE_VERSION
-from tarock.checking import Checker
-from tarock.record_decode import Plain
-from tarock.records import ReadItem, RecordError, dumps, loads, read_records
-from tarock.sessions import order_session
+from tarock.check.checker import Checker
+from tarock.formats.decode import Plain
+from tarock.formats.codec import dumps, loads, RecordError
+from tarock.formats.items import ReadItem
+from tarock.formats.reader import read_records
+from tarock.rules.sessions import order_session
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Turn check objects into the rows of the store's tables, as Arrow tables per partition.
 
 The input per deal is exactly what ``tarock check --format json`` prints
-for it (``tarock.checking.Checker.check``) plus the ``Deal`` it came from
+for it (``tarock.check.checker.Checker.check``) plus the ``Deal`` it came from
 (for what the check object does not repeat: the canonical record, bidding,
 announcements, called king, date).
 
@@ -47,14 +47,9 @@ from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
 from tarock.cards import CARD_POINTS, CODES
 from tarock.options import OptionError, options_for
-from tarock.records import ReadItem, dumps
-from tarock.rulesets import ALL_COMPONENTS
-
-SEATS = {3: ("forehand", "second", "dealer"), 4: ("forehand", "second", "third", "dealer")}
-"""Seat names by number of players (DESIGN.md, "Seats in reports")."""
-
-NO_DECLARER = frozenset(("klop", "trischaken"))
-"""Contracts every player plays for himself."""
+from tarock.formats.codec import dumps
+from tarock.formats.items import ReadItem
+from tarock.rules.rulesets import ALL_COMPONENTS, NO_DECLARER, SEATS
 
 ILLEGAL_SEVERITIES = frozenset(("renons", "error"))
 """A finding of these severities pinned to a play makes that play not ``legal``."""
@@ -302,7 +297,7 @@ class CleanRows(_PartitionRows):
     seats (from the deal's roster), are made per column.  The ``results``
     values are flat per-player columns (a clean deal has no penalty, and a
     score sheet only when it says what was recomputed).  The tricks come as
-    the kernel writes them (``tarock._fastplay.add_clean``: per trick its
+    the kernel writes them (``tarock.accel._fastplay.add_clean``: per trick its
     cards, the seats that played them and the winner's seat, a byte each)
     and the breakdown lines as the fast scorer writes them (int32 triples:
     ``results`` row, component, value), so a clean deal costs no Python
@@ -334,7 +329,7 @@ class CleanRows(_PartitionRows):
     def columns(self) -> tuple[Any, ...]:
         """Where the bulk path appends a clean deal's values: its ``deals`` row (``ROW``), per player its
         role, score, radelci before and after and breakdown JSON, the index of its roster, and the
-        rosters by their players (``tarock._fastplay.add_clean`` writes them all)."""
+        rosters by their players (``tarock.accel._fastplay.add_clean`` writes them all)."""
         return (self.deals, self._roles, self._scores, self._before, self._after, self._breakdown,
                 self._roster_of, self._rosters)
 
@@ -412,7 +407,7 @@ class CleanRows(_PartitionRows):
 
 _CODE_DICTIONARY = pa.array(CODES, pa.string())
 _RAW_POINTS = np.array(CARD_POINTS, np.int32)
-"""Each card's raw points: a trick's ``points`` (``tarock.summary``)."""
+"""Each card's raw points: a trick's ``points`` (``tarock.check.summary``)."""
 
 
 def _finding_rows(i: int, findings: list[dict[str, Any]]

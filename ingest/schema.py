@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from tarock.rulesets import ALL_COMPONENTS
+from tarock.rules.rulesets import ALL_COMPONENTS
 
 PARTITION_COLUMNS = ("ruleset", "n_players")
 """Hive partition keys of the per-deal tables, outermost first."""

@@ -31,7 +31,7 @@ import numpy as np
 import orjson
 
 from ingest.discover import SourceFile, is_json_lines
-from tarock.records import ReaderLimits
+from tarock.formats.items import ReaderLimits
 
 DEFAULT_SHARD_SIZE = 20_000
 """Target records per shard: about a few seconds of work, so scheduling overhead stays negligible."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure Debian's chromium is installed for the browser tests (tests/test_dashboard_browser.py).
+# Make sure Debian's chromium is installed for the browser tests (tests/dashboards/test_dashboard_browser.py).
 # Playwright drives this system browser; `playwright install` (a download) is never used.
 # Override the binary with CHROMIUM=/path/to/chromium.
 set -euo pipefail

@@ -20,7 +20,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests import oracle  # noqa: E402
+from scripts import oracle  # noqa: E402
 
 NAMES = ["Ana", "Boris", "Cilka", "David"]
 GROUP = {"tri": 3, "dva": 2, "ena": 1, "solo_tri": 3, "solo_dva": 2, "solo_ena": 1}

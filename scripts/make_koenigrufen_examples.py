@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 from scripts.make_examples import DECK, sort_key  # noqa: E402
 from tarock.engine import Replay, replay  # noqa: E402
 from tarock.facts import DECLARER  # noqa: E402
-from tarock.records import deal_from_obj  # noqa: E402
-from tests import oracle  # noqa: E402
+from tarock.formats.codec import deal_from_obj  # noqa: E402
+from scripts import oracle  # noqa: E402
 
 SEAT_NAMES = ["Ana", "Boris", "Cilka", "David"]
 KINGS = ["HK", "DK", "SK", "CK"]

@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.make_examples import DECK, KINGS, TRULA, deal, legal_stash, sort_key  # noqa: E402
-from tests import oracle  # noqa: E402
-from tarock.checking import Checker  # noqa: E402
-from tarock.records import ReadItem, deal_from_obj  # noqa: E402
+from scripts import oracle  # noqa: E402
+from tarock.check.checker import Checker  # noqa: E402
+from tarock.formats.codec import deal_from_obj  # noqa: E402
+from tarock.formats.items import ReadItem  # noqa: E402
 
 SEAT_NAMES = ["Ana", "Boris", "Cilka", "David"]
 

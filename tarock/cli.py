@@ -84,8 +84,8 @@ def check(
 
     Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
     """
-    from tarock.checking import check_items
-    from tarock.records import iter_record_files, read_many
+    from tarock.check.checker import check_items
+    from tarock.formats.reader import iter_record_files, read_many
 
     overrides = parse_overrides(ruleset_option, penalty)
     paths = iter_record_files(_existing(files))
@@ -127,9 +127,9 @@ def score(
     (``tarock import sheet``) show their recorded figures, marked where the sheet audit disputes them.
     Exit status: 0 when every recorded figure agrees, 1 when one does not (or a deal is in error), 2 for usage errors.
     """
-    from tarock.records import iter_record_files, read_many
-    from tarock.sheet import build_sheets
-    from tarock.sheet_render import render_csv, render_text
+    from tarock.formats.reader import iter_record_files, read_many
+    from tarock.check.sheet import build_sheets
+    from tarock.check.sheet_render import render_csv, render_text
 
     overrides = parse_overrides(ruleset_option, penalty)
     sheets, bad = build_sheets(read_many(iter_record_files(_existing(files))), overrides)
@@ -155,7 +155,7 @@ def simulate(
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (output does not depend on it).")] = 1,
 ) -> None:
     """Play whole sessions with heuristic players and write realistic records, mistakes injected at a rate."""
-    from tarock.simulate import truth_path, write_simulation
+    from tarock.sim.simulate import truth_path, write_simulation
 
     try:
         stats = write_simulation(out, players, sessions, deals_per_session, seed, mistakes, workers)
@@ -180,7 +180,7 @@ def convert(
     dst: Annotated[Path, typer.Argument(help="Output; its format is taken from its name.")],
 ) -> None:
     """Convert records between the .trk text format, .json and .jsonl, losslessly."""
-    from tarock.trk import convert as run_convert
+    from tarock.formats.writer import convert as run_convert
 
     _existing([src])
     try:
@@ -202,7 +202,7 @@ def import_openspiel(
     out: Annotated[Path, typer.Option("--out", "-o", help="Record file to write (.jsonl, .json, .trk, .gz).")],
 ) -> None:
     """Replay OpenSpiel tarok games (pyspiel) and write them as records with the openspiel preset."""
-    from tarock.openspiel import import_openspiel as run_import
+    from tarock.formats.openspiel import import_openspiel as run_import
 
     _existing([src])
     try:
@@ -220,7 +220,7 @@ def import_sheet(
     out: Annotated[Path, typer.Option("--out", "-o", help="Record file to write (.jsonl, .json, .trk, .gz).")],
 ) -> None:
     """Read a score sheet as recorded scores without card play, and audit its arithmetic."""
-    from tarock.sheet_csv import import_sheet as run_import
+    from tarock.formats.sheet_csv import import_sheet as run_import
 
     _existing([src])
     counts = run_import(src, out)
@@ -337,8 +337,8 @@ def analyse(
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json (one object per deal).")] = Format.text,
 ) -> None:
     """The card points each card lost against double-dummy best play, from trick K on."""
-    from tarock.analyse import analyse_command
-    from tarock.records import iter_record_files
+    from tarock.solver.analyse import analyse_command
+    from tarock.formats.reader import iter_record_files
 
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")

@@ -2,7 +2,7 @@
 
 A ``Deal`` holds exactly what the record says, normalised (canonical names,
 cards as ints) but not yet judged: whether the bidding, the talon or the play
-is legal is the engine's business.  ``tarock.records`` builds deals from JSON
+is legal is the engine's business.  ``tarock.formats.codec`` builds deals from JSON
 and writes them back in canonical form.
 """
 

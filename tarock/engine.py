@@ -8,7 +8,7 @@ replaying it (PokerKit's idea).
 
 This module runs the phases every ruleset shares; a ``_Ruleset`` holds the
 ruleset's data and the few phases it plays its own way
-(``tarock.slovenian_replay``, ``tarock.koenigrufen_replay``).
+(``tarock.rules.slovenian.replay``, ``tarock.rules.koenigrufen.replay``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from tarock import accel, events, koenigrufen, koenigrufen_replay, slovenian, slovenian_replay
-from tarock.bidding import BiddingOutcome
+from tarock import accel
+from tarock.rules import events
+from tarock.rules.koenigrufen import contracts as koenigrufen
+from tarock.rules.koenigrufen import replay as koenigrufen_replay
+from tarock.rules.slovenian import contracts as slovenian
+from tarock.rules.slovenian import replay as slovenian_replay
+from tarock.rules.bidding import BiddingOutcome
 from tarock.cards import (
     CARD_BIT,
     CODES,
@@ -29,12 +34,13 @@ from tarock.cards import (
     mask_of,
 )
 from tarock.deal import Deal
-from tarock.fast_lane import replay_slovenian
+from tarock.accel.lane import replay_slovenian
 from tarock.findings import Finding
 from tarock.game import Game, Phase
 from tarock.options import OptionError, options_for
-from tarock.play import trick_winner
+from tarock.rules.play import trick_winner
 from tarock.replay_state import Abort, Replay, Table, report
+from tarock.solver.claims import claim_findings
 
 __all__ = ["Replay", "replay"]
 
@@ -48,9 +54,9 @@ class _Ruleset:
         cards_per_hand: hand size by number of players (the table sizes played).
         unavailable: why a contract is not played at this table (size, options), or None.
         leader: who leads trick 1, given the contract and the declarers.
-        winning: what decides a trick (``tarock.play.trick_winner``'s
+        winning: what decides a trick (``tarock.rules.play.trick_winner``'s
             ``trumps`` and ``emperor``), given the contract and the options.
-        check_bidding: replays the bidding (``tarock.bidding``).
+        check_bidding: replays the bidding (``tarock.rules.bidding``).
         misdeal_warning: a hand without a tarok is ``W_MISDEAL``.
         austrian_king_call: calling a king the declarer holds is
             ``R_OWN_KING`` (holding all four, any call is ``E_KING``), and a
@@ -116,7 +122,7 @@ TALON_SIZE = 6
 def replay(deal: Deal, overrides: Mapping[str, Any] | None = None) -> Replay:
     """Replay ``deal`` card by card; every rule broken becomes a finding.
 
-    A clean Slovenian deal takes the fast lane (``tarock.fast_lane``) when the accelerator is built;
+    A clean Slovenian deal takes the fast lane (``tarock.accel.lane``) when the accelerator is built;
     the lane gives up on anything else, and the reference replay below runs.
     """
     kernel = accel.KERNEL
@@ -204,10 +210,7 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
         out.winners = game.winners
         out.findings.extend(game.findings)
         if deal.claim is not None:
-            # judged before the outcome, which gives the claimed cards away; imported here because
-            # the solver it uses replays deals itself (claims -> analyse -> engine)
-            from tarock.claims import claim_findings
-
+            # judged before the outcome, which gives the claimed cards away
             out.findings.extend(claim_findings(out))
     ruleset.outcome(table)
 
@@ -623,7 +626,7 @@ def _decided_at(game: Game, decided: Callable[[Game], bool]) -> int | None:
 
 def _missing_card(table: Table, game: Game, cards: tuple[int, ...], last: bool) -> tuple[int, int] | None:
     """(seat, card) of a ``missing_card`` event that explains a last trick one card short: the player's
-    only card left is the missing one (seed 002, 8.12; ``tarock.events``)."""
+    only card left is the missing one (seed 002, 8.12; ``tarock.rules.events``)."""
     demotions = table.demotions
     if demotions is None or not demotions.missing or not last or len(cards) != table.deal.n_players - 1:
         return None

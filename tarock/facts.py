@@ -1,7 +1,7 @@
 """What a replayed deal established, in the terms scoring needs.
 
 The engine fills a ``DealFacts`` (``slovenian``) or a ``KoenigrufenFacts``
-from the card play; ``tarock.scoring`` / ``tarock.scoring_koenigrufen`` turn
+from the card play; ``tarock.rules.slovenian.scoring`` / ``tarock.rules.koenigrufen.scoring`` turn
 it into a score breakdown.  Keeping this boundary plain data lets the
 scoring rules be tested from hand-written facts, independently of card play.
 
@@ -55,7 +55,7 @@ class DealFacts:
         decided_early: the trick (1-based) at which the contract was decided,
             if the contract was decided before the last trick.
         as_played: under ``jass_trick_forfeit``, when the forfeit was applied
-            (``tarock.penalties``): the facts of the hand as played; these
+            (``tarock.rules.penalties``): the facts of the hand as played; these
             facts are then the adjusted ones.
         penalty_note: under ``jass_trick_forfeit``: what was forfeited (when
             applied) or why the policy fell back to ``slovenian_renons``.
@@ -108,7 +108,7 @@ class DealFacts:
 class KoenigrufenFacts:
     """The outcome of one Königrufen deal, as far as scoring is concerned.
 
-    Card scores are in the counting's unit (``tarock.koenigrufen.card_score``:
+    Card scores are in the counting's unit (``tarock.rules.koenigrufen.contracts.card_score``:
     thirds under counting 1/3, raw points under 1/1).
 
     Attributes:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Callable, Mapping
 
-from tarock import koenigrufen, slovenian
+from tarock.rules.koenigrufen import contracts as koenigrufen
+from tarock.rules.slovenian import contracts as slovenian
 from tarock.cards import CARD_SUIT, CODES, SUIT_NAMES, TAROK, TAROK_MASK, cards_of
-from tarock.events import Demotions, resolve
+from tarock.rules.events import Demotions, resolve
 from tarock.findings import Finding
 from tarock.options import Options
-from tarock.play import EMPEROR_ALWAYS, PAGAT_BIT, TRULA, FollowRules, legal_mask, violation
+from tarock.rules.play import EMPEROR_ALWAYS, PAGAT_BIT, TRULA, FollowRules, legal_mask, violation
 
 _CONTRACTS: Mapping[str, Mapping[str, Any]] = {"slovenian": slovenian.CONTRACTS,
                                                "koenigrufen": koenigrufen.CONTRACTS}
@@ -91,7 +92,7 @@ class Game:
         self._leader = leader  # who should lead the current trick
         self._out_of_order = False  # a card of this trick was played out of turn
         self._seen = 0  # every card played so far
-        self.demote: Demotions | None = None  # table events: cards that cannot take (tarock.events)
+        self.demote: Demotions | None = None  # table events: cards that cannot take (tarock.rules.events)
         self._weak = 0  # positions of the current trick played out of turn, when ``demote`` demotes them
 
     # -- queries -----------------------------------------------------------
@@ -112,7 +113,7 @@ class Game:
 
     @property
     def kernel_rules(self) -> tuple[Any, ...]:
-        """What the compiled kernel plays this game by (``tarock._fastplay.play``'s rule arguments):
+        """What the compiled kernel plays this game by (``tarock.accel._fastplay.play``'s rule arguments):
         the follow rules' switches, the forced Pagat and the emperor mode."""
         r = self.rules
         return (r.trumps, r.void_tarok, r.negative, r.pagat_last, r.pagat_scope, r.pagat_emperor, r.tarok_lead_last,

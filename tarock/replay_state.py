@@ -3,7 +3,7 @@
 ``Replay`` is what a replay returns; ``Table`` is what the phases so far
 established (contract, declarers, hands, king, talon, play) for the phases
 after them.  The engine (``tarock.engine``) runs the phases every ruleset
-shares; ``tarock.slovenian_replay`` and ``tarock.koenigrufen_replay`` add the
+shares; ``tarock.rules.slovenian.replay`` and ``tarock.rules.koenigrufen.replay`` add the
 ones that differ (announcements, and the facts scoring needs).
 """
 
@@ -102,7 +102,7 @@ class Table:
     kontra: dict[Any, int] = field(default_factory=dict)
     game: Game | None = None
     decided_at: int | None = None
-    demotions: Any = None  # tarock.events.Demotions of the table events, or None
+    demotions: Any = None  # tarock.rules.events.Demotions of the table events, or None
 
     @property
     def declarer(self) -> int | None:

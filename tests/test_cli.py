@@ -9,8 +9,9 @@ import orjson
 from typer.testing import CliRunner
 
 from tarock.cli import app
+from tests.support.paths import ROOT
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+EXAMPLES = ROOT / "data" / "examples"
 runner = CliRunner()
 
 

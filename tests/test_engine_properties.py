@@ -14,11 +14,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests import oracle
+from scripts import oracle
 from tarock.cards import CODES, FULL_DECK, mask_of
 from tarock.engine import replay
-from tarock.randomplay import deal_cards, legal_stash
-from tarock.records import deal_from_obj
+from tarock.sim.randomplay import deal_cards, legal_stash
+from tarock.formats.codec import deal_from_obj
 
 NAMES = ("Ana", "Boris", "Cilka", "David")
 CONTRACTS_4 = ["klop", "tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena", "berac", "solo_brez",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from tarock.engine import replay
-from tarock.records import read_records
+from tarock.formats.reader import read_records
+from tests.support.paths import ROOT
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+EXAMPLES = ROOT / "data" / "examples"
 
 # file -> (codes of the first record, player of the first finding); the second record is clean.
 FINDINGS = {

@@ -1,0 +1,1 @@
+"""Checking records: one deal's check result, the audit of recorded scores, and score sheets per session."""

@@ -1,0 +1,94 @@
+"""Draw score sheets for people (rich tables) and for spreadsheets (CSV)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tarock.formats.items import ReadItem
+from tarock.check.sheet import Sheet, SheetRow
+
+RADELC = "○"
+
+
+def _figure(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def _cell(row: SheetRow, player: str) -> Text:
+    if row.status == "error":
+        return Text("error", style="bold red")
+    value = row.cells.get(player)
+    text = Text("—" if value is None else _figure(value))
+    marks = (row.radelci_after or {}).get(player, 0)
+    if marks:
+        text.append(" " + RADELC * marks, style="cyan")
+    if player in row.disputed:
+        text.stylize("bold red")
+        text.append(" (audit)", style="red")
+    if player in row.mismatches:
+        text.stylize("bold red")
+        text.append(f" (sheet {_figure(row.mismatches[player])})", style="red")
+    return text
+
+
+def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | None = None) -> None:
+    """Print every sheet as a table, then the audit notes and unreadable records."""
+    console = console or Console(highlight=False)
+    for sheet in sheets:
+        title = f"Session {sheet.session}" if sheet.session is not None else "Deals outside any session"
+        table = Table(title=title, title_justify="left")
+        table.add_column("Hand", justify="right")
+        table.add_column("Contract")
+        for p in sheet.players:
+            table.add_column(p, justify="right")
+        for row in sheet.rows:
+            contract = (row.contract or "?").replace("_", " ")
+            if row.declarer:
+                contract += f" ({row.declarer})"
+            if row.sheet_only:
+                contract += " [sheet]"
+            table.add_row(str(row.hand), Text(contract), *[_cell(row, p) for p in sheet.players])
+        table.add_section()
+        table.add_row("", "Total", *[_figure(sheet.totals[p]) for p in sheet.players])
+        if sheet.keeps_radelci:
+            table.add_row("", "Radelci open", *[RADELC * sheet.radelci[p] or "—" for p in sheet.players])
+            table.add_row("", "Session end", *[_figure(sheet.session_end[p]) for p in sheet.players])
+            table.add_row("", Text("Final", style="bold"), *[Text(_figure(v), style="bold") for v in sheet.final.values()])
+        console.print(table)
+        for row in sheet.rows:
+            for f in row.findings:
+                if f["code"] == "A_SCORE_MISMATCH" or f["severity"] in ("error", "renons"):
+                    style = "red" if f["severity"] in ("error", "renons", "audit") else ""
+                    where = f" trick {f['trick']}" if f.get("trick") else ""
+                    console.print(Text(f"hand {row.hand} ({row.id}){where}: {f['code']} {f['message']}", style=style))
+    for item in bad:
+        assert item.finding is not None
+        console.print(Text(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", style="red"))
+
+
+def render_csv(sheets: list[Sheet]) -> str:
+    """One row per (session, hand, player): recomputed and recorded figures and radelci."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["session", "hand", "id", "contract", "declarer", "status", "player", "score", "recorded",
+                "mismatch", "radelci_after"])
+    for sheet in sheets:
+        for row in sheet.rows:
+            for p in sheet.players:
+                if p not in row.cells:
+                    continue
+                value = row.cells[p]
+                recorded = None if row.recorded is None else row.recorded.get(p, 0)
+                w.writerow([sheet.session or "", row.hand, row.id, row.contract, row.declarer or "", row.status, p,
+                            "" if value is None else value, "" if recorded is None else recorded,
+                            int(p in row.mismatches or p in row.disputed), (row.radelci_after or {}).get(p, "")])
+        if sheet.keeps_radelci:
+            for p in sheet.players:
+                w.writerow([sheet.session, "end", "", "session_end", "", "", p, sheet.session_end[p], "", 0,
+                            sheet.radelci[p]])
+    return buf.getvalue()

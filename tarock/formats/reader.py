@@ -1,0 +1,589 @@
+"""Record files: stream `tarock-record/1` JSON (and ``.trk``) files into ``ReadItem`` s.
+
+``read_records`` streams a record file (``.jsonl``/``.ndjson``/``.json``,
+each optionally ``.gz``; ``.trk`` through ``tarock.formats.trk``) into
+``ReadItem`` s: a deal, or an ``E_PARSE`` finding with the place and the
+reason.  Like python-chess's PGN reader it never raises on bad input and never
+skips silently, and it never holds a whole file in memory: lines, list
+elements and decompressed bytes are all bounded by ``ReaderLimits``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+
+from tarock.findings import Finding
+from tarock.formats.codec import RecordError, json_kind, deal_from_obj
+from tarock.formats.decode import fast_deal, fast_deal_and_text
+from tarock.formats.items import MIB, ReaderLimits, ReadItem, _size_text
+from tarock.formats.trk import read_trk_lines
+
+T = TypeVar("T")
+"""What a ``read_records`` caller's ``take`` makes of a record it reads itself."""
+
+_CHUNK = MIB
+_BOM = b"\xef\xbb\xbf"
+RECORD_SUFFIXES = (".json", ".jsonl", ".ndjson", ".trk")
+"""File endings read as records, each also with ``.gz`` (``.trk``: the text format of ``tarock.formats.trk``)."""
+
+class _StopReading(Exception):
+    """The rest of a file cannot be read; the text is the reason for the E_PARSE finding."""
+
+
+class _Source:
+    """A file's (decompressed) bytes in chunks, holding a gzip file to ``max_gz_bytes``.
+
+    ``read`` returns b"" at the end and raises _StopReading when the bytes
+    cannot be read (not gzip, truncated, corrupt) or pass the limit; the
+    bytes up to the limit are still returned first.
+    """
+
+    def __init__(self, stream: Any, gz_limit: int | None) -> None:
+        self._stream = stream
+        self._limit = gz_limit
+        self._over = False
+        self.total = 0
+
+    def read(self) -> bytes:
+        if self._over:
+            raise _StopReading(f"the decompressed size passes the {_size_text(self._limit or 0)} limit")
+        try:
+            chunk: bytes = self._stream.read1(_CHUNK)  # read1: a truncated gzip keeps what came before
+        except gzip.BadGzipFile as exc:
+            raise _StopReading(f"the file is not valid gzip data ({exc})") from None
+        except EOFError:
+            raise _StopReading("the gzip data ends early: the file is truncated") from None
+        except zlib.error as exc:
+            raise _StopReading(f"the gzip data is corrupt ({exc})") from None
+        except OSError as exc:
+            raise _StopReading(f"the file cannot be read ({exc.strerror or exc})") from None
+        if self._limit is not None and self.total + len(chunk) > self._limit:
+            self._over = True
+            chunk = chunk[: self._limit - self.total]
+            if not chunk:
+                return self.read()
+        self.total += len(chunk)
+        return chunk
+
+
+@dataclass(slots=True)
+class _Piece:
+    """What a splitter cut out of a file: a record's bytes, or a ``problem`` found where it starts."""
+
+    line: int
+    column: int
+    data: bytes
+    problem: str | None = None
+    parsed: dict[str, Any] | None = None  # the data already parsed (a .json list element)
+
+
+def _split_lines(
+    source: _Source, max_bytes: int, head_bytes: int, start_line: int, end_line: int | None,
+    first_line: int = 1,
+) -> Iterator[_Piece]:
+    """The lines start_line..end_line of a JSONL file, each at most ``max_bytes``.
+
+    Lines are cut from chunks; lines before ``start_line`` are only counted.
+    A longer line becomes a problem piece holding its first ``head_bytes``,
+    and the rest of it is read past, never kept.  A read failure ends the
+    pieces with a problem at the line being read.  ``first_line``: the
+    number of the line ``source`` starts at (a stream opened past the start).
+    """
+    line_no = first_line
+    try:
+        buf, pos = source.read(), 0
+        if first_line == 1 and buf.startswith(_BOM):
+            pos = len(_BOM)
+        while line_no < start_line and buf:
+            newlines = buf.count(b"\n", pos)
+            if line_no + newlines < start_line:
+                line_no += newlines
+                buf, pos = source.read(), 0
+                continue
+            for _ in range(start_line - line_no):
+                pos = buf.index(b"\n", pos) + 1
+            line_no = start_line
+        too_long = f"is longer than {_size_text(max_bytes)}"
+        while buf and (end_line is None or line_no <= end_line):
+            end = buf.find(b"\n", pos)
+            if end >= 0:
+                line = buf[pos:end]
+                pos = end + 1
+                if len(line) > max_bytes:
+                    yield _Piece(line_no, 1, line[:head_bytes], f"line {line_no} {too_long}")
+                else:
+                    yield _Piece(line_no, 1, line)
+                line_no += 1
+                continue
+            # The line goes on in the next chunks: gather it, or once it is too long only look for its end.
+            parts: list[bytes] | None = [buf[pos:]]
+            head = b""
+            size = len(buf) - pos
+            while True:
+                buf, pos = source.read(), 0
+                if not buf:
+                    break
+                end = buf.find(b"\n")
+                piece = buf if end < 0 else buf[:end]
+                size += len(piece)
+                if parts is not None:
+                    parts.append(piece)
+                    if size > max_bytes:
+                        head = b"".join(parts)[:head_bytes]
+                        parts = None
+                if end >= 0:
+                    pos = end + 1
+                    break
+            if parts is None:
+                yield _Piece(line_no, 1, head, f"line {line_no} {too_long}")
+            else:
+                yield _Piece(line_no, 1, b"".join(parts))
+            line_no += 1
+    except _StopReading as stop:
+        yield _Piece(line_no, 1, b"", str(stop))
+
+
+_STRING = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_NON_WS = re.compile(rb"[^ \t\r\n]")
+_SCAN_TOP = re.compile(rb'(?:[^"\[\]{},]++|' + _STRING + rb")*+", re.DOTALL)
+"""At list level: runs of plain bytes and whole strings; stops at a bracket, a comma or an open string."""
+_SCAN_INNER = re.compile(rb'(?:[^"\[\]{}]++|' + _STRING + rb")*+", re.DOTALL)
+"""Inside an element: the same, but commas are plain bytes."""
+
+_STRING_REST = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+"', re.DOTALL)
+"""The rest of a string up to and including its closing quote."""
+_OPEN, _CLOSE = frozenset(b"[{"), frozenset(b"]}")
+_QUOTE, _COMMA, _LIST_END, _OBJECT_START = ord('"'), ord(","), ord("]"), ord("{")
+
+
+class _JsonSplitter:
+    """Cuts the records out of a `.json` file as its bytes stream by.
+
+    A file holding one value yields it whole; a top-level list yields each
+    element with the line and column where it starts.  Only what decides
+    where an element ends is tracked — bracket depth and whether the scan is
+    inside a string (and after a backslash) — and regexes jump over
+    everything else, whole strings included, so the per-byte work is in C.
+    Elements are not parsed here; an element that is not valid JSON is left
+    for orjson to describe.
+    """
+
+    def __init__(self, source: _Source, limits: ReaderLimits, start_line: int, end_line: int | None) -> None:
+        self._source = source
+        self._max = limits.max_line_bytes
+        self._start_line = start_line
+        self._end_line = end_line
+        self._line = 1  # line number at self._line_pos of the current chunk
+        self._line_pos = 0
+        self._last_newline = -1  # file offset of the last newline counted
+        self._base = 0  # file offset of the current chunk
+        self._depth = 0  # 1 inside the top-level list
+        self._in_string = False
+        self._escaped = False
+        self._waiting = True  # at list level, before an element
+        self._after_comma = False
+        self._parts: list[bytes] | None = None  # the current element so far; None when not kept
+        self._elem: tuple[int, int] | None = None  # (line, column) of the current element
+        self._elem_start = 0
+        self._elem_size = 0
+        self._elem_skipped = False  # outside start_line..end_line: scanned, not kept
+        self._parsed: Any = None  # the current element as parsed by _quick
+        self._parsed_end = 0  # where in the chunk _quick's element ended
+        self._done = False
+
+    def _advance(self, buf: bytes, pos: int) -> tuple[int, int]:
+        """Count lines up to ``pos`` of ``buf``; the (line, column) there."""
+        newlines = buf.count(b"\n", self._line_pos, pos)
+        if newlines:
+            self._line += newlines
+            self._last_newline = self._base + buf.rfind(b"\n", self._line_pos, pos)
+        self._line_pos = pos
+        return self._line, self._base + pos - self._last_newline
+
+    def pieces(self) -> Iterator[_Piece]:
+        """Each record (or problem) of the file, in order; a read failure ends them with a problem."""
+        try:
+            yield from self._pieces()
+        except _StopReading as stop:
+            yield _Piece(self._line, 1, b"", str(stop))
+
+    def _pieces(self) -> Iterator[_Piece]:
+        buf = self._source.read().removeprefix(_BOM)
+        start = _NON_WS.search(buf)
+        while start is None and buf:
+            self._next_chunk(buf)
+            buf = self._source.read()
+            start = _NON_WS.search(buf)
+        if start is None:
+            yield _Piece(self._line, 1, b"", "the file holds no JSON record")
+            return
+        if buf[start.start()] != ord("["):
+            yield from self._whole(buf, start.start())
+            return
+        self._depth = 1
+        pos = start.start() + 1
+        while buf:
+            yield from self._scan(buf, pos)
+            if self._done:
+                return
+            if self._parts is not None:
+                self._keep(buf[self._elem_start :])
+            if self._parsed is not None and buf[self._parsed_end :].strip():
+                self._parsed = None  # text after the object: the element is not just the object
+            self._elem_start = self._parsed_end = 0
+            self._next_chunk(buf)
+            buf, pos = self._source.read(), 0
+        if self._depth and self._line >= self._start_line:
+            if self._elem is None:
+                yield _Piece(self._line, 1, b"", "the file ends before its list is closed")
+            elif not self._elem_skipped:
+                line, column = self._elem
+                yield _Piece(line, column, b"", "the file ends before this record is complete")
+
+    def _next_chunk(self, buf: bytes) -> None:
+        """Count the lines of the chunk done with; offsets now refer to the next one."""
+        self._advance(buf, len(buf))
+        self._base += len(buf)
+        self._line_pos = 0
+
+    def _whole(self, buf: bytes, pos: int) -> Iterator[_Piece]:
+        """A file holding one value: all of it, up to the size limit."""
+        line, column = self._advance(buf, pos)
+        if line < self._start_line or (self._end_line is not None and line > self._end_line):
+            return
+        parts, size = [buf[pos:]], len(buf) - pos
+        while size <= self._max:
+            buf = self._source.read()
+            if not buf:
+                yield _Piece(line, column, b"".join(parts))
+                return
+            parts.append(buf)
+            size += len(buf)
+        yield _Piece(
+            line, column, b"".join(parts)[: self._max], f"the record is longer than {_size_text(self._max)}"
+        )
+
+    def _keep(self, data: bytes) -> None:
+        """Add bytes to the current element, dropping it once it passes the size limit."""
+        assert self._parts is not None
+        self._elem_size += len(data)
+        if self._elem_size > self._max:
+            self._parts = None
+        else:
+            self._parts.append(data)
+
+    def _begin(self, buf: bytes, pos: int) -> bool:
+        """An element starts at ``pos``; False when it is past ``end_line`` (reading stops)."""
+        line, column = self._advance(buf, pos)
+        if self._end_line is not None and line > self._end_line:
+            return False
+        self._elem = (line, column)
+        self._elem_start = pos
+        self._elem_size = 0
+        self._elem_skipped = line < self._start_line
+        self._parts = None if self._elem_skipped else []
+        self._waiting = False
+        return True
+
+    def _end(self, buf: bytes, pos: int) -> Iterator[_Piece]:
+        """The current element ends just before ``pos``."""
+        assert self._elem is not None
+        line, column = self._elem
+        if not self._elem_skipped:
+            if self._parts is not None:
+                self._keep(buf[self._elem_start : pos])
+            if self._parts is None:
+                yield _Piece(line, column, b"", f"the record is longer than {_size_text(self._max)}")
+            elif self._parsed is not None and not buf[self._parsed_end : pos].strip():
+                yield _Piece(line, column, b"".join(self._parts), parsed=self._parsed)
+            else:
+                yield _Piece(line, column, b"".join(self._parts))
+        self._elem = None
+        self._parts = None
+        self._parsed = None
+
+    def _quick(self, buf: bytes, pos: int) -> int:
+        """Try to take a whole object element starting at ``pos`` at once; where scanning goes on.
+
+        The first '}' that balances the braces counted so far (strings not
+        minded; bytes.find and bytes.count run in C) is a candidate end,
+        checked by parsing: a JSON object is never a proper prefix of a
+        longer valid text, so if the candidate parses it is exactly the
+        element, and the parse is kept for ``_item``.  Otherwise (a brace
+        inside a string, the element goes on past this chunk) the exact scan
+        takes over at ``pos``.
+        """
+        if buf[pos] != _OBJECT_START:
+            return pos
+        balance = 0
+        end = pos
+        while True:
+            start, end = end, buf.find(b"}", end) + 1
+            if not end:
+                return pos
+            balance += buf.count(b"{", start, end) - buf.count(b"}", start, end)
+            if balance <= 0:
+                break
+        try:
+            self._parsed = orjson.loads(buf[pos:end])
+        except orjson.JSONDecodeError:
+            return pos
+        self._parsed_end = end
+        return end
+
+    def _string(self, buf: bytes, pos: int) -> int:
+        """Scan on inside a string from ``pos``; where the scan goes on after it (len(buf): still open)."""
+        if self._escaped:
+            self._escaped = False
+            pos += 1
+        match = _STRING_REST.match(buf, pos)
+        if match:
+            self._in_string = False
+            return match.end()
+        tail = buf[pos:]
+        self._escaped = (len(tail) - len(tail.rstrip(b"\\"))) % 2 == 1
+        return len(buf)
+
+    def _scan(self, buf: bytes, pos: int) -> Iterator[_Piece]:
+        """Walk one chunk from ``pos``, yielding the elements that end in it."""
+        n = len(buf)
+        while pos < n:
+            if self._in_string:
+                pos = self._string(buf, pos)
+                continue
+            if self._depth == 0:  # after the list: only whitespace may follow
+                match = _NON_WS.search(buf, pos)
+                if match:
+                    line, column = self._advance(buf, match.start())
+                    yield _Piece(line, column, b"", "there is text after the end of the list")
+                    self._done = True
+                return
+            if self._waiting:
+                match = _NON_WS.search(buf, pos)
+                if match is None:
+                    return
+                pos = match.start()
+                char = buf[pos]
+                if char == _LIST_END or char == _COMMA:
+                    if self._after_comma or char == _COMMA:
+                        line, column = self._advance(buf, pos)
+                        yield _Piece(line, column, b"", "the list has an empty element (a stray comma)")
+                    if char == _LIST_END:
+                        self._depth = 0
+                    self._after_comma = char == _COMMA
+                    pos += 1
+                    continue
+                if not self._begin(buf, pos):
+                    self._done = True
+                    return
+                pos = self._quick(buf, pos)
+            pos = (_SCAN_TOP if self._depth == 1 else _SCAN_INNER).match(buf, pos).end()  # type: ignore[union-attr]
+            if pos >= n:
+                return
+            char = buf[pos]
+            if char == _QUOTE:
+                self._in_string = True
+                pos += 1
+            elif char in _OPEN:
+                self._depth += 1
+                pos += 1
+            elif self._depth > 1:  # a closing bracket inside an element
+                self._depth -= 1
+                pos += 1
+            elif char == _COMMA or char == _LIST_END:
+                yield from self._end(buf, pos)
+                self._waiting = True
+                self._after_comma = char == _COMMA
+                if char == _LIST_END:
+                    self._depth = 0
+                pos += 1
+            else:  # '}' at list level closes nothing
+                line, column = self._advance(buf, pos)
+                yield _Piece(line, column, b"", f"line {line} has a '}}' that closes nothing")
+                self._done = True
+                return
+
+
+_DEPTH_TOKENS = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[\]{}]', re.DOTALL)
+
+
+def _too_deep(data: bytes, max_depth: int) -> bool:
+    """Whether JSON text nests deeper than ``max_depth``; a scan only when the bracket count allows it."""
+    if data.count(b"[") + data.count(b"{") <= max_depth:
+        return False
+    depth = 0
+    for match in _DEPTH_TOKENS.finditer(data):
+        char = data[match.start()]
+        if char in _OPEN:
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif char in _CLOSE:
+            depth -= 1
+    return False
+
+
+def _raw(data: bytes, limit: int) -> str:
+    """The first ``limit`` characters of a record's text, for a reject."""
+    return data[: limit * 4].decode("utf-8", "replace")[:limit]
+
+
+def _item(file: str, piece: _Piece, limits: ReaderLimits, canonical_text: bool = False) -> ReadItem:
+    """The deal, or the E_PARSE finding, of one piece of a file (``canonical_text``: with the deal's
+    canonical text when the typed fast path reads it)."""
+    line, data = piece.line, piece.data
+    reason = piece.problem
+    if reason is None:
+        if _too_deep(data, limits.max_depth):
+            reason = f"line {line} nests JSON deeper than {limits.max_depth} levels"
+        elif canonical_text and (found := fast_deal_and_text(data)) is not None:
+            return ReadItem(file, line, found[0], None, None, found[1])
+        elif not canonical_text and (deal := fast_deal(data)) is not None:  # a plain record: the same Deal
+            return ReadItem(file, line, deal, None, None)
+        else:
+            try:
+                obj = orjson.loads(data) if piece.parsed is None else piece.parsed
+            except orjson.JSONDecodeError as exc:
+                at = line + exc.lineno - 1
+                column = exc.colno + (piece.column - 1 if exc.lineno == 1 else 0)
+                reason = f"line {at} is not valid JSON: {exc.msg} at column {column}"
+            else:
+                if type(obj) is not dict:
+                    reason = f"line {line} holds {json_kind(obj)}, not a record object"
+                else:
+                    try:
+                        return ReadItem(file, line, deal_from_obj(obj), None, None)
+                    except RecordError as exc:
+                        reason = str(exc)
+    finding = Finding(code="E_PARSE", message=reason, file=file, line=line)
+    return ReadItem(file, line, None, finding, _raw(data, limits.raw_limit) if data else None)
+
+
+def _is_json_list_file(name: str) -> bool:
+    return name.removesuffix(".gz").endswith(".json")
+
+
+def _is_trk_file(name: str) -> bool:
+    return name.removesuffix(".gz").endswith(".trk")
+
+
+def read_records(
+    path: str | os.PathLike[str],
+    limits: ReaderLimits = ReaderLimits(),
+    start_line: int = 1,
+    end_line: int | None = None,
+    canonical_text: bool = False,
+    take: Callable[[int, bytes], T | None] | None = None,
+    start_byte: int | None = None,
+) -> Iterator[ReadItem | T]:
+    """Stream the records of one file as ReadItems; bad input becomes E_PARSE items, never an exception.
+
+    ``.json`` (and ``.json.gz``) files hold one record or a list of them;
+    ``.trk`` (and ``.trk.gz``) files hold deals in the text format of
+    ``tarock.formats.trk`` (a deal's line is where its first tag is); every other
+    file is read as JSON Lines, one record per line, blank lines skipped.
+    Only records starting on lines ``start_line``..``end_line`` (1-based,
+    inclusive) are read, so a large file can be split into shards.
+    A file that cannot be opened yields one finding at line 0; a read failure
+    (not gzip, truncated, past ``max_gz_bytes``) yields one finding at the
+    line reached, and reading that file stops.  With ``canonical_text`` a
+    JSON record read by the typed fast path comes with its canonical text
+    (``ReadItem.text``), which ingest stores.  ``take(line, text)``, when given, sees each
+    JSON Lines record first (within the line limit; ``take`` must decline text nested deeper than
+    ``max_depth``): whatever it returns other than None is yielded in place of the record's item
+    (ingest's bulk path reads plain records its own way).
+    ``start_byte``, for an uncompressed JSON Lines file, is where line ``start_line`` starts
+    (``ingest.shards`` plans it): the file is read from there instead of from the start.
+    """
+    if start_line < 1:
+        raise ValueError(f"start_line must be at least 1, not {start_line}")
+    file = str(path)
+    gz = file.endswith(".gz")
+    try:
+        stream = gzip.open(file, "rb") if gz else open(file, "rb")  # noqa: SIM115 (closed by the with below)
+    except OSError as exc:
+        message = f"the file cannot be opened ({exc.strerror or exc})"
+        yield ReadItem(file, 0, None, Finding(code="E_PARSE", message=message, file=file, line=0), None)
+        return
+    with stream:
+        source = _Source(stream, limits.max_gz_bytes if gz else None)
+        if _is_trk_file(file):
+
+
+            lines = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, 1, None)
+            yield from read_trk_lines(file, lines, limits, start_line, end_line)
+            return
+        if _is_json_list_file(file):
+            pieces = _JsonSplitter(source, limits, start_line, end_line).pieces()
+        else:
+            first_line = 1
+            if start_byte and not gz:
+                stream.seek(start_byte)
+                first_line = start_line
+            pieces = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, start_line, end_line,
+                                  first_line)
+        if take is not None and not _is_json_list_file(file):
+            for piece in pieces:
+                if piece.problem is None:
+                    data = piece.data
+                    if not data or data.isspace():
+                        continue
+                    taken = take(piece.line, data)  # a record nested too deep is no record it takes
+                    if taken is not None:
+                        yield taken
+                        continue
+                yield _item(file, piece, limits, canonical_text)
+            return
+        for piece in pieces:
+            if piece.problem is None and (not piece.data or piece.data.isspace()):
+                continue
+            yield _item(file, piece, limits, canonical_text)
+
+
+def read_line(file: str, line: int, data: bytes, limits: ReaderLimits = ReaderLimits(),
+              canonical_text: bool = False) -> ReadItem:
+    """The item of one JSON Lines record, as ``read_records`` reads it (for a record ``take`` took back)."""
+    return _item(file, _Piece(line, 1, data), limits, canonical_text)
+
+
+def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The record files under ``paths``: directories are searched recursively.
+
+    A directory contributes its files ending in .json, .jsonl, .ndjson or
+    .trk (or those plus .gz), sorted; a path given directly is kept whatever
+    its name (a missing one too, so reading it reports the problem).  The order is
+    that of ``paths``; a file is listed once.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    found: list[Path] = []
+    for item in paths:
+        path = Path(item)
+        if not path.is_dir():
+            found.append(path)
+            continue
+        inside = []
+        for root, dirs, names in os.walk(path):
+            dirs.sort()
+            for name in names:
+                if name.removesuffix(".gz").endswith(RECORD_SUFFIXES):
+                    inside.append(Path(root, name))
+        found.extend(sorted(inside))
+    return list(dict.fromkeys(found))
+
+
+def read_many(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits()
+) -> Iterator[ReadItem]:
+    """The records of every file under ``paths`` (see ``iter_record_files``), file after file."""
+    for path in iter_record_files(paths):
+        yield from read_records(path, limits)

@@ -1,0 +1,78 @@
+"""``analysis.report.report``, the body of ``tarock report``: formats, the audit section, filters."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import orjson
+import polars as pl
+import pytest
+
+from analysis.filters import Filters
+from analysis.report import report
+from analysis.store import Store
+from ingest.store import export_duckdb
+from tests.support.analysis_store import build_store
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_store(tmp_path_factory.mktemp("report") / "store")
+
+
+def render(source: Store | Path, **kwargs: object) -> str:
+    out = io.StringIO()
+    report(source, stream=out, **kwargs)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def test_table(store_dir: Path) -> None:
+    text = render(store_dir)
+    assert "Win rates of declared contracts by contract" in text
+    assert "66.7 %" in text  # tri: 2 of 3
+    assert "Not counted (no declarer): klop 1" in text
+    assert "Disputed" not in text
+
+
+def test_table_with_audit_and_two_groupings(store_dir: Path) -> None:
+    text = render(store_dir, by=("contract", "seat"), audit=True)
+    assert "by contract × seat" in text and "forehand" in text
+    assert "Disputed scores (2)" in text and "s1-6" in text
+
+
+def test_csv(store_dir: Path) -> None:
+    text = render(store_dir, by="seat", fmt="csv", filters=Filters(players=4))
+    frame = pl.read_csv(io.StringIO(text))
+    # four players: forehand s1-1 W, s1-6 L; second s1-4, s1-5, x-1 all W; third s1-2 L; dealer k1-1 W
+    assert frame.select("seat", "deals", "wins").rows() == [
+        ("forehand", 2, 1), ("second", 3, 3), ("third", 1, 0), ("dealer", 1, 1)]
+
+
+def test_csv_with_audit_appends_the_disputes(store_dir: Path) -> None:
+    rates, disputes = render(store_dir, fmt="csv", audit=True).split("\n\n")
+    assert pl.read_csv(io.StringIO(rates))["contract"][0] == "tri"
+    assert pl.read_csv(io.StringIO(disputes))["deal_id"].to_list() == ["s1-4", "s1-6"]
+
+
+def test_json_from_an_exported_file(store_dir: Path, tmp_path: Path) -> None:
+    file = tmp_path / "store.duckdb"
+    export_duckdb(store_dir, file)
+    body = orjson.loads(render(file, by="ruleset", fmt="json", audit=True))
+    assert [(r["ruleset"], r["n_players"], r["deals"]) for r in body["win_rates"]] == [
+        ("koenigrufen", 4, 1), ("slovenian", 3, 2), ("slovenian", 4, 6)]
+    assert [d["player"] for d in body["disputes"]] == ["Cene", "Bor"]
+    assert "disputes" not in orjson.loads(render(file, fmt="json"))
+
+
+def test_an_open_store_stays_open(store_dir: Path) -> None:
+    with Store(store_dir) as store:
+        render(store, fmt="csv")
+        assert store.query("SELECT count(*) AS n FROM deals")["n"][0] == 11
+
+
+def test_bad_arguments_fail_before_reading(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="format"):
+        render(tmp_path / "missing", fmt="xml")
+    with pytest.raises(ValueError, match="by must be"):
+        render(tmp_path / "missing", by="season")

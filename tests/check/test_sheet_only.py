@@ -1,0 +1,137 @@
+"""Sheet-only records (``tarock import sheet``): checked, scored and stored from their recorded figures."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import orjson
+from typer.testing import CliRunner
+
+from tarock.cli import app
+from tarock.deal import Recorded
+from tarock.engine import replay
+from tarock.formats.codec import deal_from_obj
+from tests.support.paths import ROOT
+
+SHEET = ROOT / "data" / "examples" / "sheets" / "seed_session.csv"
+PLAYERS = ("Ana", "Boris", "Cilka", "David")
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def imported(tmp_path: Path, sheet: Path | str = SHEET, name: str = "sheet.jsonl") -> Path:
+    if isinstance(sheet, str):
+        (tmp_path / "in.csv").write_text(sheet, encoding="utf-8")
+        sheet = tmp_path / "in.csv"
+    out = tmp_path / name
+    code, _ = run("import", "sheet", str(sheet), "-o", str(out))
+    assert out.exists(), code
+    return out
+
+
+def checks(path: Path) -> tuple[int, list[dict]]:
+    code, out = run("check", "-f", "json", str(path))
+    return code, [orjson.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def test_the_engine_does_not_replay_a_sheet_only_record() -> None:
+    deal = deal_from_obj({"ruleset": "slovenian", "players": list(PLAYERS), "contract": "dva", "declarer": "David",
+                          "tricks": [], "sheet_only": True, "partner": "Ana",
+                          "recorded": {"scores": {"David": -140, "Ana": -140}}})
+    rp = replay(deal)
+    assert rp.findings == [] and rp.status == "ok"
+    assert rp.sheet_only and rp.won is False and rp.facts is None and rp.card_points is None
+    assert rp.player(rp.declarer) == "David" and rp.player(rp.partner) == "Ana"
+    won = deal_from_obj({**json.loads(json.dumps({"ruleset": "slovenian", "players": list(PLAYERS)})),
+                         "contract": "tri", "declarer": "Ana", "tricks": [], "sheet_only": True, "won": True,
+                         "recorded": {"scores": {"Ana": 0}}})
+    assert replay(won).won is True  # the sheet's won column wins over the (zero) figure
+    unknown = deal_from_obj({"ruleset": "slovenian", "players": list(PLAYERS), "contract": "berac",
+                             "tricks": [], "sheet_only": True})
+    assert [f.code for f in replay(unknown).findings] == ["E_BID"]  # no declarer: still checked
+
+
+def test_sheet_only_bidding_is_checked() -> None:
+    deal = deal_from_obj({"ruleset": "slovenian", "players": list(PLAYERS), "contract": "tri", "declarer": "Ana",
+                          "bidding": [["Boris", "tri"], ["Cilka", "pass"], ["David", "pass"], ["Ana", "pass"]],
+                          "tricks": [], "sheet_only": True, "recorded": {"scores": {"Ana": 10}}})
+    codes = [f.code for f in replay(deal).findings]
+    assert codes and set(codes) == {"E_BID"}
+    assert isinstance(deal.recorded, Recorded)
+
+
+def test_check_an_imported_sheet(tmp_path: Path) -> None:
+    code, objs = checks(imported(tmp_path))
+    assert code == 0
+    assert [o["status"] for o in objs] == ["ok"] * 4
+    assert all(o["findings"] == [] and o["sheet_only"] and o["card_points"] is None and o["breakdown"] is None
+               for o in objs)
+    assert [o["won"] for o in objs] == [True, True, True, False]
+    assert [{p: v for p, v in o["scores"].items() if v} for o in objs] == [
+        {"Ana": 40, "Cilka": 40}, {"Boris": 70}, {"Cilka": 150}, {"David": -140, "Ana": -140}]
+    assert all(o["scores"][p] == o["recorded"].get(p, 0) for o in objs for p in o["players"])
+    assert objs[3]["radelci_after"] == {"David": 1, "Ana": 1, "Boris": 1, "Cilka": 0}
+    assert objs[0]["partner"] == "Ana" and objs[3]["partner"] == "Ana"
+
+
+def test_score_reproduces_the_sheet(tmp_path: Path) -> None:
+    path = imported(tmp_path)
+    code, out = run("score", "-f", "json", str(path))
+    assert code == 0
+    sheet = orjson.loads(out.splitlines()[0])
+    assert sheet["totals"] == {"Ana": -100, "Boris": 70, "Cilka": 190, "David": -140}  # the sheet's total row
+    assert sheet["radelci"] == {"Ana": 1, "Boris": 1, "Cilka": 0, "David": 1}
+    assert sheet["final"] == {"Ana": -200, "Boris": -30, "Cilka": 190, "David": -240}
+    assert sheet["hands"][0]["cells"] == {"Ana": 40, "Boris": None, "Cilka": 40, "David": None}
+    assert all(h["sheet_only"] and h["disputed"] == [] for h in sheet["hands"])
+    code, text = run("score", str(path))
+    assert code == 0 and "[sheet]" in text and "+190" in text and "(audit)" not in text
+    code, out = run("score", "-f", "csv", str(path))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {(r["hand"], r["player"], r["score"]) for r in rows if r["score"]} >= {("4", "David", "-140")}
+
+
+BAD = ("session,hand,contract,declarer,partner,Ana,Boris,Cilka,David,radelci\n"
+       "s,1,Ena,Cilka,Ana,+40,,+35,,\n"  # the partner writes a different figure
+       "s,2,Berač,Boris,,,+70,,,Ana Boris Cilka David\n"
+       "s,3,Berač,Boris,,,+70,,,\"Ana 2, Boris, Cilka 2, David 2\"\n")  # a radelc doubles it: +140
+
+
+def test_a_wrong_figure_is_an_audit_mismatch(tmp_path: Path) -> None:
+    code, objs = checks(imported(tmp_path, BAD))
+    assert code == 0  # audit findings do not fail the check
+    assert [o["status"] for o in objs] == ["ok"] * 3
+    messages = [[f["message"] for f in o["findings"] if f["code"] == "A_SCORE_MISMATCH"] for o in objs]
+    assert messages[0] == ["in hand 1 (Ena) the partners wrote different figures: Cilka +35, Ana +40"]
+    assert messages[1] == []
+    assert messages[2] == ["in hand 3 (Berač) Boris holds a radelc, so the game counts double, but wrote +70"]
+    assert objs[2]["findings"][0]["line"] == 3 and objs[2]["findings"][0]["player"] == "Boris"
+    code, out = run("score", "-f", "json", str(tmp_path / "sheet.jsonl"))
+    assert code == 1
+    hands = orjson.loads(out.splitlines()[0])["hands"]
+    assert [h["disputed"] for h in hands] == [["Ana"], [], ["Boris"]]
+    code, text = run("score", str(tmp_path / "sheet.jsonl"))
+    assert code == 1 and "(audit)" in text and "counts double" in text
+
+
+def test_ingest_and_report_count_the_sheets_hands(tmp_path: Path) -> None:
+    path = imported(tmp_path)
+    store = tmp_path / "store"
+    code, out = run("ingest", str(path), "--store", str(store), "-q")
+    assert code == 0, out
+    code, out = run("sql", "SELECT status, won, declarer_points, count(*) AS n FROM deals GROUP BY ALL "
+                           "ORDER BY won", "--store", str(store), "-f", "json")
+    assert code == 0, out
+    assert [json.loads(line) for line in out.splitlines()] == [{"status": "ok", "won": False, "declarer_points": None, "n": 1},
+                               {"status": "ok", "won": True, "declarer_points": None, "n": 3}]
+    code, out = run("report", "--store", str(store), "-f", "csv")
+    assert code == 0, out
+    rates = {r["contract"]: (int(r["deals"]), int(r["wins"])) for r in csv.DictReader(io.StringIO(out))}
+    assert rates == {"ena": (1, 1), "berac": (1, 1), "solo_tri": (1, 1), "dva": (1, 0)}

@@ -1,0 +1,155 @@
+"""The dashboard in a real browser: Debian's chromium driven by Playwright against a live server.
+
+A session-scoped fixture builds the fixture store (``tests/support/dashboard_fixture.py``), starts
+``streamlit run dashboards/app.py`` on a free 127.0.0.1 port (the command ``tarock dashboard``
+runs) and waits for ``/_stcore/health``.  Every page is opened by its deep link, the replay is
+stepped with its button, and no page may show an exception.  A screenshot of each page goes to
+``test-results/screenshots/`` (git-ignored) to be looked at.  Table contents are asserted in the
+AppTest tests: ``st.dataframe`` draws on a canvas, with no cells in the DOM.
+
+The browser is the system's chromium (``CHROMIUM``, default ``/usr/lib/chromium/chromium``;
+``scripts/ensure_chromium.sh`` installs it), never a Playwright download.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dashboards.launch import dashboard_env, streamlit_command
+from tests.support.dashboard_fixture import build_store
+from tests.support.paths import ROOT
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = ROOT / "test-results" / "screenshots"
+expect.set_options(timeout=30_000)  # a first page on a busy CI machine can take longer than the default 5 s
+RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"
+PAGES = {  # screenshot name: (deep link, main heading)
+    "overview": ("/", "Overview"),
+    "contracts": ("/contracts?by=declarer", "Contracts"),
+    "players": ("/players", "Players"),
+    "audit": ("/audit", "Audit"),
+    "replay": ("/replay?deal=example-r_follow_suit&step=5", "Replay"),
+    "replay-score": ("/replay?deal=disputed-1&step=end", "Replay"),
+    "ingest": ("/ingest", "Ingest"),
+}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    assert Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}: run scripts/ensure_chromium.sh (or set CHROMIUM)"
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1400, "height": 1800}}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+            return bool(response.read() == b"ok")
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a dashboard server serving the fixture store, for the whole session."""
+    root = tmp_path_factory.mktemp("dashboard-browser")
+    store = build_store(root)
+    port = _free_port()
+    log = (root / "streamlit.log").open("wb")
+    server = subprocess.Popen(streamlit_command(port), env=dashboard_env(store), stdout=log,
+                              stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while not _healthy(url):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the dashboard server did not start: see {root / 'streamlit.log'}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+    output = (root / "streamlit.log").read_text(errors="replace")
+    assert "Traceback" not in output, output  # nothing failed on the server, the cache warm-up included
+
+
+def wait_for_app(page: Page) -> None:
+    """Wait until the script run is over and nothing is still loading (Streamlit's own e2e signals)."""
+    page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', state="attached")
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', state="attached")
+    expect(page.get_by_test_id("stSkeleton")).to_have_count(0)
+
+
+def shoot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_page_opens_by_its_deep_link(page: Page, app_url: str, name: str) -> None:
+    link, heading = PAGES[name]
+    page.goto(app_url + link)
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    shoot(page, name)
+
+
+def test_replay_next_moves_to_the_next_trick(page: Page, app_url: str) -> None:
+    page.goto(f"{app_url}/replay?deal=example-r_follow_suit&step=5")
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Trick 1")).to_be_visible()
+    expect(page.get_by_text(RENONS_SENTENCE)).to_be_visible()
+    page.get_by_role("button", name="Next ▶").click()
+    expect(page.get_by_role("heading", name="Trick 2")).to_be_visible()
+    wait_for_app(page)
+    expect(page).to_have_url(f"{app_url}/replay?deal=example-r_follow_suit&step=6")
+    expect(page.get_by_text(RENONS_SENTENCE)).to_have_count(0)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    shoot(page, "replay-next")
+
+
+def test_filters_stay_in_the_url_across_pages(page: Page, app_url: str) -> None:
+    page.goto(f"{app_url}/contracts?player=Ana&from=2026-01-02")
+    wait_for_app(page)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Audit").click()
+    expect(page.get_by_role("heading", name="Audit", exact=True)).to_be_visible()
+    wait_for_app(page)
+    expect(page).to_have_url(f"{app_url}/audit?from=2026-01-02&player=Ana")
+
+
+def test_players_page_opens_a_players_deals_in_the_replay(page: Page, app_url: str) -> None:
+    page.goto(f"{app_url}/players?pick=Boris")
+    wait_for_app(page)
+    page.get_by_role("button", name="Replay Boris's 10 deals").click()
+    expect(page.get_by_role("heading", name="Replay", exact=True)).to_be_visible()
+    wait_for_app(page)
+    expect(page).to_have_url(f"{app_url}/replay?player=Boris")
+    expect(page.get_by_text("Deal (10 found, player Boris)")).to_be_visible()

@@ -1,0 +1,1 @@
+"""What several test modules share: fixtures' stores, record writers, paths."""
