@@ -1,154 +1,30 @@
-"""Ruleset options: the decisions of RULES.md as a frozen dataclass per ruleset.
+"""Loading ruleset options: a record's ``options`` object and the command line's overrides, validated.
 
-Options are validated when they are loaded; an unknown key or an impossible
+Each ruleset declares its options in its own package (``tarock.rules.slovenian.options``,
+``tarock.rules.koenigrufen.options``: a frozen dataclass whose fields name their possible values, and the
+named presets).  ``options_for(ruleset, raw, overrides)`` loads either ruleset's: ``raw`` is a record's
+``options`` object (every key must be the ruleset's), ``overrides`` come from the command line and apply to
+every record, so a key that belongs only to the other ruleset is skipped.  An unknown key or an impossible
 value is an ``OptionError`` (the record reader turns it into ``E_PARSE``).
-``options_for(ruleset, raw, overrides)`` loads either ruleset's: ``raw`` is a
-record's ``options`` object (every key must be the ruleset's), ``overrides``
-come from the command line and apply to every record, so a key that belongs
-only to the other ruleset is skipped.  The preset ``openspiel`` sets the rules
-OpenSpiel's tarok plays by.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
 
+from tarock.rules import choices as _choices
+from tarock.rules.choices import Choices, OptionError
+from tarock.rules.koenigrufen import options as _koenigrufen
+from tarock.rules.koenigrufen.options import KoenigrufenOptions
+from tarock.rules.slovenian import options as _slovenian
+from tarock.rules.slovenian.options import PENALTIES, SlovenianOptions
 
-class OptionError(ValueError):
-    """An unknown option or an impossible option value."""
-
-
-PENALTIES = ("slovenian_renons", "record_as_played", "jass_trick_forfeit", "austrian_renonce", "annul")
-KOENIGRUFEN_PENALTIES = ("austrian_renonce", "record_as_played", "annul")
-"""The renons policies Königrufen's zero-sum sheet implements (RULES.md §4.3)."""
-
-Choices = tuple[Any, ...] | range
-"""An option's possible values, the default first; a ``range`` for a whole number."""
-
-_CHOICES: dict[str, Choices] = {
-    "diff_rounding": ("nearest5", "none"),
-    "silent_pagat_failure": (True, False),
-    "mondfang_value": (21, 20),
-    "mondfang_any_side": (False, True),
-    "emperor_trick": (True, False),
-    "forced_pagat": ("all", "negative_only", "off"),
-    "radelci": (True, False),
-    "penalty": PENALTIES,
-    "bidding_order": ("forehand_last", "forehand_first"),
-    "radelc_scope": ("declarer", "each_player"),
-    "klop_radelc_double": (True, False),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class SlovenianOptions:
-    """Options of the ``slovenian`` ruleset; defaults are RULES.md's decisions."""
-
-    ruleset: ClassVar[str] = "slovenian"
-    diff_rounding: str = "nearest5"
-    silent_pagat_failure: bool = True
-    mondfang_value: int = 21
-    mondfang_any_side: bool = False
-    emperor_trick: bool = True
-    forced_pagat: str = "all"
-    radelci: bool = True
-    penalty: str = "slovenian_renons"
-    bidding_order: str = "forehand_last"
-    radelc_scope: str = "declarer"
-    klop_radelc_double: bool = True
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option with its value."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    def changed(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        return _changed(self)
-
-
-_KOENIGRUFEN_CHOICES: dict[str, Choices] = {
-    "counting": ("1/3", "1/1"),
-    "min_win_score": range(1, 107),
-    "values": ("raiffeisen", "wien", "tirol", "sauwald"),
-    "quapil": (False, True),
-    "emperor_trick": (True, False),
-    "pagat_restriction": (True, False),
-    "color_discard_restriction": (False, True),
-    "kontra_in_score": (True, False),
-    "triccolo": (False, True),
-    "trischaken_talon": ("first_six", "last_trick"),
-    "kings_in_color_games": (True, False),
-    "penalty": KOENIGRUFEN_PENALTIES,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class KoenigrufenOptions:
-    """Options of the ``koenigrufen`` ruleset; defaults are RULES.md's decisions (seeds 000 and 003).
-
-    ``counting`` ``1/3`` counts card points in thirds ("points and Blatt";
-    a side wins with 35⅔); ``1/1`` counts raw card values (deck 106) and then
-    ``min_win_score`` (raw points a side needs) is required.  ``values`` picks
-    the cup's table of game values.  ``quapil``: the IIII ultimo bonus exists.
-    ``emperor_trick``: Kaiserstich in positive tarock-trump games.
-    ``pagat_restriction``: in negative games the Pagat only as the last
-    tarock.  ``color_discard_restriction``: in colour games taroks are laid
-    away first.  ``kontra_in_score``: kontras multiply the score (the money
-    view; false: the cups' tournament score).  ``triccolo``: the game exists.
-    ``trischaken_talon``: the talon goes one card each to the winners of the
-    first six tricks, or whole to the winner of the last.
-    ``kings_in_color_games``: Vier Könige counts in colour games.
-    """
-
-    ruleset: ClassVar[str] = "koenigrufen"
-    counting: str = "1/3"
-    min_win_score: int | None = None
-    values: str = "raiffeisen"
-    quapil: bool = False
-    emperor_trick: bool = True
-    pagat_restriction: bool = True
-    color_discard_restriction: bool = False
-    kontra_in_score: bool = True
-    triccolo: bool = False
-    trischaken_talon: str = "first_six"
-    kings_in_color_games: bool = True
-    penalty: str = "austrian_renonce"
-
-    def __post_init__(self) -> None:
-        if self.counting == "1/1" and self.min_win_score is None:
-            raise OptionError("counting 1/1 needs min_win_score (the raw card points a side needs to win)")
-        if self.counting == "1/3" and self.min_win_score is not None:
-            raise OptionError("min_win_score belongs to counting 1/1; counting 1/3 wins with 35 points and 2 Blatt")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option with its value."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    def changed(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        return _changed(self)
-
+__all__ = ["Choices", "KoenigrufenOptions", "OptionError", "Options", "PENALTIES", "SlovenianOptions",
+           "check_overrides", "koenigrufen_options", "options_for", "slovenian_options"]
 
 Options = SlovenianOptions | KoenigrufenOptions
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "openspiel": {
-        "bidding_order": "forehand_last",
-        "diff_rounding": "none",
-        "mondfang_value": 20,
-        "mondfang_any_side": True,
-        "forced_pagat": "negative_only",
-        "radelci": False,
-        "silent_pagat_failure": False,
-    }
-}
-
-
-def _changed(options: Options) -> dict[str, Any]:
-    default = type(options)()
-    return {k: v for k, v in options.to_dict().items() if getattr(default, k) != v}
+"""The options of either ruleset."""
 
 
 def _coerce(key: str, value: Any, choices: Choices) -> Any:
@@ -189,8 +65,8 @@ DEFAULT_SLOVENIAN = SlovenianOptions()
 DEFAULT_KOENIGRUFEN = KoenigrufenOptions()
 
 _SPECS: dict[str, _Spec] = {
-    "slovenian": _Spec(DEFAULT_SLOVENIAN, _CHOICES, PRESETS),
-    "koenigrufen": _Spec(DEFAULT_KOENIGRUFEN, _KOENIGRUFEN_CHOICES, {}),
+    "slovenian": _Spec(DEFAULT_SLOVENIAN, _choices.choices_of(SlovenianOptions), _slovenian.PRESETS),
+    "koenigrufen": _Spec(DEFAULT_KOENIGRUFEN, _choices.choices_of(KoenigrufenOptions), _koenigrufen.PRESETS),
 }
 
 
