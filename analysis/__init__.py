@@ -1,1 +1,1 @@
-"""analysis layer (see DESIGN.md)."""
+"""analysis layer (see docs/architecture.md)."""

@@ -1,7 +1,7 @@
 """The names the questions group by, in the order reports list them.
 
 Contracts follow the bidding ladder of each ruleset (lowest first), seats
-the playing order (DESIGN.md: forehand, second, third, dealer).  The orders are bound as list parameters and used with
+the playing order (docs/architecture.md: forehand, second, third, dealer).  The orders are bound as list parameters and used with
 ``list_position`` in ORDER BY, so reports sort the way players read them.
 """
 

@@ -1,1 +1,1 @@
-"""dashboards layer (see DESIGN.md)."""
+"""dashboards layer (see docs/architecture.md)."""

@@ -4,7 +4,7 @@ and the deal's header.  No images, no scripts, every text escaped.
 Suit cards show their rank and suit symbol (♥ ♦ red, ♠ ♣ black), taroks their
 Roman numeral (I … XXI) and the Škis its name.  Everything that comes from a
 record (player names, card codes, finding sentences) goes through
-``html.escape``: a record is data, never markup (DESIGN.md, security).
+``html.escape``: a record is data, never markup (docs/architecture.md, "Reliability and security").
 """
 
 from __future__ import annotations

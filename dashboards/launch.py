@@ -1,8 +1,8 @@
 """Start the dashboard: ``streamlit run dashboards/app.py`` in a child process.
 
 The CLI's ``tarock dashboard [--store DIR] [--port N]`` calls ``run_dashboard``.
-The store reaches the app through ``TAROCK_STORE`` (DESIGN.md, "Dashboard
-configuration"); the server binds to 127.0.0.1 unless told otherwise, runs
+The store reaches the app through ``TAROCK_STORE`` (the README: ``--store``, else
+``$TAROCK_STORE``, else ``data/store``); the server binds to 127.0.0.1 unless told otherwise, runs
 headless, watches no files and sends no usage statistics.
 """
 

@@ -1,4 +1,4 @@
-"""ingest: record files into the store (DESIGN.md, "Store"; docs/store.md).
+"""ingest: record files into the store (docs/store.md).
 
 One module per job:
 

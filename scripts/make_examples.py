@@ -334,7 +334,7 @@ def main() -> None:
     cut = json.dumps(good, ensure_ascii=False)[:-1]
     parse = [json.dumps(bad_card, ensure_ascii=False), cut, json.dumps(good, ensure_ascii=False)]
     (target / "findings" / "e_parse.jsonl").write_text("\n".join(parse) + "\n")
-    # Claims (seed 002, 8.11): the deal stops after trick 11 and a player claims the last trick.
+    # Claims (docs/penalties.md, "Claims": the deal stops after trick 11 and a player claims the last trick.
     # Ana's side takes trick 12, so Ana's claim is sound; Boris's is not (M_BAD_CLAIM).
     claims = []
     for who, ident in (("Ana", "example-claim-sound"), ("Boris", "example-claim-unsound")):

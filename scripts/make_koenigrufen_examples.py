@@ -5,7 +5,7 @@ style of ``scripts/make_examples.py``: a JSON list of two records on the same
 deal, the first triggering the finding, the second the near-identical clean one.
 
 ``data/examples/koenigrufen_session.jsonl`` is a six-hand session whose story
-is fixed here first, with each hand's score worked out by hand from RULES.md
+is fixed here first, with each hand's score worked out by hand from docs/koenigrufen.md
 (the ``recorded`` figures below); deals are searched (fixed seeds) until legal
 card play — chosen by the tests' independent rules oracle — tells exactly that
 story, so ``tarock score`` must reproduce the sheet with no mismatch:

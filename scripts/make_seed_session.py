@@ -1,6 +1,6 @@
-"""Write data/examples/seed_session.jsonl: seed 004's worked four-hand score sheet as a session.
+"""Write data/examples/seed_session.jsonl: the rules' (docs/rules.md) worked four-hand score sheet as a session.
 
-The story (seed 004, "Worked Example — Four Hands"):
+The story (docs/rules.md, "Worked Example — Four Hands"):
 1. Cilka plays Ena, calls Ana's king; they win by 10: both write +40.
 2. Boris plays Berač and wins: +70; every player receives a radelc.
 3. Cilka plays Solo tri with her radelc, announces Trula, wins by 15: (40 + 15 + 20) × 2 = +150;

@@ -97,7 +97,7 @@ def winner(trick: list[str], contract: str, emperor: bool = True) -> int:
     return trick.index(current_best(trick, trumps))
 
 
-# --- Königrufen (seeds 000/003, RULES.md "koenigrufen details (settled)") ---------------------------
+# --- Königrufen (docs/koenigrufen.md, docs/rules.md "koenigrufen details (settled)") ---------------------------
 
 KR_NEGATIVE = {"trischaken", "piccolo", "zwiccolo", "triccolo", "bettel", "piccolo_ouvert", "zwiccolo_ouvert",
                "bettel_ouvert"}

@@ -626,7 +626,7 @@ def _decided_at(game: Game, decided: Callable[[Game], bool]) -> int | None:
 
 def _missing_card(table: Table, game: Game, cards: tuple[int, ...], last: bool) -> tuple[int, int] | None:
     """(seat, card) of a ``missing_card`` event that explains a last trick one card short: the player's
-    only card left is the missing one (seed 002, 8.12; ``tarock.rules.events``)."""
+    only card left is the missing one (docs/penalties.md, "Table events"; ``tarock.rules.events``)."""
     demotions = table.demotions
     if demotions is None or not demotions.missing or not last or len(cards) != table.deal.n_players - 1:
         return None

@@ -1,7 +1,7 @@
 """Findings: what a replay or an audit says is wrong with a record.
 
 The codes and severities are the contract between the engine, the store, the
-dashboard and audits (DESIGN.md, "Findings").  A finding is plain data with a
+dashboard and audits (docs/findings.md).  A finding is plain data with a
 one-sentence message a player understands.
 """
 

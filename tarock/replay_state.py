@@ -160,6 +160,6 @@ def claimed_rest(table: Table) -> tuple[int, Side | None]:
     if deal.claim is None or game is None or len(game.tricks) != deal.claim.after_trick:
         return 0, None
     side = table.side_of(deal.seat(deal.claim.player))
-    if any(f.code == "M_BAD_CLAIM" for f in table.out.findings):  # seed 002, 8.11: all to the opponents
+    if any(f.code == "M_BAD_CLAIM" for f in table.out.findings):  # docs/penalties.md, "Claims": all to the opponents
         side = OPPONENTS if side == DECLARER else DECLARER
     return game.unplayed(), side

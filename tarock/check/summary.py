@@ -1,6 +1,6 @@
 """One deal's replay as the JSON object ``tarock check --format json`` prints.
 
-This is the shape DESIGN.md fixes for dashboards and ingest: they store
+This is the shape docs/architecture.md fixes for dashboards and ingest: they store
 exactly what this returns.  ``card_points`` holds whole points: two sides, or
 per player in Klop and Trischaken (Königrufen's counting 1/3 rounds thirds to
 the nearest point, which keeps the win at ≥ 36 ⇔ ≥ 35⅔).

@@ -84,7 +84,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "missing_card": ("player", "card"),
     "claim": ("player", "after_trick"),
 }
-"""Each event kind and the fields it needs (DESIGN.md, "The record")."""
+"""Each event kind and the fields it needs (docs/records.md)."""
 _EVENT_KEYS = frozenset(("event", "trick", "after_trick", "player", "card"))
 _ANNOUNCEMENT_KEYS = frozenset(("player", "bonus", "kontra", "level", "against"))
 _RECORDED_KEYS = frozenset(("scores", "radelci"))

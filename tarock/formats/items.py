@@ -21,7 +21,7 @@ def _size_text(n: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ReaderLimits:
-    """Bounds that keep a hostile or broken file a reject rather than a crash (DESIGN.md, "Reader limits").
+    """Bounds that keep a hostile or broken file a reject rather than a crash (docs/records.md, "Reader limits").
 
     ``max_line_bytes`` bounds a JSONL line and an element of a JSON list (or
     a whole single-record JSON file); ``raw_limit`` is how many characters of

@@ -1,6 +1,6 @@
-"""Table events of seed 002 that change the card play: out of turn (8.8), two cards (8.10), missing card (8.12).
+"""Table events (docs/penalties.md) that change the card play: out of turn (8.8), two cards (8.10), missing card (8.12).
 
-Pure functions over a ``Deal``'s ``events`` (DESIGN.md, "The record"); the
+Pure functions over a ``Deal``'s ``events`` (docs/records.md); the
 replay consumes them through two small hooks (docs/penalties.md, "Table events"):
 
 * ``plan(deal, contract)`` says which cards lose their power to take a trick
@@ -10,7 +10,7 @@ replay consumes them through two small hooks (docs/penalties.md, "Table events")
   and therefore the next leader — is the one the table got;
 * ``move_missing`` gives each missing card's points to the non-faulting side.
 
-Models chosen (seed 002 leaves them open):
+Models chosen (the rules leave them open):
 
 * ``out_of_turn`` (8.8): the card the player put in trick N is powerless in
   trick N and keeps its points.  In an unnamed record the cards stand in turn

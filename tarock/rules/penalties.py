@@ -1,10 +1,10 @@
-"""Renons penalties that change the card play's outcome: ``jass_trick_forfeit`` (seed 002, 8.6).
+"""Renons penalties that change the card play's outcome: ``jass_trick_forfeit`` (docs/penalties.md.
 
 ``jass_trick_forfeit`` is a pure function over the replayed tricks: it takes the
 facts of the hand as played and returns adjusted facts (``DealFacts.as_played``
 keeps the original, ``DealFacts.penalty_note`` says what was forfeited), or the
 unchanged facts with ``penalty_note`` saying why the policy falls back to
-``slovenian_renons``.  The rules (RULES.md, "renons penalty" and
+``slovenian_renons``.  The rules (docs/rules.md, "renons penalty" and
 "``jass_trick_forfeit`` details"; docs/penalties.md):
 
 * only each offender's first renons is judged; a stash renons, and any renons

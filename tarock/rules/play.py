@@ -104,7 +104,7 @@ def violation(card: int, hand: int, led: int, winner: int, trick_mask: int, rule
               force_pagat: bool) -> str:
     """The renons code for playing ``card`` (held, but not legal): the first rule broken.
 
-    Precedence (DESIGN.md): ``R_FOLLOW_SUIT``, ``R_MUST_TAROK``, ``R_PAGAT``,
+    Precedence (docs/architecture.md): ``R_FOLLOW_SUIT``, ``R_MUST_TAROK``, ``R_PAGAT``,
     ``R_MUST_OVERTRUMP``, ``R_LEAD_TAROK``.
     """
     if led < 0:  # a lead breaks either the Pagat rule or the colour games' tarok-lead rule

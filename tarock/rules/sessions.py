@@ -1,6 +1,6 @@
 """Sessions: scoring a table's deals in order, carrying radelci and running totals.
 
-Radelci live across the deals of one session (RULES.md: "radelci and running
+Radelci live across the deals of one session (docs/rules.md: "radelci and running
 totals are per session"): each deal is scored with the radelci the players
 hold before it, and its ``radelci_after`` becomes the ledger.  Players are
 keyed by name, since seats rotate with the dealer.  At the end of a session

@@ -1,4 +1,4 @@
-"""Claim adjudication (seed 002, 8.11): is a record's ``claim`` sound?
+"""Claim adjudication (docs/penalties.md, "Claims": is a record's ``claim`` sound?
 
 A player who lays the hand down after ``after_trick`` tricks claims every
 remaining trick for their side.  The claim is sound exactly when the other

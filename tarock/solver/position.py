@@ -109,7 +109,7 @@ def _play_hands(rp: Replay, pick: int, stash: int) -> list[int]:
 def _bring_home(rp: Replay, pick: int) -> tuple[int, int]:
     """The called king that brings the unchosen talon home if the declarer wins a trick with it, and its worth.
 
-    Only when the king lay in the talon and the declarer took it (RULES.md,
+    Only when the king lay in the talon and the declarer took it (docs/rules.md,
     "Called king in talon"); otherwise (-1, 0).
     """
     king = rp.deal.called_king

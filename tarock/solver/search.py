@@ -7,7 +7,7 @@ for it raises ``OutOfScope``.
 What is solved, per goal (``goal_of`` picks the contract's own):
 
 * ``POINTS`` (Tri … Solo brez): the card points the declarer side can
-  guarantee.  Card counting is additive in thirds (RULES.md: a pile counts
+  guarantee.  Card counting is additive in thirds (docs/rules.md: a pile counts
   ``round(raw − 2/3·n)``), so each card adds ``3·value − 2`` thirds to the
   side that takes it and the side's counted points are ``round(thirds / 3)``
   of its whole pile.  The caller passes what that pile already holds
@@ -90,7 +90,7 @@ class Position:
     already holds, in thirds (``tarock.cards.counted_thirds``: tricks won,
     stash, talon share).  ``bring_home`` is the called king that, when the
     declarer wins a trick with it, brings the unchosen talon home, and
-    ``bring_home_thirds`` what that talon is worth (RULES.md; -1: none).
+    ``bring_home_thirds`` what that talon is worth (docs/rules.md; -1: none).
     ``goal`` is what is solved (default: the contract's own, ``goal_of``);
     ``failed`` marks a boolean goal already lost before this position.
     """
@@ -683,7 +683,7 @@ def can_opponents_take_a_trick(position: Position, claimer_side: Iterable[int]) 
     """Whether the seats outside ``claimer_side`` can take a trick from ``position`` by some legal play.
 
     A claim of all remaining tricks by ``claimer_side`` is sound exactly
-    when they cannot (seed 002, 8.11; ``M_BAD_CLAIM``).  Works in every
+    when they cannot (docs/penalties.md, "Claims"; ``M_BAD_CLAIM``).  Works in every
     contract, Klop included: only who takes the tricks matters.
     """
     claim = replace(position, declarer_side=frozenset(claimer_side), goal=ALL_TRICKS, failed=False)

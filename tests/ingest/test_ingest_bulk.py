@@ -198,7 +198,7 @@ def test_records_that_are_not_plain_are_left_to_the_usual_reader() -> None:
 
 def test_a_session_goes_on_in_the_bulk_path_after_a_deal_it_declined(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    # a Klop gives every player a radelc (RULES.md); the next deal has a renons, so the usual path scores
+    # a Klop gives every player a radelc (docs/rules.md); the next deal has a renons, so the usual path scores
     # it; the third is clean again and must be scored with the radelci the first two left (the bulk path
     # and the checker keep one ledger per session)
     rng = random.Random(11)

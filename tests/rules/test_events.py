@@ -1,4 +1,4 @@
-"""Table events of seed 002 (8.8 out of turn, 8.10 two cards, 8.12 missing card): ``tarock.rules.events``.
+"""Table events of docs/penalties.md ("Table events": out of turn, two cards, missing card): ``tarock.rules.events``.
 
 The examples (data/examples/events.json) are the clean deal seed_pik10_trick.json (Tri by Ana, partner
 Cilka with the called CK) with one event each.  As played, trick 12 is Boris DJ (led), Cilka CK, David HQ,

@@ -1,6 +1,6 @@
 """Sessions: radelci and running totals carried across deals, by player name.
 
-Expected numbers are worked out by hand from seed 004's four-hand example.
+Expected numbers are worked out by hand from the rules' (docs/rules.md) four-hand example.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Claim adjudication (seed 002, 8.11): ``M_BAD_CLAIM`` when the claim could have been beaten."""
+"""Claim adjudication (docs/penalties.md, "Claims": ``M_BAD_CLAIM`` when the claim could have been beaten."""
 
 from __future__ import annotations
 

@@ -252,7 +252,7 @@ def test_positions_replay_to_the_engine_result(n: int) -> None:
 
 
 def test_a_talon_brought_home_by_the_called_king() -> None:
-    """Records whose called king lies in the talon group the declarer takes (RULES.md: the talon comes home)."""
+    """Records whose called king lies in the talon group the declarer takes (docs/rules.md: the talon comes home)."""
     rng = random.Random(5)
     seen = pending = 0
     while seen < 40:

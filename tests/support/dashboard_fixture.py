@@ -2,7 +2,7 @@
 
 Ten deals, all with the players Ana, Boris, Cilka and David, and two rejected lines:
 
-* ``seed_session.jsonl`` — the worked session of the rules (seed 004), four deals of session
+* ``seed_session.jsonl`` — the worked session of the rules (docs/rules.md), four deals of session
   ``seed-004`` dated 2026-01-01..04: Ena (Cilka, won), Berač (Boris, won), Solo tri (Cilka,
   won), Dva (David, lost);
 * ``r_follow_suit.json`` — ``example-r_follow_suit`` (Dva by Cilka, lost; Boris's R_FOLLOW_SUIT

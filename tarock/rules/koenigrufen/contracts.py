@@ -1,6 +1,6 @@
 """Ruleset ``koenigrufen`` (Austrian Königrufen, 4 players): the contract table and its pure functions.
 
-Seeds 000 and 003 are the authority, RULES.md's "Decisions — ruleset
+Seeds 000 and 003 are the authority, docs/koenigrufen.md's "Decisions — ruleset
 koenigrufen" and "koenigrufen details (settled)" settle the rest; each option
 is a field of ``tarock.options.KoenigrufenOptions``.  The card play itself is
 the shared engine's (``tarock.rules.play``): this module only says which of its
@@ -42,7 +42,7 @@ class Contract:
     tricks: int | None  # negative games: the exact number of tricks the declarer must take
     color: bool  # tarock is a fifth suit, not trump
     forehand_only: bool  # only forehand, after everyone else passed (Sechserdreier: forehand's first word)
-    parallel: bool  # several players may play it at once (seed 000: Piccolo, Zwiccolo, Triccolo)
+    parallel: bool  # several players may play it at once (docs/koenigrufen.md: Piccolo, Zwiccolo, Triccolo)
     label: str
 
     @property
@@ -89,7 +89,7 @@ def _c(name: str, rank: int, values: tuple[int, int, int, int], talon: str, *, k
 CONTRACTS: dict[str, Contract] = {
     c.name: c
     for c in (
-        # values: Raiffeisen (R), Wien (W), Tirol (T), Sauwald (SW); RULES.md §3.1 and the settled details
+        # values: Raiffeisen (R), Wien (W), Tirol (T), Sauwald (SW); docs/koenigrufen.md and the settled details
         _c("trischaken", 0, (1, 2, 2, 1), GIFTS, negative=True, forehand=True, label="Trischaken"),
         _c("rufer", 1, (1, 1, 1, 1), HALF, king=True, forehand=True, label="Rufer"),
         _c("piccolo", 2, (2, 2, 2, 2), NONE, tricks=1, parallel=True, label="Piccolo"),
@@ -178,7 +178,7 @@ class PlayRules:
 def table_rules(contract: Contract, options: KoenigrufenOptions) -> tuple[PlayRules, bool, int]:
     """What ``tarock.game.Game`` plays by: follow rules, forced Pagat (never), emperor mode.
 
-    Void in the led suit a player must play tarock in every game (seed 000),
+    Void in the led suit a player must play tarock in every game (docs/koenigrufen.md),
     in the colour games without having to beat; a colour game forbids leading
     tarock while holding a suit card; a negative game (Trischaken too) makes
     every player beat the winning card and, with ``pagat_restriction``, keep
@@ -201,7 +201,7 @@ def table_rules(contract: Contract, options: KoenigrufenOptions) -> tuple[PlayRu
 
 def leader(contract: Contract, declarers: tuple[int, ...]) -> int:
     """Who leads trick 1: the declarer in a declared negative game (with several, the one nearest
-    forehand — seed 000: "the player in forehand or the first game announcer"), else forehand."""
+    forehand — docs/koenigrufen.md: "the player in forehand or the first game announcer"), else forehand."""
     return min(declarers) if contract.declarer_leads and declarers else 0
 
 

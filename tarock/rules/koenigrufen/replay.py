@@ -3,7 +3,7 @@ kontras, and the facts scoring needs.
 
 The engine (``tarock.engine``) runs the phases every ruleset shares (deal,
 bidding, king call with ``R_OWN_KING``, talon and stash, card play) and calls
-these where Königrufen has rules of its own (RULES.md, "koenigrufen details
+these where Königrufen has rules of its own (docs/koenigrufen.md, "koenigrufen details
 (settled)").
 """
 
@@ -268,7 +268,7 @@ def _talon_shares(table: Table, opponents_took_trick: bool) -> tuple[int, int]:
 
     Half games: the half not taken goes to the opponents (the declarer's
     half is in hand or in the stash).  Solo games: the closed talon goes to
-    the opponents if they took a trick (seed 000), else to the declarer; in
+    the opponents if they took a trick (docs/koenigrufen.md), else to the declarer; in
     a Solorufer the half holding the called king is the declarer's.
     Negative games: the opponents'.
     """

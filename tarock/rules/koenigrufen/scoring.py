@@ -5,7 +5,7 @@ payments between the two parties: in a 2-against-2 Rufer each partner
 receives the amount from (or pays it to) one opponent, a lone player receives
 it from (or pays it to) each of the three others.  A player's line for an item
 is what they receive minus what they pay, so every deal sums to zero
-(RULES.md, "Decisions — ruleset koenigrufen", §3.1–3.6; seeds 000 and 003).
+(docs/koenigrufen.md, "Decisions — ruleset koenigrufen", §3.1–3.6; docs/koenigrufen.md).
 
 * Positive games: the declarer's side wins with ≥ 35⅔ card points (counting
   1/3; ``min_win_score`` under 1/1); the game value ``V`` comes from the cup

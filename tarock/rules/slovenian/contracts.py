@@ -1,7 +1,7 @@
 """Ruleset ``slovenian``: contract data and the pure rule functions of card play and bidding.
 
 Everything here is data or a pure function of ints and masks, so the engine's
-hot path is a handful of mask operations per card.  RULES.md's ``slovenian``
+hot path is a handful of mask operations per card.  docs/rules.md's ``slovenian``
 decisions are the specification; each option is a field of
 ``tarock.options.SlovenianOptions``.
 """

@@ -1,7 +1,7 @@
 """The ``slovenian`` phases of a replay: announcements and kontras, and the facts scoring needs.
 
 The engine (``tarock.engine``) runs the phases every ruleset shares and calls
-these where Slovenian Tarok has rules of its own (RULES.md, "Decisions —
+these where Slovenian Tarok has rules of its own (docs/rules.md, "Decisions —
 ruleset slovenian").
 """
 

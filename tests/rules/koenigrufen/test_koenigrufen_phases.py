@@ -24,7 +24,7 @@ BITS = {"K": 13, "Q": 10, "N": 7, "J": 4}
 
 
 def bits(cards: list[str] | set[str]) -> int:
-    """A pile's value in thirds, by seed 003's table."""
+    """A pile's value in thirds, by docs/koenigrufen.md's table."""
     return sum(13 if c in ("T1", "T21", "T22") else BITS.get(c[1:], 1) if c[0] != "T" else 1 for c in cards)
 
 
@@ -151,7 +151,7 @@ def test_concession_with_the_called_king_in_the_talon() -> None:
     rec = record("rufer", hands, talon, declarer="Ana", called_king="CK", conceded=True, tricks=[])
     rp = run(rec)
     assert rp.findings == [] and rp.tricks == []
-    # scored as a lone loss: Ana pays the Rufer's 1 to each (RULES.md: -3 × game value)
+    # scored as a lone loss: Ana pays the Rufer's 1 to each (docs/koenigrufen.md: -3 × game value)
     assert score_facts(rp.facts).scores == {"Ana": -3, "Boris": 1, "Cilka": 1, "David": 1}  # type: ignore[arg-type]
 
 
@@ -182,7 +182,7 @@ def test_half_talon_the_other_half_counts_for_the_opponents() -> None:
 
 def test_solo_talon_goes_to_the_opponents_only_if_they_took_a_trick() -> None:
     # Solodreier, Ana holds the twelve highest taroks: she takes every trick, so the closed talon is hers
-    # (seed 000): 70 points to 0; a silent valat, 4 × 8 = 32 from each.
+    # (docs/koenigrufen.md): 70 points to 0; a silent valat, 4 × 8 = 32 from each.
     top = {f"T{n}" for n in range(11, 23)}
     hands, talon = deal(8, {0: top})
     rp = run(play_out(record("solodreier", hands, talon, declarer="Ana"), hands))

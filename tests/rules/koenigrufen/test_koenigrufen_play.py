@@ -1,4 +1,4 @@
-"""Königrufen trick play on small hand-built positions: seed 000's special rules.
+"""Königrufen trick play on small hand-built positions: docs/koenigrufen.md's special rules.
 
 Colour games (tarock a fifth suit, no tarock lead while holding a suit card),
 negative games (must overtrump, the Pagat only as the last tarock), the
@@ -47,7 +47,7 @@ def code_of(g: Game, card: str) -> str:
 
 
 def test_colour_game_void_must_play_tarock_without_beating() -> None:
-    # Farbendreier: hearts led; Boris has no heart: he must play tarock (seed 000: void, play tarock),
+    # Farbendreier: hearts led; Boris has no heart: he must play tarock (docs/koenigrufen.md: void, play tarock),
     # any tarock — nothing obliges him to beat; a spade is R_MUST_TAROK.
     g = game("farbendreier", [("H4", "S8"), ("T5", "T20", "S7"), ("HK", "S9"), ("H3", "S10")])
     play(g, "H4")
@@ -95,7 +95,7 @@ def test_no_kaiserstich_in_colour_games() -> None:
 
 
 def test_kaiserstich_in_any_card_order() -> None:
-    # Dreier: the Pagat led, then Mond and Sküs: the Pagat takes the trick (seed 000, any order).
+    # Dreier: the Pagat led, then Mond and Sküs: the Pagat takes the trick (docs/koenigrufen.md, any order).
     g = game("dreier", [("T1",), ("T21",), ("T5",), ("T22",)])
     play(g, "T1", "T21", "T5", "T22")
     assert g.winners == [0]
@@ -110,7 +110,7 @@ def test_kaiserstich_option_off() -> None:
 
 def test_no_kaiserstich_and_no_pagat_exception_in_negative_games() -> None:
     # Piccolo: Sküs and Mond are in the trick; Cilka holds T1 and T2: the Pagat is not her last tarock,
-    # so T2 (seed 000: Pagat only as the last tarock); the Sküs takes the trick.
+    # so T2 (docs/koenigrufen.md: Pagat only as the last tarock); the Sküs takes the trick.
     g = game("piccolo", [("T22", "H4"), ("T21", "H3"), ("T1", "T2"), ("T5", "H2")])
     play(g, "T22", "T21")
     assert legal(g) == {"T2"}

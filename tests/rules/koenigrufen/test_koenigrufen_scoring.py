@@ -1,6 +1,6 @@
 """Scoring of the ``koenigrufen`` ruleset from hand-written KoenigrufenFacts.
 
-Every expected number is worked out by hand from RULES.md (§3.1–3.6, the
+Every expected number is worked out by hand from docs/koenigrufen.md (§3.1–3.6, the
 koenigrufen decisions) in the comment next to it — never copied from the
 code's output.  Card scores are in thirds (counting 1/3): 107 thirds = 35⅔,
 the least a side wins with.  Seats: Ana 0 (forehand), Boris 1, Cilka 2, David 3.
@@ -60,7 +60,7 @@ def test_rufer_won_each_partner_receives_from_one_opponent() -> None:
 
 @pytest.mark.parametrize("points, won", [(107, True), (106, False)])
 def test_35_points_and_2_blatt_win_35_and_1_blatt_loses(points: int, won: bool) -> None:
-    # 107 thirds = 35 points and 2 Blatt (35⅔): won; 106 = 35 and 1 Blatt (35⅓): lost (RULES.md §3.4).
+    # 107 thirds = 35 points and 2 Blatt (35⅔): won; 106 = 35 and 1 Blatt (35⅓): lost (docs/koenigrufen.md).
     r = score_deal(rufer(points))
     assert r.won is won
     assert scores(r) == ([1, -1, 1, -1] if won else [-1, 1, -1, 1])
@@ -73,7 +73,7 @@ def test_dreier_alone_receives_from_each_of_three() -> None:
 
 @pytest.mark.parametrize("table, value", [("raiffeisen", 4), ("wien", 5), ("tirol", 5), ("sauwald", 5)])
 def test_cup_tables_give_the_dreier_its_value(table: str, value: int) -> None:
-    # RULES.md §3.1: Dreier R 4, W 5, T 5, SW 5; lost: the declarer pays each opponent the value.
+    # docs/koenigrufen.md: Dreier R 4, W 5, T 5, SW 5; lost: the declarer pays each opponent the value.
     r = score_deal(alone("dreier", 100, options={"values": table}))
     assert scores(r) == [-3 * value, value, value, value]
 
@@ -86,7 +86,7 @@ def test_cup_tables_give_the_dreier_its_value(table: str, value: int) -> None:
     ("zwiccolo_ouvert", (6, 6, 6, 6)), ("bettel_ouvert", (7, 8, 8, 7)), ("solodreier", (8, 10, 10, 8)),
 ])
 def test_value_table(game: str, values: tuple[int, int, int, int]) -> None:
-    # RULES.md §3.1 columns R, W, T, SW; Zwiccolo/Triccolo 2 and Zwiccolo ouvert 6 everywhere (settled
+    # docs/koenigrufen.md columns R, W, T, SW; Zwiccolo/Triccolo 2 and Zwiccolo ouvert 6 everywhere (settled
     # details); Farbendreier has no SW entry and falls back to R (3). A conceded game costs the declarer
     # the value once per opponent, which reads the value straight off the table; in Trischaken a plain
     # loser (Boris: most points, below 35⅔, not forehand) pays it to each.
@@ -154,7 +154,7 @@ def test_bird_values(bird: str, silent: int) -> None:
 
 
 def test_silent_bonus_that_fails_costs_nothing() -> None:
-    # The declarer's Pagat played to the last trick and beaten: no line at all (RULES.md).
+    # The declarer's Pagat played to the last trick and beaten: no line at all (docs/koenigrufen.md).
     r = score_deal(alone("dreier", 120, birds=(("pagat_ultimo", DECLARER, False),)))
     assert comp(r, "pagat_ultimo") == [0, 0, 0, 0] and scores(r) == [12, -4, -4, -4]
 
@@ -295,7 +295,7 @@ def test_kontra_in_score_off_gives_the_tournament_score() -> None:
     ("bettel_ouvert", 0, True), ("piccolo_ouvert", 1, True), ("zwiccolo_ouvert", 1, False),
 ])
 def test_negative_games_need_exactly_their_tricks(game: str, tricks: int, won: bool) -> None:
-    # Bettel no trick, Piccolo exactly 1, Zwiccolo 2, Triccolo 3 (seed 000): V from each opponent.
+    # Bettel no trick, Piccolo exactly 1, Zwiccolo 2, Triccolo 3 (docs/koenigrufen.md): V from each opponent.
     f = facts(game, {"triccolo": True}, declarers=(BORIS,), tricks=(4, tricks, 8 - tricks, 0))
     value = {"bettel": 2, "piccolo": 2, "zwiccolo": 2, "triccolo": 2, "bettel_ouvert": 7, "piccolo_ouvert": 6,
              "zwiccolo_ouvert": 6}[game]
@@ -387,7 +387,7 @@ def test_austrian_renonce_rufer() -> None:
 
 def test_austrian_renonce_against_a_dreier_costs_five_games() -> None:
     # Dreier 4: a defender revokes: the declarer would have won 3 × 4 = 12, each other defender 4.
-    # RULES.md §3.7 (W): "5× in total against a Dreier": Boris -20.
+    # docs/koenigrufen.md (W): "5× in total against a Dreier": Boris -20.
     r = score_deal(alone("dreier", 120, offenders=(BORIS,)))
     assert scores(r) == [12, -20, 4, 4]
 
