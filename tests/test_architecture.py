@@ -49,7 +49,9 @@ def _imports(name: str, path: Path) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
-            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            named = [f"{base}.{alias.name}" for alias in node.names]
+            # the package itself only when a name is not a sub-module of it
+            targets = named + ([base] if any(n not in MODULES for n in named) else [])
         for target in targets:
             while target and target not in MODULES:
                 target = target.rpartition(".")[0]
@@ -58,7 +60,19 @@ def _imports(name: str, path: Path) -> set[str]:
     return out
 
 
+def _entry_points() -> set[str]:
+    """The modules ``tarock/__init__.py`` loads on first use of a public name (its ``_ENTRY_POINTS``)."""
+    tree = ast.parse((ROOT / "tarock" / "__init__.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+            if isinstance(target, ast.Name) and target.id == "_ENTRY_POINTS" and node.value is not None:
+                return set(ast.literal_eval(node.value).values())
+    return set()
+
+
 GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+GRAPH["tarock"] |= _entry_points()
 
 
 def _parents(name: str) -> set[str]:
@@ -70,6 +84,7 @@ def _parents(name: str) -> set[str]:
 def test_the_graph_is_read() -> None:
     # a sanity check of the reader itself: the engine imports the game and the cards
     assert {"tarock.game", "tarock.cards"} <= GRAPH["tarock.engine"]
+    assert {"tarock.engine", "tarock.formats.reader"} <= GRAPH["tarock"]
     assert len(MODULES) > 80
 
 
