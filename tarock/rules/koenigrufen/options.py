@@ -31,6 +31,15 @@ class KoenigrufenOptions(OptionsBase):
     ``trischaken_talon``: the talon goes one card each to the winners of the
     first six tricks, or whole to the winner of the last.
     ``kings_in_color_games``: Vier Könige counts in colour games.
+    ``valat_keeps_announced``: beside a valat (made or failed) every announced bonus still scores, made or
+    failed (the cups' texts); ``false``: the valat replaces every other line.
+    ``concession_pays_announced``: a concession pays each opponent the game value plus the announced value
+    of every bonus the declarer's side announced; ``false``: the game value only.
+    ``trischaken_ties``: ``share`` — of several players tied for most card points forehand loses alone if
+    among them, else every tied player loses; ``earliest``: the first of them in playing order loses.
+    ``trischaken_jungfrau``: ``pot`` — players who took no trick (Jungfrauen) collect everything the losers
+    pay, split equally (a share rounded up, the loser paying the rounding); ``double``: a Jungfrau receives
+    double and the others their single share.
     """
 
     ruleset: ClassVar[str] = "koenigrufen"
@@ -46,6 +55,10 @@ class KoenigrufenOptions(OptionsBase):
     trischaken_talon: str = option("first_six", "last_trick")
     kings_in_color_games: bool = option(True, False)
     penalty: str = option(*PENALTIES)
+    valat_keeps_announced: bool = option(True, False)
+    concession_pays_announced: bool = option(True, False)
+    trischaken_ties: str = option("share", "earliest")
+    trischaken_jungfrau: str = option("pot", "double")
 
     def __post_init__(self) -> None:
         if self.counting == "1/1" and self.min_win_score is None:

@@ -191,35 +191,77 @@ def _negative_item(facts: KoenigrufenFacts, declarer: int, value: int, won: bool
     return _Item("game", what, tuple(payments), MappingProxyType({"base": value, "value": value}))
 
 
-def _trischaken_item(facts: KoenigrufenFacts, value: int) -> _Item:
-    """The player with most card points pays each other ``V`` (×2 Bürgermeister, ×2 forehand; a Jungfrau ×2)."""
+def _trischaken_losers(facts: KoenigrufenFacts) -> list[int]:
+    """Who loses a Trischaken: the player with most card points; of several tied, forehand alone if among
+    them, else all of them (``trischaken_ties: share``) or the first in playing order (``earliest``)."""
+    scores = facts.pile_scores
+    assert scores is not None
+    top = max(scores)
+    tied = [s for s in range(facts.n_players) if scores[s] == top]
+    if facts.options.trischaken_ties == "earliest" or 0 in tied:
+        return tied[:1]
+    return tied
+
+
+def _trischaken_items(facts: KoenigrufenFacts, value: int) -> list[_Item]:
+    """Each loser pays every player who did not lose ``V`` (×2 Bürgermeister, ×2 forehand); where someone took
+    no trick the Jungfrauen collect the whole payment (``pot``) or double (``double``)."""
     if facts.pile_scores is None:
         raise ValueError("a trischaken needs pile_scores")
     scores = facts.pile_scores
-    loser = max(range(facts.n_players), key=lambda s: (scores[s], -s))
     options = facts.options
-    buerger = scores[loser] >= win_score(options)
-    base = value * (2 if buerger else 1) * (2 if loser == 0 else 1)
-    what = (f"Trischaken lost by {facts.players[loser]} with {points_text(scores[loser], options)} card points, "
-            f"value {value}")
-    if buerger:
-        what += " × 2 (Bürgermeister)"
-    if loser == 0:
-        what += " × 2 (forehand)"
-    virgins = [s for s in range(facts.n_players) if s != loser and facts.tricks[s] == 0]
-    if virgins:
-        what += f"; {_name_list(facts, virgins)} took no trick (Jungfrau) and receive{'s' if len(virgins) == 1 else ''} double"
-    payments = tuple((loser, s, base * (2 if s in virgins else 1)) for s in range(facts.n_players) if s != loser)
-    return _Item("game", what, payments, MappingProxyType({"base": base, "value": value}))
+    losers = _trischaken_losers(facts)
+    payees = [s for s in range(facts.n_players) if s not in losers]
+    virgins = [s for s in payees if facts.tricks[s] == 0]
+    items = []
+    for loser in losers:
+        buerger = scores[loser] >= win_score(options)
+        base = value * (2 if buerger else 1) * (2 if loser == 0 else 1)
+        what = (f"Trischaken lost by {facts.players[loser]} with {points_text(scores[loser], options)} card "
+                f"points" + (f" (tied with {_name_list(facts, [s for s in losers if s != loser])})"
+                             if len(losers) > 1 else "") + f", value {value}")
+        if buerger:
+            what += " × 2 (Bürgermeister)"
+        if loser == 0:
+            what += " × 2 (forehand)"
+        if not virgins:
+            payments = tuple((loser, s, base) for s in payees)
+        elif options.trischaken_jungfrau == "double":
+            what += (f"; {_name_list(facts, virgins)} took no trick (Jungfrau) and "
+                     f"receive{'s' if len(virgins) == 1 else ''} double")
+            payments = tuple((loser, s, base * (2 if s in virgins else 1)) for s in payees)
+        else:
+            pot = base * len(payees)
+            share = -(-pot // len(virgins))  # rounded up: the loser pays the rounding
+            what += (f"; {_name_list(facts, virgins)} took no trick (Jungfrau) and collect"
+                     f"{'s' if len(virgins) == 1 else ''} the whole {pot}"
+                     + (f", {share} each" if len(virgins) > 1 else ""))
+            payments = tuple((loser, s, share) for s in virgins)
+        items.append(_Item("game", what, payments, MappingProxyType({"base": base, "value": value})))
+    return items
 
 
 def _concession_item(facts: KoenigrufenFacts, value: int) -> _Item:
-    """A concession: scored as a lone loss, ``V`` to each opponent."""
+    """A concession: a lone loss, ``V`` to each opponent, plus (``concession_pays_announced``) the announced
+    value of every bonus the declarer's side announced, an announced valat in place of ``V``; no kontra."""
     declarer = facts.declarers[0]
-    what = (f"{_contract(facts).label} conceded by {facts.players[declarer]} (the called king lay in the talon), "
-            f"value {value}")
-    payments = tuple((declarer, s, value) for s in range(facts.n_players) if s != declarer)
-    return _Item("game", what, payments, MappingProxyType({"base": value, "value": value}))
+    what = f"{_contract(facts).label} conceded by {facts.players[declarer]} (the called king lay in the talon)"
+    amount = value
+    parts = [f"value {value}"]
+    if facts.options.concession_pays_announced:
+        for bonus, side in facts.announced:
+            if side != DECLARER:
+                continue
+            if bonus == "valat":
+                per_game, _, full = VALAT_VALUES[facts.options.values]
+                amount += full * (value if per_game else 1) - value
+                parts[0] = f"announced Valat {full * (value if per_game else 1)}"
+            else:
+                amount += BONUS_VALUES[bonus][1]
+                parts.append(f"announced {BONUS_LABELS[bonus]} {BONUS_VALUES[bonus][1]}")
+    what += ", " + " + ".join(parts) + (f" = {amount}" if len(parts) > 1 else "")
+    payments = tuple((declarer, s, amount) for s in range(facts.n_players) if s != declarer)
+    return _Item("game", what, payments, MappingProxyType({"base": amount, "value": value}))
 
 
 # --- bonuses --------------------------------------------------------------------------------------
@@ -252,8 +294,9 @@ def _bonus_item(facts: KoenigrufenFacts, bonus: str, winning: Side, announced: b
                    announced=int(announced), silent=silent, full=full)
 
 
-def _bonus_items(facts: KoenigrufenFacts) -> list[_Item]:
-    """Every bonus that counts: an announcement scores made or failed; a silent bonus only when made."""
+def _bonus_items(facts: KoenigrufenFacts, announced_only: bool = False) -> list[_Item]:
+    """Every bonus that counts: an announcement scores made or failed; a silent bonus only when made (and
+    not at all with ``announced_only``: beside a valat)."""
     announcers = dict(facts.announced)
     items = []
     for bonus in counted_bonuses(_contract(facts), facts.options):
@@ -263,7 +306,7 @@ def _bonus_items(facts: KoenigrufenFacts) -> list[_Item]:
         if bonus in announcers:
             by = announcers[bonus]
             items.append(_bonus_item(facts, bonus, by if made_by == by else _other(by), True, by))
-        elif made_by is not None:
+        elif made_by is not None and not announced_only:
             items.append(_bonus_item(facts, bonus, made_by, False, made_by))
     return items
 
@@ -277,7 +320,8 @@ def _valat_item(facts: KoenigrufenFacts, value: int, winning: Side, announced: b
         what = f"Valat announced by {_side_words(by)} and {'made' if winning == by else 'failed'}"
     else:
         what = f"silent Valat made by {_side_words(by)}"
-    what += f", value {base}{_kontra_text(k)} (replaces every other line)"
+    keeps = facts.options.valat_keeps_announced
+    what += f", value {base}{_kontra_text(k)} (replaces the game and every {'silent bonus' if keeps else 'other line'})"
     return _settle(facts, "valat", what, winning, base * k, value=base, kontra=k, announced=int(announced),
                    silent=silent * (value if per_game else 1), full=full * (value if per_game else 1))
 
@@ -304,14 +348,15 @@ def _played(facts: KoenigrufenFacts, value: int) -> tuple[list[_Item], bool | No
     if facts.conceded:
         return [_concession_item(facts, value)], False
     if contract.is_trischaken:
-        return [_trischaken_item(facts, value)], None
+        return _trischaken_items(facts, value), None
     if contract.negative:
         results = [facts.tricks[d] == contract.tricks if facts.tricks else False for d in facts.declarers]
         items = [_negative_item(facts, d, value, won) for d, won in zip(facts.declarers, results)]
         return items, results[0] if len(results) == 1 else None
     valat = _valat(facts, value)
     if valat is not None:
-        return [valat], any(payee == facts.declarers[0] for _, payee, _ in valat.payments)
+        kept = _bonus_items(facts, announced_only=True) if facts.options.valat_keeps_announced else []
+        return [valat] + kept, any(payee == facts.declarers[0] for _, payee, _ in valat.payments)
     if facts.card_scores is None:
         raise ValueError(f"a {facts.contract} needs card_scores")
     won = facts.card_scores[0] >= win_score(facts.options)

@@ -257,6 +257,27 @@ def test_valat_is_not_doubled_in_solo_games_nor_in_a_sechserdreier() -> None:
     assert scores(r) == [-96, 32, 32, 32]
 
 
+def test_announced_bonuses_still_score_beside_a_valat() -> None:
+    # Dreier 4, silent valat made by Ana (4 × 4 = 16 per opponent), and she had announced the Pagat ultimo,
+    # which her Pagat took (made: announced value 2 per opponent); the silent Trull she also holds is
+    # replaced by the valat. Ana +3 × (16 + 2) = +54, each opponent -18.
+    r = score_deal(alone("dreier", 210, valat_side=DECLARER, trull_side=DECLARER,
+                         announced=(("pagat_ultimo", DECLARER),), birds=(("pagat_ultimo", DECLARER, True),)))
+    assert scores(r) == [54, -18, -18, -18]
+    assert comp(r, "pagat_ultimo") == [6, -2, -2, -2] and comp(r, "trull") == [0, 0, 0, 0]
+    # The same announcement failing (the Pagat lost its trick) still costs 2 per opponent: 3 × (16 - 2).
+    r = score_deal(alone("dreier", 210, valat_side=DECLARER, announced=(("pagat_ultimo", DECLARER),),
+                         birds=(("pagat_ultimo", DECLARER, False),)))
+    assert scores(r) == [42, -14, -14, -14]
+
+
+def test_valat_replaces_the_announced_bonuses_too_under_the_earlier_reading() -> None:
+    # valat_keeps_announced=false: only the valat, 16 per opponent.
+    r = score_deal(alone("dreier", 210, options={"valat_keeps_announced": False}, valat_side=DECLARER,
+                         announced=(("pagat_ultimo", DECLARER),), birds=(("pagat_ultimo", DECLARER, True),)))
+    assert scores(r) == [48, -16, -16, -16] and [ln.component for ln in r.lines] == ["valat"] * 4
+
+
 def test_valat_by_the_opponents() -> None:
     # Rufer 1: Boris and David took every trick (silent): 4 × 1 = 4 per payment, pairwise.
     r = score_deal(rufer(0, valat_side=OPPONENTS))
@@ -350,16 +371,38 @@ def test_trischaken_forehand_loser_doubles_and_both_quadruple() -> None:
     assert scores(score_deal(trischaken((120, 50, 25, 15), (5, 3, 2, 2)))) == [-12, 4, 4, 4]
 
 
-def test_trischaken_jungfrau_receives_double() -> None:
-    # Boris loses (90); David took no trick (a Jungfrau): Boris pays him 2, the others 1: Boris -4.
-    assert scores(score_deal(trischaken((60, 90, 60, 0), (4, 4, 4, 0)))) == [1, -4, 1, 2]
+def test_trischaken_jungfrau_collects_the_whole_pot() -> None:
+    # Boris loses (90 thirds, not a Bürgermeister, not forehand): he pays 1 to each of the three others, a
+    # pot of 3; David took no trick (a Jungfrau) and collects all of it (the cups' texts): Ana and Cilka 0.
+    assert scores(score_deal(trischaken((60, 90, 60, 0), (4, 4, 4, 0)))) == [0, -3, 0, 3]
 
 
-def test_trischaken_tie_goes_to_the_earliest_in_playing_order() -> None:
-    # Boris and David both 80 thirds: Boris (earlier) loses, 1 each.
-    assert scores(score_deal(trischaken((30, 80, 20, 80), (2, 4, 2, 4)))) == [1, -3, 1, 1]
-    # Ana and Cilka tie at 80: forehand loses, doubled: 2 each.
+def test_two_jungfrauen_split_the_pot_rounded_up_at_the_losers_cost() -> None:
+    # Boris loses with 106 thirds (35⅓, short of a Bürgermeister's 35⅔): a pot of 1 × 3 = 3; Cilka and
+    # David took no trick: 3 / 2 rounds up to 2 each, so Boris pays 4.
+    assert scores(score_deal(trischaken((104, 106, 0, 0), (6, 6, 0, 0)))) == [0, -4, 2, 2]
+
+
+def test_trischaken_jungfrau_double_is_the_earlier_reading() -> None:
+    # trischaken_jungfrau=double: Boris loses (90); David (no trick) receives 2, the others 1: Boris -4.
+    r = score_deal(trischaken((60, 90, 60, 0), (4, 4, 4, 0), trischaken_jungfrau="double"))
+    assert scores(r) == [1, -4, 1, 2]
+
+
+def test_trischaken_tie_is_shared_unless_forehand_is_tied() -> None:
+    # Boris and David both 80 thirds, forehand not among them: both lose, each paying 1 to Ana and to
+    # Cilka (the players who did not lose): Ana +2, Cilka +2, Boris -2, David -2.
+    r = score_deal(trischaken((30, 80, 20, 80), (2, 4, 2, 4)))
+    assert scores(r) == [2, -2, 2, -2]
+    assert len([ln for ln in r.lines if ln.component == "game"]) == 6  # one item per loser: 3 lines each
+    # Ana and Cilka tie at 80: forehand (Ana) is among them and loses alone, doubled: 2 to each.
     assert scores(score_deal(trischaken((80, 30, 80, 20), (4, 2, 4, 2)))) == [-6, 2, 2, 2]
+
+
+def test_trischaken_tie_earliest_is_the_earlier_reading() -> None:
+    # trischaken_ties=earliest: of Boris and David (80 each) Boris, earlier in playing order, loses: 1 each.
+    r = score_deal(trischaken((30, 80, 20, 80), (2, 4, 2, 4), trischaken_ties="earliest"))
+    assert scores(r) == [1, -3, 1, 1]
 
 
 def test_trischaken_value_per_cup_table() -> None:
@@ -368,6 +411,18 @@ def test_trischaken_value_per_cup_table() -> None:
 
 
 # --- concession and renonce ---------------------------------------------------------------------------
+
+
+def test_concession_pays_the_announced_bonuses_too() -> None:
+    # Besserrufer (value 1, R) with an announced Uhu (4), conceded: Ana pays each opponent 1 + 4 = 5, no
+    # kontra (the cups' example: -15, +5 each).
+    r = score_deal(facts("besserrufer", declarers=(ANA,), conceded=True, announced=(("uhu", DECLARER),),
+                         kontra={"game": 2, "uhu": 2}))
+    assert scores(r) == [-15, 5, 5, 5] and r.won is False
+    # concession_pays_announced=false: the game value only, 1 to each.
+    r = score_deal(facts("besserrufer", {"concession_pays_announced": False}, declarers=(ANA,), conceded=True,
+                         announced=(("uhu", DECLARER),)))
+    assert scores(r) == [-3, 1, 1, 1]
 
 
 def test_concession_is_a_lone_loss() -> None:
