@@ -28,8 +28,8 @@ from tarock.rules.play import trick_winner as _trick_winner
 
 __all__ = [
     "CARDS_PER_HAND", "CONTRACTS", "MOND_SKIS", "PAGAT_BIT", "TALON_SIZE", "TRULA", "BiddingOutcome", "Contract",
-    "allowed_contract", "check_bidding", "emperor_mode", "forced_pagat_applies", "legal_mask", "speaking_order",
-    "table_rules", "trick_winner", "valid_king_call", "violation",
+    "allowed_contract", "check_bidding", "emperor_mode", "forced_pagat_applies", "legal_mask", "mondfang_applies",
+    "speaking_order", "table_rules", "trick_winner", "valid_king_call", "violation",
 ]
 
 
@@ -134,6 +134,11 @@ def emperor_mode(contract: Contract, options: SlovenianOptions) -> int:
     if not options.emperor_trick:
         return EMPEROR_NEVER
     return EMPEROR_ALWAYS if contract.trumps else EMPEROR_TAROK_LEAD
+
+
+def mondfang_applies(contract: Contract) -> bool:
+    """Whether a Mondfang can be paid in ``contract``: in Tri … Solo ena and in Solo brez."""
+    return contract.normal or contract.name == "solo_brez"
 
 
 @lru_cache(maxsize=64)

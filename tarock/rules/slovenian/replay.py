@@ -16,7 +16,7 @@ from tarock.game import Game
 from tarock.options import SlovenianOptions
 from tarock.rules.penalties import PlayedTricks, jass_trick_forfeit
 from tarock.replay_state import Table, claimed_rest, holder_side, side_piles
-from tarock.rules.slovenian.contracts import CARDS_PER_HAND, Contract, emperor_mode, trick_winner
+from tarock.rules.slovenian.contracts import CARDS_PER_HAND, Contract, emperor_mode, mondfang_applies, trick_winner
 
 KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
 _KONTRA_NAMES = {2: "kontra", 4: "re", 8: "sub", 16: "mord"}
@@ -200,7 +200,7 @@ def outcome(table: Table) -> None:
 
 def _mondfang(game: Game, contract: Contract, options: SlovenianOptions, declarer: int,
               side: dict[int, Side], unchosen: int, brought_home: bool, ghost: int = 0) -> tuple[int, ...]:
-    if not (contract.normal or contract.name == "solo_brez"):
+    if not mondfang_applies(contract):
         return ()
     payers: list[int] = []
     for cards, seats, w in zip(game.tricks, game.trick_seats, game.winners):
