@@ -74,6 +74,8 @@ def print_summary(summary: IngestSummary, console: Console | None = None) -> Non
         console.print(f"  rescore: {summary.generation} {state}")
     for shard, message in summary.failed:
         console.print(f"  [red]failed[/] {shard}: {message}", markup=True, highlight=False)
+    for path, why in summary.skipped:
+        console.print(f"  skipped {path}: {why}", markup=False, highlight=False, soft_wrap=True)
 
 
 def query(store_dir: str | os.PathLike[str], text: str, params: Sequence[Any] | None = None) -> Any:

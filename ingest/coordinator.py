@@ -77,6 +77,8 @@ class IngestSummary:
     """Records read by the shards this run processed (not skipped): the basis of ``deals_per_second``."""
     failed: list[tuple[str, str]] = field(default_factory=list)
     """(shard, error) of each shard that raised; it is retried by the next run."""
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """(path, why) of each file an input directory holds that was not read (a FIFO, another name, …)."""
 
     @property
     def balanced(self) -> bool:
@@ -205,7 +207,8 @@ def run_ingest(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
                 f"the store {store_dir} was scored as {current}; this ingest scores as {target} "
                 "(another engine version or other options): re-score it with --rescore")
         layout.collect_garbage({current, target})
-        files = discover(paths)
+        skipped: list[tuple[str, str]] = []
+        files = discover(paths, lambda path, why: skipped.append((str(path), why)))
         shards = plan_shards(files, target, shard_size, options.limits)
         if current != target:
             planned = {s.key for s in shards}
@@ -230,7 +233,7 @@ def run_ingest(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
             deduplicated=deduplicated, ok=sum(r.ok for r in reports), renons=sum(r.renons for r in reports),
             error=sum(r.error for r in reports), started_at=started_at, finished_at=finished_at,
             seconds=time.perf_counter() - started, processed=sum(r.read for r in reports if not r.skipped),
-            failed=[(s.describe(), message) for s, message in failures],
+            failed=[(s.describe(), message) for s, message in failures], skipped=skipped,
         )
         _log_run(layout, summary, options)
     return summary

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tarock.formats.reader import iter_record_files
+from tarock.formats.reader import SkipNotice, iter_record_files, open_regular
 
 _EDGE = 1 << 20
 """Bytes hashed at each end of a large file."""
@@ -37,13 +37,18 @@ class SourceFile:
 
 
 def fingerprint(path: str | os.PathLike[str]) -> tuple[int, str | None]:
-    """(size, fingerprint) of a file; fingerprint None when it cannot be read."""
+    """(size, fingerprint) of a file; fingerprint None when it cannot be read.
+
+    Only a regular file is opened (``open_regular``: a FIFO would block the open, a device
+    such as ``/dev/zero`` never ends) and at most ``2 * _EDGE`` bytes of it are read; any
+    other path gets None, and the reader turns it into a reject naming it.
+    """
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
             digest = hashlib.sha256()
             if st.st_size <= 2 * _EDGE:
-                digest.update(fh.read())
+                digest.update(fh.read(2 * _EDGE))
             else:
                 digest.update(fh.read(_EDGE))
                 fh.seek(-_EDGE, os.SEEK_END)
@@ -53,15 +58,17 @@ def fingerprint(path: str | os.PathLike[str]) -> tuple[int, str | None]:
     return st.st_size, f"{st.st_size}:{st.st_mtime_ns}:{digest.hexdigest()}"
 
 
-def discover(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[SourceFile]:
+def discover(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+             on_skip: SkipNotice | None = None) -> list[SourceFile]:
     """The record files under ``paths`` (directories searched recursively), fingerprinted.
 
-    Directories contribute their ``.json``/``.jsonl``/``.ndjson`` files and
-    the ``.gz`` of those, sorted; a file named directly is taken whatever
-    its name (see ``tarock.formats.reader.iter_record_files``).
+    Directories contribute their regular ``.json``/``.jsonl``/``.ndjson``/``.trk``
+    files and the ``.gz`` of those, sorted, and tell ``on_skip`` of every other
+    file; a file named directly is taken whatever its name or kind (see
+    ``tarock.formats.reader.iter_record_files``).
     """
     found = []
-    for path in iter_record_files(paths):
+    for path in iter_record_files(paths, on_skip):
         size, fp = fingerprint(path)
         found.append(SourceFile(str(path), os.path.abspath(path), size, fp))
     return found

@@ -32,6 +32,7 @@ import orjson
 
 from ingest.discover import SourceFile, is_json_lines
 from tarock.formats.items import ReaderLimits
+from tarock.formats.reader import open_regular
 
 DEFAULT_SHARD_SIZE = 20_000
 """Target records per shard: about a few seconds of work, so scheduling overhead stays negligible."""
@@ -204,9 +205,10 @@ def _chunks(path: str, limits: ReaderLimits) -> tuple[Callable[[], bytes], Calla
     """
     gz = path.endswith(".gz")
     try:
-        stream: Any = gzip.open(path, "rb") if gz else open(path, "rb")  # noqa: SIM115 (closed by the caller)
+        raw = open_regular(path)  # never a FIFO or a device, even one swapped in since discovery
     except OSError:
         return (lambda: b""), (lambda: None)
+    stream: Any = gzip.GzipFile(fileobj=raw, mode="rb") if gz else raw
     total = 0
 
     def read() -> bytes:
@@ -218,7 +220,11 @@ def _chunks(path: str, limits: ReaderLimits) -> tuple[Callable[[], bytes], Calla
         total += len(chunk)
         return b"" if gz and total > limits.max_gz_bytes else chunk
 
-    return read, stream.close
+    def close() -> None:
+        stream.close()
+        raw.close()
+
+    return read, close
 
 
 def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[int, int | None, int, int]]:

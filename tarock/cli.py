@@ -58,6 +58,11 @@ def _existing(paths: list[Path]) -> list[Path]:
     return paths
 
 
+def _skip_notice(path: Path, why: str) -> None:
+    """Say on stderr that a file found in a directory is not read, and why (``iter_record_files``)."""
+    typer.echo(f"tarock: skipped {path}: {why}", err=True)
+
+
 def _dump(obj: Any) -> str:
     return orjson.dumps(obj).decode()
 
@@ -88,7 +93,7 @@ def check(
     from tarock.formats.reader import iter_record_files, read_many
 
     overrides = parse_overrides(ruleset_option, penalty)
-    paths = iter_record_files(_existing(files))
+    paths = iter_record_files(_existing(files), _skip_notice)
     counts = {"ok": 0, "renons": 0, "error": 0}
     n_findings = 0
     out = sys.stdout
@@ -132,7 +137,7 @@ def score(
     from tarock.check.sheet_render import render_csv, render_text
 
     overrides = parse_overrides(ruleset_option, penalty)
-    sheets, bad = build_sheets(read_many(iter_record_files(_existing(files))), overrides)
+    sheets, bad = build_sheets(read_many(iter_record_files(_existing(files), _skip_notice)), overrides)
     if fmt is SheetFormat.json:
         for sheet in sheets:
             sys.stdout.write(_dump(sheet.to_dict()) + "\n")
@@ -342,7 +347,7 @@ def analyse(
 
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
-    for item in analyse_command(iter_record_files(_existing(files)), from_trick, fmt.value):
+    for item in analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, fmt.value):
         sys.stdout.write((_dump(item) if fmt is Format.json else str(item)) + "\n")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -34,6 +35,58 @@ _CHUNK = MIB
 _BOM = b"\xef\xbb\xbf"
 RECORD_SUFFIXES = (".json", ".jsonl", ".ndjson", ".trk")
 """File endings read as records, each also with ``.gz`` (``.trk``: the text format of ``tarock.formats.trk``)."""
+
+SkipNotice = Callable[[Path, str], None]
+"""Told of each file a directory holds that is not read: its path and why (one clause)."""
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+class NotRegularFile(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket): never opened for reading.
+
+    Reading a FIFO waits for a writer and a device such as ``/dev/zero`` never ends, so only
+    regular files are read; the text says what the path is.
+    """
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for messages: "a regular file", "a named pipe (FIFO)", …"""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def open_regular(path: str | os.PathLike[str]) -> Any:
+    """Open ``path`` for binary reading if it is a regular file (symbolic links followed).
+
+    Raises ``NotRegularFile`` for anything else, without opening a FIFO or a device: the
+    type is looked at first, and the descriptor is opened non-blocking and looked at again
+    (the path may change in between), so nothing waits for a writer.  Other ``OSError`` s
+    (missing, unreadable) pass through.
+    """
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        raise NotRegularFile(f"the file is {file_kind(before.st_mode)}, not a regular file: only regular "
+                             "files are read")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(f"the file is {file_kind(mode)}, not a regular file: only regular files are read")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _open_problem(exc: OSError) -> str:
+    """The E_PARSE text of a file that cannot be opened."""
+    if isinstance(exc, NotRegularFile):
+        return str(exc)
+    return f"the file cannot be opened ({exc.strerror or exc})"
 
 class _StopReading(Exception):
     """The rest of a file cannot be read; the text is the reason for the E_PARSE finding."""
@@ -493,7 +546,8 @@ def read_records(
     file is read as JSON Lines, one record per line, blank lines skipped.
     Only records starting on lines ``start_line``..``end_line`` (1-based,
     inclusive) are read, so a large file can be split into shards.
-    A file that cannot be opened yields one finding at line 0; a read failure
+    A file that cannot be opened, or is no regular file (a FIFO, a device:
+    ``open_regular``), yields one finding at line 0; a read failure
     (not gzip, truncated, past ``max_gz_bytes``) yields one finding at the
     line reached, and reading that file stops.  With ``canonical_text`` a
     JSON record read by the typed fast path comes with its canonical text
@@ -509,12 +563,13 @@ def read_records(
     file = str(path)
     gz = file.endswith(".gz")
     try:
-        stream = gzip.open(file, "rb") if gz else open(file, "rb")  # noqa: SIM115 (closed by the with below)
+        raw = open_regular(file)
     except OSError as exc:
-        message = f"the file cannot be opened ({exc.strerror or exc})"
+        message = _open_problem(exc)
         yield ReadItem(file, 0, None, Finding(code="E_PARSE", message=message, file=file, line=0), None)
         return
-    with stream:
+    stream = gzip.GzipFile(fileobj=raw, mode="rb") if gz else raw
+    with raw, stream:
         source = _Source(stream, limits.max_gz_bytes if gz else None)
         if _is_trk_file(file):
 
@@ -555,13 +610,32 @@ def read_line(file: str, line: int, data: bytes, limits: ReaderLimits = ReaderLi
     return _item(file, _Piece(line, 1, data), limits, canonical_text)
 
 
-def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+def _skip_reason(path: Path) -> str | None:
+    """Why a file found in a directory is not read (None: it is read)."""
+    name = path.name
+    if not name.removesuffix(".gz").endswith(RECORD_SUFFIXES):
+        if name.lower().removesuffix(".gz").endswith(RECORD_SUFFIXES):
+            return "its suffix is not in lower case (only .json, .jsonl, .ndjson and .trk, optionally .gz, are read)"
+        return "its name does not end in .json, .jsonl, .ndjson or .trk (optionally .gz)"
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISREG(mode):
+        return f"it is {file_kind(mode)}, not a regular file"
+    return None
+
+
+def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+                      on_skip: SkipNotice | None = None) -> list[Path]:
     """The record files under ``paths``: directories are searched recursively.
 
-    A directory contributes its files ending in .json, .jsonl, .ndjson or
-    .trk (or those plus .gz), sorted; a path given directly is kept whatever
-    its name (a missing one too, so reading it reports the problem).  The order is
-    that of ``paths``; a file is listed once.
+    A directory contributes its regular files (symbolic links followed) ending in .json,
+    .jsonl, .ndjson or .trk (or those plus .gz), sorted; every other file in it — another
+    name, an upper-case suffix, a FIFO, a device, a broken link — is left out and, when
+    ``on_skip`` is given, reported to it with the reason.  A path given directly is kept
+    whatever its name or kind (a missing one too), so reading it reports the problem.  The
+    order is that of ``paths``; a file is listed once.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -572,18 +646,27 @@ def iter_record_files(paths: str | os.PathLike[str] | Iterable[str | os.PathLike
             found.append(path)
             continue
         inside = []
+        skipped = []
         for root, dirs, names in os.walk(path):
             dirs.sort()
             for name in names:
-                if name.removesuffix(".gz").endswith(RECORD_SUFFIXES):
-                    inside.append(Path(root, name))
+                file = Path(root, name)
+                reason = _skip_reason(file)
+                if reason is None:
+                    inside.append(file)
+                else:
+                    skipped.append((file, reason))
         found.extend(sorted(inside))
+        if on_skip is not None:
+            for file, reason in sorted(skipped):
+                on_skip(file, reason)
     return list(dict.fromkeys(found))
 
 
 def read_many(
-    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits()
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits(),
+    on_skip: SkipNotice | None = None,
 ) -> Iterator[ReadItem]:
     """The records of every file under ``paths`` (see ``iter_record_files``), file after file."""
-    for path in iter_record_files(paths):
+    for path in iter_record_files(paths, on_skip):
         yield from read_records(path, limits)
