@@ -6,7 +6,8 @@ comment next to it — never copied from the code's output.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import inspect
+from dataclasses import MISSING, fields, replace
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from tarock.rules.slovenian.scoring import (
     CONTRACT_VALUES,
     DOUBLED_BY_RADELC,
     NORMAL_CONTRACTS,
+    Line,
     ScoreResult,
     round_difference,
     score_deal,
@@ -791,6 +793,29 @@ def test_lines_come_in_breakdown_order() -> None:
     ]
     # (20 + 10 - 10 + 10 + 25 + 10) × 2 = 130 for David and Ana; Boris -21; Cilka -20 × 2 = -40.
     assert r.scores == {"Ana": 130, "Boris": -21, "Cilka": -40, "David": 130}
+
+
+def test_line_and_result_types() -> None:
+    # Line is a frozen msgspec Struct: its fields in breakdown-JSON order, then the basis, which defaults
+    # to an empty read-only mapping.
+    assert Line.__struct_fields__ == ("players", "component", "detail", "value", "basis")
+    line = Line(("Ana",), "game", "Tri won: +10", 10)
+    assert line.basis == {} and line == Line(("Ana",), "game", "Tri won: +10", 10)
+    with pytest.raises(AttributeError):
+        line.value = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        line.basis["kontra"] = 2  # type: ignore[index]
+    # ScoreResult has a hand-written __init__ (speed): it takes exactly the fields, in order, with the
+    # fields' defaults, as the generated one would.
+    params = list(inspect.signature(ScoreResult.__init__).parameters.values())[1:]
+    assert [p.name for p in params] == [f.name for f in fields(ScoreResult)]
+    for p, f in zip(params, fields(ScoreResult), strict=True):
+        assert p.default == (inspect.Parameter.empty if f.default is MISSING else f.default), f.name
+    result = ScoreResult((line,), {"Ana": 10}, {"Ana": 0}, {"Ana": 0}, True)
+    with pytest.raises(AttributeError):
+        result.won = False  # type: ignore[misc]
+    assert replace(result, policy="annul").policy == "annul" and result.ruleset == "slovenian"
+    assert result.lines_of("Ana") == (line,) and result.lines_of("Boris") == ()
 
 
 def test_unknown_contract_is_an_error() -> None:

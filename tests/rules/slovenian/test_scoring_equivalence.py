@@ -19,7 +19,6 @@ sample data; and hypothesis's random facts of test_scoring.py.
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections import Counter
 from dataclasses import fields, replace
@@ -157,28 +156,6 @@ def _replayed_random(rng: random.Random, n_players: int, count: int) -> Iterator
 
 
 # --- the corpus ----------------------------------------------------------------------------------
-
-
-def test_init_parameters_are_the_fields() -> None:
-    # Line and ScoreResult have hand-written __init__s (speed): they must take exactly the fields,
-    # in order, with the fields' defaults, as the generated ones did.
-    for cls in (scoring.Line, scoring.ScoreResult):
-        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
-        assert [p.name for p in params] == [f.name for f in fields(cls)]
-        for p, f in zip(params, fields(cls), strict=True):
-            default = f.default_factory() if callable(f.default_factory) else f.default
-            if p.default is inspect.Parameter.empty:
-                assert default is f.default and not callable(f.default_factory), f.name
-            else:
-                assert p.default == default, f.name
-    line = scoring.Line(("Ana",), "game", "Tri won: +10", 10)
-    assert line.basis == {} and hash(line) == hash(scoring.Line(("Ana",), "game", "Tri won: +10", 10))
-    with pytest.raises(AttributeError):
-        line.value = 3  # type: ignore[misc]
-    result = scoring.ScoreResult((line,), {"Ana": 10}, {"Ana": 0}, {"Ana": 0}, True)
-    with pytest.raises(AttributeError):
-        result.won = False  # type: ignore[misc]
-    assert replace(result, policy="annul").policy == "annul" and result.ruleset == "slovenian"
 
 
 @pytest.mark.parametrize("n_players, count, seed", [(3, 12_000, 3), (4, 18_000, 4)])
