@@ -25,6 +25,7 @@ from analysis.audit import disputes
 from analysis.filters import NO_FILTERS, Filters
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
+from ingest.csv_out import frame_csv
 
 FORMATS = ("table", "csv", "json")
 DISPUTE_COLUMNS = {"deal_id": "deal", "player": "player", "recorded_score": "recorded", "score": "recomputed",
@@ -57,9 +58,9 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
 
 
 def _write_csv(out: TextIO, rates: pl.DataFrame, disputed: pl.DataFrame | None) -> None:
-    out.write(rates.write_csv())
+    out.write(frame_csv(rates))
     if disputed is not None:
-        out.write("\n" + disputed.write_csv())
+        out.write("\n" + frame_csv(disputed))
 
 
 def _write_json(out: TextIO, rates: pl.DataFrame, disputed: pl.DataFrame | None) -> None:

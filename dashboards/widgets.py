@@ -8,6 +8,8 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
+from ingest.csv_out import frame_csv
+
 REPLAY_PAGE = "app_pages/replay.py"
 
 
@@ -18,9 +20,10 @@ def replay_url(deal_id: str, step: int | None = 0) -> str:
 
 def table(frame: pl.DataFrame, name: str, column_config: dict[str, Any] | None = None,
           column_order: list[str] | None = None) -> None:
-    """A table and, under it, a button downloading the same rows as ``<name>.csv``."""
+    """A table and, under it, a button downloading the same rows as ``<name>.csv`` (formula cells
+    neutralised: ``ingest.csv_out``)."""
     st.dataframe(frame, hide_index=True, column_config=column_config, column_order=column_order)
-    st.download_button("Download CSV", frame.write_csv(), file_name=f"{name}.csv", mime="text/csv",
+    st.download_button("Download CSV", frame_csv(frame), file_name=f"{name}.csv", mime="text/csv",
                        key=f"csv-{name}", icon=":material/download:")
 
 

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ingest.config import IngestOptions
 from ingest.coordinator import IngestSummary, run_ingest
+from ingest.csv_out import frame_csv
 from ingest.progress import ProgressCallback, default_progress
 from ingest.shards import DEFAULT_SHARD_SIZE
 from ingest.store import export_duckdb, sql
@@ -84,10 +85,11 @@ def query(store_dir: str | os.PathLike[str], text: str, params: Sequence[Any] | 
 
 
 def print_frame(frame: Any, fmt: str = "table", stream: TextIO | None = None) -> None:
-    """Print a query result: ``table`` (every row, rich), ``csv``, or ``json`` (one object per line)."""
+    """Print a query result: ``table`` (every row, rich), ``csv`` (formula cells neutralised:
+    ``ingest.csv_out``), or ``json`` (one object per line)."""
     stream = stream or sys.stdout
     if fmt == "csv":
-        stream.write(frame.write_csv())
+        stream.write(frame_csv(frame))
     elif fmt == "json":
         stream.write(frame.write_ndjson())
     elif fmt == "table":

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tarock.formats.items import ReadItem
 from tarock.check.sheet import Sheet, SheetRow
+from tarock.safe_text import csv_cell
 
 RADELC = "○"
 
@@ -72,11 +73,18 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
 
 
 def render_csv(sheets: list[Sheet]) -> str:
-    """One row per (session, hand, player): recomputed and recorded figures and radelci."""
+    """One row per (session, hand, player): recomputed and recorded figures and radelci.
+
+    Text cells go through ``tarock.safe_text.csv_cell`` (no cell a spreadsheet would run as a formula).
+    """
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["session", "hand", "id", "contract", "declarer", "status", "player", "score", "recorded",
-                "mismatch", "radelci_after"])
+    writer = csv.writer(buf, lineterminator="\n")
+
+    def write(*cells: object) -> None:
+        writer.writerow([csv_cell(cell) for cell in cells])
+
+    write("session", "hand", "id", "contract", "declarer", "status", "player", "score", "recorded",
+          "mismatch", "radelci_after")
     for sheet in sheets:
         for row in sheet.rows:
             for p in sheet.players:
@@ -84,11 +92,11 @@ def render_csv(sheets: list[Sheet]) -> str:
                     continue
                 value = row.cells[p]
                 recorded = None if row.recorded is None else row.recorded.get(p, 0)
-                w.writerow([sheet.session or "", row.hand, row.id, row.contract, row.declarer or "", row.status, p,
-                            "" if value is None else value, "" if recorded is None else recorded,
-                            int(p in row.mismatches or p in row.disputed), (row.radelci_after or {}).get(p, "")])
+                write(sheet.session or "", row.hand, row.id, row.contract, row.declarer or "", row.status, p,
+                      "" if value is None else value, "" if recorded is None else recorded,
+                      int(p in row.mismatches or p in row.disputed), (row.radelci_after or {}).get(p, ""))
         if sheet.keeps_radelci:
             for p in sheet.players:
-                w.writerow([sheet.session, "end", "", "session_end", "", "", p, sheet.session_end[p], "", 0,
-                            sheet.radelci[p]])
+                write(sheet.session, "end", "", "session_end", "", "", p, sheet.session_end[p], "", 0,
+                      sheet.radelci[p])
     return buf.getvalue()
