@@ -88,7 +88,7 @@ def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions,
     items = read_records(shard.abspath, options.limits, shard.start_line, shard.end_line, canonical_text=True,
                          take=None if bulk is None else bulk.take, start_byte=shard.start_byte)
     for item in items:
-        if type(item) is Plain:
+        if isinstance(item, Plain):
             yield item
         elif item.deal is None:
             assert item.finding is not None
@@ -107,10 +107,10 @@ def session_order(items: list[Entry]) -> list[Entry]:
     slots: dict[str, list[int]] = {}
     seqs: list[int | None] = []
     for index, item in enumerate(items):
-        if type(item) is Plain:
+        if isinstance(item, Plain):
             session, seq = item.session, item.seq
         else:
-            deal = item.deal  # type: ignore[union-attr]
+            deal = item.deal
             assert deal is not None
             session, seq = deal.session, deal.seq
         seqs.append(seq)
@@ -161,7 +161,7 @@ def _collector_spared() -> Iterator[Callable[[], None]]:
             gc.enable()
 
 
-def _drain(items: list[ReadItem]) -> Iterator[ReadItem]:
+def _drain(items: list[Entry]) -> Iterator[Entry]:
     """The items in order, each dropped from ``items`` as it is handed out.
 
     A shard's records are all read before the first is checked; letting
@@ -197,34 +197,36 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
         read = len(items) + rows.rejected
         checker = Checker(options.overrides)
         for entry in _drain(items):
-            if type(entry) is Plain:
+            if isinstance(entry, Plain):
+                assert bulk is not None  # only the bulk path takes records as ``Plain``
                 try:
-                    if bulk.add(entry):  # type: ignore[union-attr]
+                    if bulk.add(entry):
                         continue
                 except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
                     pass
-                item = bulk.item(entry)  # type: ignore[union-attr]
-                if item.deal is None:  # never expected: the bulk path read it as a record
-                    assert item.finding is not None
-                    rows.add_reject(item.file, item.line, item.finding.message, item.raw)
-                    continue
+                item = bulk.item(entry)
             else:
                 item = entry
-            if bulk is not None and item.deal.session is not None:  # type: ignore[union-attr]
-                bulk.share_ledger(item.deal.session, checker)  # type: ignore[union-attr]
+            deal = item.deal
+            if deal is None:  # never expected: the bulk path read it as a record, the others are rejected
+                assert item.finding is not None
+                rows.add_reject(item.file, item.line, item.finding.message, item.raw)
+                continue
+            if bulk is not None and deal.session is not None:
+                bulk.share_ledger(deal.session, checker)
             try:
-                rows.add_deal(item, checker.check(item))
+                rows.add_deal(item, checker.check_deal(deal, item.file, item.line))
             except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)
                 reason = f"internal error while checking the record: {type(exc).__name__}: {exc}"
-                rows.add_reject(item.file, item.line, reason, dumps(item.deal)[:raw_limit])  # type: ignore[arg-type]
+                rows.add_reject(item.file, item.line, reason, dumps(deal)[:raw_limit])
         spare()
         tables = rows.tables()
     counts = {"read": read, "stored": sum(t.num_rows for _, t in tables["deals"]),
-              "rejected": sum(t.num_rows for _, t in tables["rejects"]),
-              **rows.counts, "seconds": round(time.perf_counter() - started, 3)}
+              "rejected": sum(t.num_rows for _, t in tables["rejects"]), **rows.counts}
     marker = {"path": shard.path, "abspath": shard.abspath, "fingerprint": shard.fingerprint,
               "start_line": shard.start_line, "end_line": shard.end_line, "rescore": shard.rescore,
-              "engine_version": ENGINE_VERSION, "options_json": options.options_json, "counts": counts}
+              "engine_version": ENGINE_VERSION, "options_json": options.options_json,
+              "counts": {**counts, "seconds": round(time.perf_counter() - started, 3)}}
     publish_shard(layout, generation, shard.key, tables, marker)
     return ShardReport(shard.key, shard.path, shard.start_line, shard.end_line, False, read, counts["stored"],
                        counts["rejected"], counts["ok"], counts["renons"], counts["error"],

@@ -1,8 +1,8 @@
-"""Turn check objects into the rows of the store's tables, as Arrow tables per partition.
+"""Turn check results into the rows of the store's tables, as Arrow tables per partition.
 
-The input per deal is exactly what ``tarock check --format json`` prints
-for it (``tarock.check.checker.Checker.check``) plus the ``Deal`` it came from
-(for what the check object does not repeat: the canonical record, bidding,
+The input per deal is its check result (``tarock.check.result.DealCheck``,
+what ``tarock check --format json`` prints for it) plus the ``Deal`` it came from
+(for what the check result does not repeat: the canonical record, bidding,
 announcements, called king, date).
 
 Built for speed, since this runs for every deal.  Rows are gathered per
@@ -23,7 +23,7 @@ both tables.  The Parquet files are written without the Arrow schema, so
 every reader sees plain strings.
 
 The clean deals of ingest's bulk path (``ingest.bulk``) come without a
-check object: ``CleanRows`` gathers what the compiled kernel appends for
+check result: ``CleanRows`` gathers what the compiled kernel appends for
 them, and a partition's two kinds of rows are merged in the order their
 deals were added (``ShardRows.tables``), so the files are the same
 whichever path a deal took.
@@ -38,6 +38,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+import msgspec
 import numpy as np
 import orjson
 import pyarrow as pa
@@ -46,6 +47,7 @@ import pyarrow.compute as pc
 from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
 from tarock.cards import CARD_POINTS, CODES
+from tarock.check.result import CheckedFinding, DealCheck, Trick
 from tarock.options import OptionError, options_for
 from tarock.formats.codec import dumps
 from tarock.formats.items import ReadItem
@@ -176,7 +178,7 @@ class _PartitionRows:
         self.players: list[str] = []
         self.illegal: dict[int, str] = {}  # play index -> finding code
 
-    def add_tricks(self, tricks: list[dict[str, Any]], illegal: dict[tuple[int, int], str] | None) -> None:
+    def add_tricks(self, tricks: list[Trick], illegal: dict[tuple[int, int], str] | None) -> None:
         """A deal's tricks, and which of its plays are not legal; on an error nothing is added."""
         leader, winner, points, sizes, all_cards, all_players = (
             self.leader, self.winner, self.points, self.trick_size, self.cards, self.players)
@@ -410,16 +412,16 @@ _RAW_POINTS = np.array(CARD_POINTS, np.int32)
 """Each card's raw points: a trick's ``points`` (``tarock.check.summary``)."""
 
 
-def _finding_rows(i: int, findings: list[dict[str, Any]]
+def _finding_rows(i: int, findings: list[CheckedFinding]
                   ) -> tuple[list[tuple[Any, ...]], dict[tuple[int, int], str]]:
     """A deal's ``findings`` rows, and the code of the first illegal finding at each (trick, position)."""
     illegal: dict[tuple[int, int], str] = {}
     rows = []
     for idx, f in enumerate(findings):
-        if f["severity"] in ILLEGAL_SEVERITIES and f["trick"] is not None and f["position"] is not None:
-            illegal.setdefault((f["trick"], f["position"]), f["code"])
-        rows.append((i, idx, f["code"], f["severity"], f["trick"], f["position"], f["player"], f["card"],
-                     f["message"], f["file"], f["line"]))
+        if f.severity in ILLEGAL_SEVERITIES and f.trick is not None and f.position is not None:
+            illegal.setdefault((f.trick, f.position), f.code)
+        rows.append((i, idx, f.code, f.severity, f.trick, f.position, f.player, f.card, f.message, f.file,
+                     f.line))
     return rows, illegal
 
 
@@ -469,8 +471,8 @@ class ShardRows:
             hit = self._options[key] = (text, short_hash(text))
         return hit
 
-    def add_deal(self, item: ReadItem, check: dict[str, Any]) -> None:
-        """One record and its check object: a ``deals`` row and its child rows.
+    def add_deal(self, item: ReadItem, check: DealCheck) -> None:
+        """One record and its check result: a ``deals`` row and its child rows.
 
         Everything that can fail is computed before anything is added (and
         ``add_tricks`` undoes itself), so an exception leaves the shard's
@@ -478,36 +480,36 @@ class ShardRows:
         """
         deal = item.deal
         assert deal is not None
-        players = check["players"]
+        players = check.players
         key = (deal.ruleset, len(players))
         part = self._parts.get(key) or _PartitionRows(len(players))
         i = len(part.deals)
         record = dumps(deal) if item.text is None else item.text  # the reader's canonical text, when it kept it
-        findings = check["findings"]
-        card_points = check["card_points"]
-        status = check["status"]
+        findings = check.findings
+        card_points = check.card_points
+        status = check.status
         options_json, options_hash = self.effective_options(deal.ruleset, deal.options)
         if findings:
             finding_rows, illegal = _finding_rows(i, findings)
-            renons = sum(f["severity"] == "renons" for f in findings)
-            mismatch = any(f["code"] == "A_SCORE_MISMATCH" for f in findings)
+            renons = sum(f.severity == "renons" for f in findings)
+            mismatch = any(f.code == "A_SCORE_MISMATCH" for f in findings)
         else:
             finding_rows, illegal, renons, mismatch = [], None, 0, False
         sides = card_points is not None and "declarer_side" in card_points
         deal_row = (
-            check["id"], hashlib.sha256(record.encode()).hexdigest(), item.file, item.line, self.shard_key,
+            check.id, hashlib.sha256(record.encode()).hexdigest(), item.file, item.line, self.shard_key,
             tuple(players), deal.session, deal.seq, parse_date(deal.date), players[-1], players[0],
-            check["contract"], check["declarer"], check["partner"],
-            None if deal.called_king is None else CODES[deal.called_king], status, check["won"],
+            check.contract, check.declarer, check.partner,
+            None if deal.called_king is None else CODES[deal.called_king], status, check.won,
             card_points["declarer_side"] if sides else None, card_points["opponents"] if sides else None,
-            None if card_points is None else canonical_json(card_points), len(check["tricks"]), len(findings),
+            None if card_points is None else canonical_json(card_points), len(check.tricks), len(findings),
             renons, deal.recorded is not None, mismatch, options_hash, options_json, ENGINE_VERSION, record,
         )
         results, components = _result_values(check, part.no_values, i * len(players))
         bids = [(i, idx, player, bid) for idx, (player, bid) in enumerate(deal.bidding or ())]
         announcements = [(i, idx, a.player, a.bonus, a.kontra, a.level, a.against)
                          for idx, a in enumerate(deal.announcements)]
-        part.add_tricks(check["tricks"], illegal)
+        part.add_tricks(check.tricks, illegal)
         # every row is built and the tricks are in: add the rest (nothing below can fail)
         self._parts[key] = part
         self._lines.append(item.line)
@@ -568,7 +570,10 @@ def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], lines: np.n
     return {name: sorted_by_place(pa.concat_tables([table, second[name]])) for name, table in first.items()}
 
 
-def _result_values(check: dict[str, Any], none: tuple[None, ...], first_row: int
+_ENCODER = msgspec.json.Encoder()
+
+
+def _result_values(check: DealCheck, none: tuple[None, ...], first_row: int
                    ) -> tuple[tuple[Any, ...], tuple[list[int], list[int], list[int]] | None]:
     """A deal's ``results`` values, and its breakdown lines per ``results`` row (None: not scored).
 
@@ -577,39 +582,45 @@ def _result_values(check: dict[str, Any], none: tuple[None, ...], first_row: int
     breakdown JSON).  The lines are (row, component index, value) columns,
     rows numbered from ``first_row`` (the deal's first ``results`` row).
     """
-    players = check["players"]
-    scores = check["scores"]
-    recorded = check["recorded"]
-    before, after, unpenalised = check["radelci_before"], check["radelci_after"], check["unpenalised"]
-    declarer, partner = check["declarer"], check["partner"]
+    players = check.players
+    scores = check.scores
+    recorded = check.recorded
+    before, after, unpenalised = check.radelci_before, check.radelci_after, check.unpenalised
+    declarer, partner = check.declarer, check.partner
+    role: tuple[str | None, ...]
     if declarer is None:
-        role: tuple[str | None, ...] = ("klop",) * len(players) if check["contract"] in NO_DECLARER else none
+        role = ("klop",) * len(players) if check.contract in NO_DECLARER else none
     else:
-        declarers = check.get("declarers") or [declarer]  # Königrufen: several play one negative game
+        declarers = check.declarers or [declarer]  # Königrufen: several play one negative game
         role = tuple(["declarer" if player in declarers else "partner" if player == partner else "opponent"
                       for player in players])
+    score: tuple[int | None, ...]
+    diff: tuple[int | None, ...]
+    breakdown_json: tuple[str | None, ...]
+    components: tuple[list[int], list[int], list[int]] | None
     if scores is None:
         score = diff = breakdown_json = none
         components = None
     else:
-        score = tuple(map(scores.__getitem__, players))
+        scored = tuple(map(scores.__getitem__, players))
+        score = scored
         diff = none if recorded is None else tuple(
-            recorded.get(player, 0) - value for player, value in zip(players, score))
-        breakdown = check["breakdown"] or ()
-        per_player = [[line for line in breakdown if player in line["players"]] for player in players]
-        # as text: orjson's bytes each hold a buffer of some kilobytes, too much to keep for every player
-        breakdown_json = tuple([orjson.dumps(lines).decode() for lines in per_player])
+            recorded.get(player, 0) - value for player, value in zip(players, scored))
+        breakdown = check.breakdown or ()
+        per_player = [[line for line in breakdown if player in line.players] for player in players]
+        # as text: encoded bytes each hold a buffer of some kilobytes, too much to keep for every player
+        breakdown_json = tuple([_ENCODER.encode(lines).decode() for lines in per_player])
         rows: list[int] = []
         index: list[int] = []
         values: list[int] = []
         for row, lines in enumerate(per_player, first_row):
             for line in lines:
                 rows.append(row)
-                index.append(_COMPONENT_INDEX[line["component"]])
-                values.append(line["value"])
+                index.append(_COMPONENT_INDEX[line.component])
+                values.append(line.value)
         components = rows, index, values
-    values = (check["penalty"], role, score, none if recorded is None else tuple(map(recorded.get, players)),
+    result = (check.penalty, role, score, none if recorded is None else tuple(map(recorded.get, players)),
               diff, none if unpenalised is None else tuple(map(unpenalised.get, players)),
               none if before is None else tuple(map(before.get, players)),
               none if after is None else tuple(map(after.get, players)), breakdown_json)
-    return values, components
+    return result, components

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 from scripts.make_examples import DECK, KINGS, TRULA, deal, legal_stash, sort_key  # noqa: E402
 from scripts import oracle  # noqa: E402
 from tarock.check.checker import Checker  # noqa: E402
+from tarock.check.result import DealCheck  # noqa: E402
 from tarock.formats.codec import deal_from_obj  # noqa: E402
-from tarock.formats.items import ReadItem  # noqa: E402
 
 SEAT_NAMES = ["Ana", "Boris", "Cilka", "David"]
 
@@ -77,16 +77,20 @@ def exchange(hands: list[set[str]], talon: list[str], seat: int, group: int, k: 
     return pick, stash, play_hands
 
 
-def check(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def check(records: list[dict[str, Any]]) -> list[DealCheck]:
     checker = Checker()
-    return [checker.check(ReadItem("seed", i + 1, deal_from_obj(r), None, None)) for i, r in enumerate(records)]
+    return [checker.check_deal(deal_from_obj(r), "seed", i + 1) for i, r in enumerate(records)]
 
 
-def lines(summary: dict[str, Any]) -> set[str]:
-    return {line["component"] for line in summary["breakdown"]}
+def lines(summary: DealCheck) -> set[str]:
+    return {line.component for line in summary.breakdown or ()}
 
 
-def search(k: int, make: Callable[[random.Random], dict[str, Any] | None], accept: Callable[[dict[str, Any]], bool],
+def scores(summary: DealCheck) -> dict[str, int]:
+    return summary.scores or {}
+
+
+def search(k: int, make: Callable[[random.Random], dict[str, Any] | None], accept: Callable[[DealCheck], bool],
            previous: list[dict[str, Any]]) -> dict[str, Any]:
     for attempt in range(200000):
         rng = random.Random(f"seed-session-{k}-{attempt}")
@@ -94,7 +98,7 @@ def search(k: int, make: Callable[[random.Random], dict[str, Any] | None], accep
         if rec is None:
             continue
         summary = check(previous + [rec])[-1]
-        if summary["status"] == "ok" and accept(summary):
+        if summary.status == "ok" and accept(summary):
             return rec
     raise SystemExit(f"no deal found for hand {k + 1}")
 
@@ -161,12 +165,12 @@ def hand4(rng: random.Random) -> dict[str, Any] | None:
 def main() -> None:
     records: list[dict[str, Any]] = []
     # hand 1: won by 10 (points 43..47), nothing but game and difference
-    records.append(search(0, hand1, lambda s: s["scores"] == {"Ana": 40, "Boris": 0, "Cilka": 40, "David": 0}
+    records.append(search(0, hand1, lambda s: scores(s) == {"Ana": 40, "Boris": 0, "Cilka": 40, "David": 0}
                           and lines(s) == {"game", "difference"}, records))
-    records.append(search(1, hand2, lambda s: s["scores"]["Boris"] == 70 and not s["findings"], records))
-    records.append(search(2, hand3, lambda s: s["scores"]["Cilka"] == 150
+    records.append(search(1, hand2, lambda s: scores(s).get("Boris") == 70 and not s.findings, records))
+    records.append(search(2, hand3, lambda s: scores(s).get("Cilka") == 150
                           and lines(s) == {"game", "difference", "trula", "radelc"}, records))
-    records.append(search(3, hand4, lambda s: s["scores"] == {"Ana": -140, "Boris": 0, "Cilka": 0, "David": -140}
+    records.append(search(3, hand4, lambda s: scores(s) == {"Ana": -140, "Boris": 0, "Cilka": 0, "David": -140}
                           and lines(s) == {"game", "difference", "pagat_ultimo", "radelc"}, records))
     out = ROOT / "data" / "examples" / "seed_session.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))

@@ -90,6 +90,7 @@ def check(
     Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
     """
     from tarock.check.checker import check_items
+    from tarock.check.result import encode
     from tarock.formats.reader import iter_record_files, read_many
 
     overrides = parse_overrides(ruleset_option, penalty)
@@ -98,14 +99,14 @@ def check(
     n_findings = 0
     out = sys.stdout
     for summary in check_items(read_many(paths), overrides):
-        counts[summary["status"]] = counts.get(summary["status"], 0) + 1
-        n_findings += len(summary["findings"])
+        counts[summary.status] = counts.get(summary.status, 0) + 1
+        n_findings += len(summary.findings)
         if fmt is Format.json:
-            out.write(_dump(summary) + "\n")
+            out.write(encode(summary).decode() + "\n")
             continue
-        for f in summary["findings"]:
-            where = f" trick {f['trick']}" if f.get("trick") is not None else ""
-            out.write(f"{f.get('file')}:{f.get('line')} {summary['id'] or '-'}{where}: {f['code']} {f['message']}\n")
+        for f in summary.findings:
+            where = f" trick {f.trick}" if f.trick is not None else ""
+            out.write(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}\n")
     total = sum(counts.values())
     line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
             f"{n_findings} findings")

@@ -14,7 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from msgspec.structs import asdict
+
 from tarock.check.checker import Checker
+from tarock.check.result import CheckedFinding, DealCheck
 from tarock.formats.items import ReadItem
 from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC
 from tarock.rules.sessions import order_session
@@ -33,7 +36,7 @@ class SheetRow:
     recorded: dict[str, int] | None
     mismatches: dict[str, int]  # player -> recorded figure, where it differs
     radelci_after: dict[str, int] | None
-    findings: list[dict[str, Any]]
+    findings: list[CheckedFinding]
     file: str | None
     line: int | None
     sheet_only: bool = False  # the figures are the recorded ones, not recomputed
@@ -72,7 +75,7 @@ class Sheet:
         return {
             "session": self.session,
             "players": self.players,
-            "hands": [row.__dict__ for row in self.rows],
+            "hands": [{**row.__dict__, "findings": [asdict(f) for f in row.findings]} for row in self.rows],
             "totals": self.totals,
             "radelci": self.radelci,
             "session_end": self.session_end,
@@ -95,37 +98,35 @@ def build_sheets(items: Iterable[ReadItem], overrides: dict[str, Any] | None = N
         sheet = Sheet(session)
         ordered = order_session(members, lambda it: it.deal.seq if it.deal else None)
         for hand, item in enumerate(ordered, 1):
-            summary = checker.check(item)
-            _add_row(sheet, hand, summary)
+            assert item.deal is not None  # the unreadable items went to ``bad``
+            _add_row(sheet, hand, checker.check_deal(item.deal, item.file, item.line))
         sheets.append(sheet)
     return sheets, bad
 
 
-def _add_row(sheet: Sheet, hand: int, s: dict[str, Any]) -> None:
-    sheet.rulesets.add(s["ruleset"])
-    for p in s["players"]:
+def _add_row(sheet: Sheet, hand: int, s: DealCheck) -> None:
+    sheet.rulesets.add(s.ruleset)
+    for p in s.players:
         if p not in sheet.players:
             sheet.players.append(p)
             sheet.totals[p] = 0
             sheet.radelci[p] = 0
     writers: set[str] = set()
-    for line in s.get("breakdown") or ():
-        writers.update(line["players"])
-    sheet_only = bool(s.get("sheet_only"))
+    for line in s.breakdown or ():
+        writers.update(line.players)
+    sheet_only = s.sheet_only
+    recorded = s.recorded
     if sheet_only:
-        writers.update(s.get("recorded") or ())
-    scores = s.get("scores")
-    cells = {p: (scores[p] if scores is not None and p in writers else None) for p in s["players"]}
-    recorded = s.get("recorded")
+        writers.update(recorded or ())
+    scores = s.scores
+    cells = {p: (scores[p] if scores is not None and p in writers else None) for p in s.players}
     mismatches = {}
     if recorded is not None and scores is not None:
-        mismatches = {p: recorded.get(p, 0) for p in s["players"] if recorded.get(p, 0) != scores[p]}
+        mismatches = {p: recorded.get(p, 0) for p in s.players if recorded.get(p, 0) != scores[p]}
     if scores is not None:
         for p, v in scores.items():
             sheet.totals[p] += v
-        sheet.radelci.update(s["radelci_after"] or {})
-    disputed = sorted({f["player"] or "" for f in s["findings"] if f["code"] == "A_SCORE_MISMATCH"}) \
-        if sheet_only else []
-    sheet.rows.append(SheetRow(hand, s["id"], s["contract"], s["declarer"], s["status"], cells, recorded,
-                               mismatches, s.get("radelci_after"), s["findings"], s["file"], s["line"],
-                               sheet_only, disputed))
+        sheet.radelci.update(s.radelci_after or {})
+    disputed = sorted({f.player or "" for f in s.findings if f.code == "A_SCORE_MISMATCH"}) if sheet_only else []
+    sheet.rows.append(SheetRow(hand, s.id, s.contract, s.declarer, s.status, cells, recorded, mismatches,
+                               s.radelci_after, s.findings, s.file, s.line, sheet_only, disputed))

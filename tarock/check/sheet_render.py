@@ -63,10 +63,10 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
         console.print(table)
         for row in sheet.rows:
             for f in row.findings:
-                if f["code"] == "A_SCORE_MISMATCH" or f["severity"] in ("error", "renons"):
-                    style = "red" if f["severity"] in ("error", "renons", "audit") else ""
-                    where = f" trick {f['trick']}" if f.get("trick") else ""
-                    console.print(Text(f"hand {row.hand} ({row.id}){where}: {f['code']} {f['message']}", style=style))
+                if f.code == "A_SCORE_MISMATCH" or f.severity in ("error", "renons"):
+                    style = "red" if f.severity in ("error", "renons", "audit") else ""
+                    where = f" trick {f.trick}" if f.trick else ""
+                    console.print(Text(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style=style))
     for item in bad:
         assert item.finding is not None
         console.print(Text(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", style="red"))

@@ -238,7 +238,7 @@ def test_simulated_sessions_with_every_mistake_check_the_same(players: int) -> N
         with accel.reference():
             want = ref.check(item)
         assert got == want, f"deal {record.get('id')} checks differently"
-        codes.update(f["code"] for f in want["findings"])
+        codes.update(f.code for f in want.findings)
     assert len(sessions) == 15_000
     assert RENONS <= set(codes)
     assert codes["A_SCORE_MISMATCH"] > 0

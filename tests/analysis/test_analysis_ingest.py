@@ -2,7 +2,7 @@
 
 Simulated sessions (4 and 3 players, with mistakes: renons, score-sheet
 slips) are ingested; every question's answer is then recomputed from the
-``tarock check`` objects of the same records (what ingest stores), reading
+``tarock check`` results of the same records (what ingest stores), reading
 the engine's own score lines — including the words of their explanations
 ("silent … made", "announced … failed") — rather than the store.  So the
 SQL's reading of the stored columns (roles, component columns,
@@ -24,6 +24,7 @@ from analysis.filters import Filters
 from analysis.store import Store
 from ingest.commands import ingest
 from tarock.check.checker import check_items
+from tarock.check.result import DealCheck
 from tarock.formats.reader import read_records
 from tarock.sim.simulate import simulate
 
@@ -33,8 +34,8 @@ POINTS_CONTRACTS = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena", "so
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, list[dict[str, Any]],
-                                                                       list[dict[str, Any]]]]:
-    """(the ingested store, the records, their check objects)."""
+                                                                       list[DealCheck]]]:
+    """(the ingested store, the records, their check results)."""
     root = tmp_path_factory.mktemp("analysis-ingest")
     records = [r for r, _ in simulate(4, 30, 20, seed=5, mistakes=0.1)]
     records += [r for r, _ in simulate(3, 10, 20, seed=6, mistakes=0.1)]
@@ -42,29 +43,30 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, li
     path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
     summary = ingest([path], root / "store", "local:1", quiet=True)
     assert summary.stored == len(records)
-    checks = list(check_items(read_records(path)))
+    checks = [c for c in check_items(read_records(path)) if isinstance(c, DealCheck)]
+    assert len(checks) == len(records)
     store = Store(root / "store")
     yield store, records, checks
     store.close()
 
 
-def declared(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [c for c in checks if c["declarer"] is not None and c["status"] != "error" and c["won"] is not None]
+def declared(checks: list[DealCheck]) -> list[DealCheck]:
+    return [c for c in checks if c.declarer is not None and c.status != "error" and c.won is not None]
 
 
-def side(check: dict[str, Any], player: str) -> int:
-    return 1 if player in (check["declarer"], check["partner"]) else -1
+def side(check: DealCheck, player: str) -> int:
+    return 1 if player in (check.declarer, check.partner) else -1
 
 
 def test_win_rates_and_outcomes(corpus: tuple[Store, list, list]) -> None:
     store, _, checks = corpus
     want: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # deals, wins, score sum, close
     for c in declared(checks):
-        w = want[c["contract"]]
+        w = want[c.contract]
         w[0] += 1
-        w[1] += c["won"]
-        w[2] += c["scores"][c["declarer"]]
-        w[3] += c["contract"] in POINTS_CONTRACTS and 31 <= c["card_points"]["declarer_side"] <= 40
+        w[1] += c.won
+        w[2] += c.scores[c.declarer]
+        w[3] += c.contract in POINTS_CONTRACTS and 31 <= c.card_points["declarer_side"] <= 40
     got = win_rates.win_rates(store)
     assert {r[0]: (r[1], r[2]) for r in got.select("contract", "deals", "wins").iter_rows()} == {
         k: (v[0], v[1]) for k, v in want.items()}
@@ -79,20 +81,20 @@ def test_bonuses_match_the_engines_lines(corpus: tuple[Store, list, list]) -> No
     announced_in = {r["id"]: {a["bonus"] for a in r.get("announcements", ()) if "bonus" in a} for r in records}
     want: dict[str, Counter[str]] = {b: Counter() for b in BONUS_NAMES}
     for c in declared(checks):
-        lines = [ln for ln in c["breakdown"] if ln["component"] in BONUS_NAMES]
-        for bonus in announced_in[c["id"]]:
+        lines = [ln for ln in c.breakdown if ln.component in BONUS_NAMES]
+        for bonus in announced_in[c.id]:
             want[bonus]["announced"] += 1
         for ln in lines:
-            counts, detail = want[ln["component"]], ln["detail"]
-            if ln["component"] == "mondfang":
-                if "mondfang" not in announced_in[c["id"]]:
+            counts, detail = want[ln.component], ln.detail
+            if ln.component == "mondfang":
+                if "mondfang" not in announced_in[c.id]:
                     counts["silent_made"] += 1
                 elif "(announced)" in detail:
                     counts["announced_made"] += 1
                 continue
             how = "made" if re.search(r"\bmade\b", detail) else "failed"
             counts[("silent_" if detail.startswith("silent") else "announced_") + how] += 1
-        if "mondfang" in announced_in[c["id"]] and not any("(announced)" in ln["detail"] for ln in lines):
+        if "mondfang" in announced_in[c.id] and not any("(announced)" in ln.detail for ln in lines):
             want["mondfang"]["announced_failed"] += 1
     got = bonuses.bonuses(store, Filters(ruleset="slovenian"))
     for row in got.iter_rows(named=True):
@@ -109,11 +111,11 @@ def test_game_kontras(corpus: tuple[Store, list, list]) -> None:
     by_id = {r["id"]: r for r in records}
     kontra = won = 0
     for c in declared(checks):
-        said = [a for a in by_id[c["id"]].get("announcements", ()) if a.get("kontra") == "game"]
+        said = [a for a in by_id[c.id].get("announcements", ()) if a.get("kontra") == "game"]
         if said:
             kontra += 1
             first = min(said, key=lambda a: a["level"])
-            won += side(c, first["player"]) * (1 if c["won"] else -1) > 0
+            won += side(c, first["player"]) * (1 if c.won else -1) > 0
     row = bonuses.kontras(store, Filters(ruleset="slovenian")).row(0, named=True)
     assert (row["target"], row["kontra"], row["kontra_won"]) == ("game", kontra, won)
 
@@ -124,14 +126,14 @@ def test_king_calls_and_reveals(corpus: tuple[Store, list, list]) -> None:
     want: Counter[str] = Counter()
     reveals: Counter[int] = Counter()
     for c in declared(checks):
-        king = by_id[c["id"]].get("called_king")
+        king = by_id[c.id].get("called_king")
         if king is None:
             continue
-        if c["partner"] is not None:
+        if c.partner is not None:
             want["with_partner"] += 1
-            reveals[next(i for i, t in enumerate(c["tricks"], 1)
-                         if king in t["cards"] and t["players"][t["cards"].index(king)] == c["partner"])] += 1
-        elif king in by_id[c["id"]]["talon"]:
+            reveals[next(i for i, t in enumerate(c.tricks, 1)
+                         if king in t["cards"] and t["players"][t["cards"].index(king)] == c.partner)] += 1
+        elif king in by_id[c.id]["talon"]:
             want["king_in_talon"] += 1
         else:
             want["own_king"] += 1
@@ -147,13 +149,13 @@ def test_players(corpus: tuple[Store, list, list]) -> None:
     renons: Counter[str] = Counter()
     last: dict[tuple[str, str], int] = {}
     for c in checks:
-        for p in c["players"]:
+        for p in c.players:
             deals_[p] += 1
-            if c["scores"] is not None:
-                score[p] += c["scores"][p]
-                last[(c["session"] or c["id"], p)] = c["radelci_after"][p]
-        for f in c["findings"]:
-            renons[f["player"]] += f["severity"] == "renons"
+            if c.scores is not None:
+                score[p] += c.scores[p]
+                last[(c.session or c.id, p)] = c.radelci_after[p]
+        for f in c.findings:
+            renons[f.player] += f.severity == "renons"
     radelci: Counter[str] = Counter()
     for (_, p), n in last.items():
         radelci[p] += n
@@ -165,17 +167,17 @@ def test_players(corpus: tuple[Store, list, list]) -> None:
 
 def test_audit_and_sessions(corpus: tuple[Store, list, list]) -> None:
     store, _, checks = corpus
-    mismatches = [(c["id"], f["player"]) for c in checks for f in c["findings"] if f["code"] == "A_SCORE_MISMATCH"]
+    mismatches = [(c.id, f.player) for c in checks for f in c.findings if f.code == "A_SCORE_MISMATCH"]
     got = audit.disputes(store)
     assert sorted(zip(got["deal_id"], got["player"])) == sorted(set(mismatches))
-    codes = Counter(f["code"] for c in checks for f in c["findings"] if f["severity"] == "renons")
+    codes = Counter(f.code for c in checks for f in c.findings if f.severity == "renons")
     assert dict(audit.renons(store).select("code", "renons").iter_rows()) == dict(codes)
-    first = checks[0]["session"]
+    first = checks[0].session
     totals: Counter[str] = Counter()
     want = []
-    for c in (c for c in checks if c["session"] == first):
-        for p in c["players"]:
-            totals[p] += (c["scores"] or {}).get(p, 0)
-            want.append((c["seq"], p, totals[p]))
+    for c in (c for c in checks if c.session == first):
+        for p in c.players:
+            totals[p] += (c.scores or {}).get(p, 0)
+            want.append((c.seq, p, totals[p]))
     got_totals = sessions.running_totals(store, session=first)
     assert sorted(got_totals.select("seq", "player", "total").iter_rows()) == sorted(want)

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from msgspec.structs import replace
 
 from ingest.config import IngestOptions
 from ingest.coordinator import IngestSummary, run_ingest
@@ -174,9 +175,10 @@ def test_a_deal_whose_rows_fail_leaves_no_trace(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "d.jsonl", records()[:6])
     items = list(read_records(path))
     checker = Checker()
-    checks = [checker.check(item) for item in items]
-    tricks = checks[3]["tricks"]
-    broken = dict(checks[3], tricks=[*tricks[:5], {"leader": "nobody"}, *tricks[5:]])
+    checks = [checker.check_deal(item.deal, item.file, item.line) for item in items if item.deal is not None]
+    assert len(checks) == len(items)
+    tricks = checks[3].tricks
+    broken = replace(checks[3], tricks=[*tricks[:5], {"leader": "nobody"}, *tricks[5:]])
 
     clean, failing = ShardRows("k"), ShardRows("k")
     for k, (item, check) in enumerate(zip(items, checks)):

@@ -17,6 +17,7 @@ import duckdb
 import orjson
 import polars as pl
 import pytest
+from msgspec.structs import asdict
 
 from ingest.config import IngestOptions
 from ingest.coordinator import GenerationMismatch, IngestSummary, run_ingest
@@ -24,6 +25,7 @@ from ingest.layout import StoreLayout
 from ingest.schema import DEAL_TABLES, SHARD_TABLES, TABLES
 from ingest.store import export_duckdb, open_store, sql, table_files
 from tarock.check.checker import check_items
+from tarock.check.result import CheckResult, DealCheck
 from tarock.formats.items import ReaderLimits
 from tarock.formats.reader import iter_record_files, read_many, read_records
 from tarock.rules.rulesets import ALL_COMPONENTS
@@ -41,9 +43,15 @@ def examples(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, IngestSumm
     return store, run_ingest([EXAMPLES], store, "local:1", shard_size=2)
 
 
-def example_checks() -> list[dict[str, Any]]:
+def example_checks() -> list[CheckResult]:
     """``tarock check --format json`` of each example file on its own (ingest scores a session within its file)."""
     return [c for path in iter_record_files([EXAMPLES]) for c in check_items(read_records(path))]
+
+
+def scores_of(check: CheckResult) -> dict[str, int]:
+    """The scores of a deal's check result (every deal of these tests is scored)."""
+    assert isinstance(check, DealCheck) and check.scores is not None
+    return check.scores
 
 
 def raw_rows(store: Path, table: str) -> list[dict[str, Any]]:
@@ -65,10 +73,10 @@ def test_every_input_item_is_stored_or_rejected(examples: tuple[Path, IngestSumm
     store, summary = examples
     checks = example_checks()
     assert summary.read == len(checks) == summary.stored + summary.rejected
-    assert summary.rejected == sum(c["id"] is None for c in checks) > 0
+    assert summary.rejected == sum(c.id is None for c in checks) > 0
     assert summary.exit_code == 0 and not summary.failed
     assert (summary.ok, summary.renons, summary.error) == tuple(
-        sum(c["status"] == s and c["id"] is not None for c in checks) for s in ("ok", "renons", "error"))
+        sum(c.status == s and c.id is not None for c in checks) for s in ("ok", "renons", "error"))
     assert summary.shards > summary.files  # e_parse.jsonl was cut into two shards
     runs = sql(store, "SELECT read, stored, rejected, shards FROM ingest_runs")
     assert runs.row(0) == (summary.read, summary.stored, summary.rejected, summary.shards)
@@ -82,42 +90,42 @@ def test_rows_are_what_tarock_check_says(examples: tuple[Path, IngestSummary]) -
     rejects = by_place(raw_rows(store, "rejects"), "file", "line")
     assert len(deals) + len(rejects) == len(checks)
     for c in checks:
-        place = (c["file"], c["line"])
-        if c["id"] is None:
+        place = (c.file, c.line)
+        if not isinstance(c, DealCheck):
             (reject,) = rejects[place]
-            assert reject["reason"] == c["findings"][0]["message"] and reject["raw"]
+            assert reject["reason"] == c.findings[0].message and reject["raw"]
             continue
         (deal,) = deals[place]
         assert (deal["deal_id"], deal["status"], deal["contract"], deal["declarer"], deal["partner"],
                 deal["won"], deal["players"], deal["session"], deal["seq"]) == (
-            c["id"], c["status"], c["contract"], c["declarer"], c["partner"], c["won"], c["players"],
-            c["session"], c["seq"])
-        assert deal["ruleset"] == c["ruleset"] and deal["n_players"] == len(c["players"])
-        assert (json.loads(deal["card_points_json"]) if deal["card_points_json"] else None) == c["card_points"]
-        assert deal["n_findings"] == len(c["findings"]) and deal["n_tricks"] == len(c["tricks"])
-        assert deal["n_renons"] == sum(f["severity"] == "renons" for f in c["findings"])
+            c.id, c.status, c.contract, c.declarer, c.partner, c.won, c.players,
+            c.session, c.seq)
+        assert deal["ruleset"] == c.ruleset and deal["n_players"] == len(c.players)
+        assert (json.loads(deal["card_points_json"]) if deal["card_points_json"] else None) == c.card_points
+        assert deal["n_findings"] == len(c.findings) and deal["n_tricks"] == len(c.tricks)
+        assert deal["n_renons"] == sum(f.severity == "renons" for f in c.findings)
         findings = sorted(tables["findings"].get(place, []), key=lambda r: r["idx"])
         keys = ("code", "severity", "message", "trick", "position", "player", "card", "file", "line")
-        assert [{k: f[k] for k in keys} for f in findings] == [{k: f[k] for k in keys} for f in c["findings"]]
+        assert [{k: f[k] for k in keys} for f in findings] == [{k: getattr(f, k) for k in keys} for f in c.findings]
         tricks = sorted(tables["tricks"].get(place, []), key=lambda r: r["trick_no"])
-        assert [{k: t[k] for k in ("leader", "players", "cards", "winner", "points")} for t in tricks] == c["tricks"]
+        assert [{k: t[k] for k in ("leader", "players", "cards", "winner", "points")} for t in tricks] == c.tricks
         plays = sorted(tables["plays"].get(place, []), key=lambda r: (r["trick_no"], r["position"]))
         assert [(p["player"], p["card"]) for p in plays] == [
-            pc for t in c["tricks"] for pc in zip(t["players"], t["cards"])]
-        flagged = {(f["trick"], f["position"]) for f in c["findings"]
-                   if f["severity"] in ("renons", "error") and f["trick"] is not None}
+            pc for t in c.tricks for pc in zip(t["players"], t["cards"])]
+        flagged = {(f.trick, f.position) for f in c.findings if f.severity in ("renons", "error") and f.trick is not None}
         assert {(p["trick_no"], p["position"]) for p in plays if not p["legal"]} == flagged & {
             (p["trick_no"], p["position"]) for p in plays}
         results = sorted(tables["results"][place], key=lambda r: r["seat_no"])
-        assert [r["player"] for r in results] == c["players"]
+        assert [r["player"] for r in results] == c.players
         for r in results:
             player = r["player"]
-            assert r["score"] == (None if c["scores"] is None else c["scores"][player])
-            assert r["radelci_after"] == (None if c["radelci_after"] is None else c["radelci_after"][player])
-            assert r["penalty_policy"] == c["penalty"]
-            assert r["recorded_score"] == (None if c["recorded"] is None else c["recorded"].get(player))
-            if c["scores"] is not None:
-                lines = [ln for ln in c["breakdown"] if player in ln["players"]]
+            assert r["score"] == (None if c.scores is None else c.scores[player])
+            assert r["radelci_after"] == (None if c.radelci_after is None else c.radelci_after[player])
+            assert r["penalty_policy"] == c.penalty
+            assert r["recorded_score"] == (None if c.recorded is None else c.recorded.get(player))
+            if c.scores is not None:
+                assert c.breakdown is not None
+                lines = [asdict(ln) for ln in c.breakdown if player in ln.players]
                 assert json.loads(r["breakdown_json"]) == lines
                 assert sum(r[component] for component in ALL_COMPONENTS) == r["score"]
         bids = sorted(tables["bids"].get(place, []), key=lambda r: r["idx"])
@@ -197,8 +205,9 @@ def test_sessions_split_into_shards_score_like_one_pass(tmp_path: Path) -> None:
                       "GROUP BY session HAVING count(DISTINCT shard) > 1)").item() == 0
     expected = {}
     for c in check_items(read_many([path])):
-        for p in c["players"]:
-            expected[(c["line"], p)] = (c["scores"][p], c["radelci_before"][p], c["radelci_after"][p])
+        assert isinstance(c, DealCheck) and c.scores and c.radelci_before and c.radelci_after
+        for p in c.players:
+            expected[(c.line, p)] = (c.scores[p], c.radelci_before[p], c.radelci_after[p])
     stored = sql(store, "SELECT source_line, player, score, radelci_before, radelci_after FROM results")
     assert {(r[0], r[1]): r[2:] for r in stored.rows()} == expected
     assert any(r[1] for r in expected.values())  # radelci were carried between deals
@@ -215,11 +224,11 @@ def test_rescore_replaces_every_result(tmp_path: Path) -> None:
     rescored = run_ingest([], store, "local:2", options=options, rescore=True)
     assert rescored.switched and rescored.shards == first.shards and rescored.stored == first.stored
     assert StoreLayout.at(store).read_current() == options.generation != old
-    expected = {(c["line"], p): s for c in check_items(read_many([path]), options.overrides)
-                for p, s in c["scores"].items()}
+    expected = {(c.line, p): s for c in check_items(read_many([path]), options.overrides)
+                for p, s in scores_of(c).items()}
     stored = sql(store, "SELECT source_line, player, score FROM results").rows()
     assert {(r[0], r[1]): r[2] for r in stored} == expected
-    assert expected != {(c["line"], p): s for c in check_items(read_many([path])) for p, s in c["scores"].items()}
+    assert expected != {(c.line, p): s for c in check_items(read_many([path])) for p, s in scores_of(c).items()}
     assert set(sql(store, "SELECT DISTINCT options_json FROM deals")["options_json"]) == {
         '{"diff_rounding":"none","radelci":false}'}
     again = run_ingest([path], store, "local:1", options=options, shard_size=30)

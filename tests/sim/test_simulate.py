@@ -19,6 +19,7 @@ import pytest
 from tarock.sim import simulate as simulate_module
 from tarock.check.audit import audit_scores
 from tarock.check.checker import check_items
+from tarock.check.result import DealCheck
 from tarock.deal import SLOVENIAN_CONTRACTS
 from tarock.facts import DECLARER, OPPONENTS, DealFacts
 from tarock.findings import Finding
@@ -30,13 +31,16 @@ from tarock.sim.simulate import NAME_POOL, SimulationError, simulate, truth_path
 Row = tuple[str, str, int | None, str | None]
 
 
-def checked(path: Path) -> list[dict[str, Any]]:
-    return list(check_items(read_records(path)))
+def checked(path: Path) -> list[DealCheck]:
+    results = list(check_items(read_records(path)))
+    checks = [c for c in results if isinstance(c, DealCheck)]
+    assert len(checks) == len(results)  # every simulated line is a record
+    return checks
 
 
-def findings(checks: list[dict[str, Any]]) -> Counter[Row]:
+def findings(checks: list[DealCheck]) -> Counter[Row]:
     """Every finding of the checker as (deal id, code, trick, player)."""
-    return Counter((c["id"], f["code"], f["trick"], f["player"]) for c in checks for f in c["findings"])
+    return Counter((c.id, f.code, f.trick, f.player) for c in checks for f in c.findings)
 
 
 def truth(path: Path) -> list[dict[str, Any]]:
@@ -53,7 +57,7 @@ def test_a_clean_simulation_has_no_findings(tmp_path: Path, players: int) -> Non
     checks = checked(out)
     assert stats.deals == len(checks) == sum(stats.contracts.values()) == 1500
     assert findings(checks) == Counter()
-    assert all(c["status"] == "ok" and c["recorded"] is not None for c in checks)
+    assert all(c.status == "ok" and c.recorded is not None for c in checks)
     assert truth_path(out).read_bytes() == b""
 
 

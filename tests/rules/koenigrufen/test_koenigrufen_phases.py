@@ -287,7 +287,7 @@ def test_parallel_piccolo_two_declarers_the_one_nearer_forehand_leads() -> None:
     rp = run(rec)
     assert rp.findings == [] and rp.declarers == (1, 2) and rp.trick_leaders()[0] == 1
     summary = deal_summary(rp)
-    assert summary["declarer"] == "Boris" and summary["declarers"] == ["Boris", "Cilka"]
+    assert summary.declarer == "Boris" and summary.declarers == ["Boris", "Cilka"]
     # a Bettel is one player's game
     bettel = play_out(record("bettel", hands, talon, declarer=["Boris", "Cilka"]), hands, leader=1)
     assert ("E_BID", None) in codes(run(bettel))
