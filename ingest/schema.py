@@ -31,13 +31,14 @@ PARTITION_COLUMNS = ("ruleset", "n_players")
 PARTITION_TYPES: dict[str, pa.DataType] = {"ruleset": pa.string(), "n_players": pa.int32()}
 """The types readers give the partition columns (DuckDB ``hive_types``, polars ``hive_schema``)."""
 
-_STR = pa.string()
-_I32 = pa.int32()
-_I64 = pa.int64()
-_BOOL = pa.bool_()
-_STRS = pa.list_(pa.string())
+# typed as plain data types, so a list of fields of several types is a list of one type of field
+_STR: pa.DataType = pa.string()
+_I32: pa.DataType = pa.int32()
+_I64: pa.DataType = pa.int64()
+_BOOL: pa.DataType = pa.bool_()
+_STRS: pa.DataType = pa.list_(pa.string())
 
-DEAL_KEY = (
+DEAL_KEY: tuple[pa.Field, ...] = (
     pa.field("deal_id", _STR, nullable=False),
     pa.field("content_hash", _STR, nullable=False),
     pa.field("source_file", _STR, nullable=False),

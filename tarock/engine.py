@@ -520,9 +520,9 @@ def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: i
             return fast[0]
     out: list[list[int]] = []
     for t, cards in enumerate(deal.tricks):
-        names = deal.trick_players[t]
-        if names is not None:
-            seats = [deal.seat(p) for p in names]
+        named = deal.trick_players[t]
+        if named is not None:
+            seats = [deal.seat(p) for p in named]
         else:
             order = [(leader + i) % n for i in range(n)]
             if demotions is not None and len(cards) == n - 1:

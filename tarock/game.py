@@ -310,8 +310,8 @@ class Game:
             name = "tarok" if suit == TAROK else SUIT_NAMES[suit][:-1]
             return f"{who} played {played} on a {name} lead while holding {example}"
         if code == "R_MUST_TAROK":
-            suit = SUIT_NAMES[CARD_SUIT[led]]
-            return f"{who} played {played}, void in {suit}, while holding the tarok {example}"
+            suit_name = SUIT_NAMES[CARD_SUIT[led]]
+            return f"{who} played {played}, void in {suit_name}, while holding the tarok {example}"
         if code == "R_PAGAT":
             if legal == PAGAT_BIT:
                 return f"{who} played {played} when Škis and Mond were in the trick and the Pagat had to be played"

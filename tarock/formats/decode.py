@@ -34,7 +34,7 @@ from datetime import date, datetime
 from itertools import chain
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, cast
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
@@ -255,12 +255,12 @@ def _trick_by_trick(
     Declines a trick mixing named and unnamed plays, and a play named with
     more than one ':' (a player name holding ':').
     """
-    all_cards: list[tuple[int, ...]] = []
+    all_cards: list[tuple[int | None, ...]] = []
     all_names: list[tuple[str, ...] | None] = []
     for plays in tricks:
-        cards = tuple(map(_CODE_GET, plays))
-        if None not in cards:
-            all_cards.append(cards)  # type: ignore[arg-type]
+        codes = tuple(map(_CODE_GET, plays))
+        if None not in codes:
+            all_cards.append(codes)
             all_names.append(None)
             continue
         names, cards = zip(*map(_named_play, plays))
@@ -268,7 +268,8 @@ def _trick_by_trick(
             raise _Decline
         all_cards.append(cards)
         all_names.append(names)
-    return tuple(all_cards), tuple(all_names)
+    # every trick holding an unknown code (None) was read as named plays instead, or declined
+    return cast(tuple[tuple[int, ...], ...], tuple(all_cards)), tuple(all_names)
 
 
 def _check_date(text: str) -> None:
@@ -304,7 +305,7 @@ def _announcement(a: _Announcement, ruleset: str, known: frozenset[str]) -> Anno
     if a.kontra is UNSET or a.kontra not in _KONTRA_TARGETS[ruleset] or a.level not in KONTRA_LEVELS:
         raise _Decline
     against = None if a.against is UNSET else _player(a.against, known)
-    return Announcement(player, kontra=a.kontra, level=a.level, against=against)  # type: ignore[arg-type]
+    return Announcement(player, kontra=a.kontra, level=a.level, against=against)
 
 
 def _event(e: _Event, known: frozenset[str]) -> Event:
@@ -357,8 +358,9 @@ def _deal(r: _Record, want_text: bool = False) -> tuple[Deal, bytes | None]:
     ):
         raise _Decline
     tricks, trick_players = _tricks(r.tricks, known)
-    if type(r.session) is int:
-        r.session = str(r.session)
+    session = r.session
+    if isinstance(session, int):  # (never a bool: msgspec decodes a JSON bool as no int)
+        r.session = session = str(session)
     options: Mapping[str, Any] = EMPTY
     if r.options is not None:
         try:
@@ -409,7 +411,7 @@ def _deal(r: _Record, want_text: bool = False) -> tuple[Deal, bytes | None]:
         contract=r.contract,
         tricks=tricks,
         trick_players=trick_players,
-        session=r.session,  # type: ignore[arg-type]
+        session=session,
         seq=r.seq,
         date=r.date,
         options=options,
@@ -547,12 +549,12 @@ def plain_record(line: int, data: bytes) -> Plain | None:
             options_for("slovenian", r.options)
         except (ValueError, TypeError):
             return None
-    if type(r.session) is int:
-        r.session = str(r.session)
+    session = r.session
+    if isinstance(session, int):  # (never a bool: msgspec decodes a JSON bool as no int)
+        r.session = session = str(session)
     canonical = _canonical(r, players)
     digest = hashlib.sha256(canonical).hexdigest()
-    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id, r.session,
-                 r.seq)  # type: ignore[arg-type]  (a text session, as set above)
+    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id, session, r.seq)
 
 
 _ROSTERS: dict[tuple[str, ...], frozenset[str] | None] = {}

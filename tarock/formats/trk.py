@@ -241,9 +241,9 @@ class _Splitter:
         new_deal = False
         if self._in_comment and self._blank_in_comment and _TAG_LINE.match(raw):
             assert self._comment_at is not None
-            line, col = self._comment_at
+            at_line, col = self._comment_at
             self._block.problem = self._block.problem or TrkError(
-                line, col, "this comment is not closed ('}' missing) before the next deal")
+                at_line, col, "this comment is not closed ('}' missing) before the next deal")
             self._in_comment = False
             new_deal = True
         was_in_comment = self._in_comment

@@ -450,7 +450,7 @@ def _open_output(out: Path, stack: ExitStack) -> BinaryIO:
     if out.suffix != ".gz":
         return raw
     gz = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6))
-    return stack.enter_context(io.BufferedWriter(gz, 1 << 20))  # type: ignore[arg-type]
+    return stack.enter_context(io.BufferedWriter(gz, 1 << 20))
 
 
 def write_simulation(out: str | Path, players: int, sessions: int, deals_per_session: int, seed: int,
