@@ -1,13 +1,19 @@
-"""The optional C accelerators of the engine's and the scorer's hot paths; the rest of the build is in
+"""The optional C accelerators of the engine's, the scorer's and ingest's hot paths; the rest of the build is in
 pyproject.toml.
 
 ``optional=True``: where no C compiler or Python headers are found the build skips an extension and the
-package runs on the pure-Python reference (``tarock.accel``, ``tarock.accel.scorer``).
+package runs on the pure-Python reference (``tarock.accel``, ``tarock.accel.scorer``; ingest's usual path
+instead of its bulk path, ``ingest.bulk``).  ``ingest._bulkrows`` reaches the rules kernel through the capsule
+``tarock/accel/kernel.h`` declares, so both include that directory.
 """
 
 from setuptools import Extension, setup
 
+KERNEL_H = ["tarock/accel"]
+
 setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.c"], optional=True,
-                             extra_compile_args=["-O2"]),
+                             include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("tarock.accel._fastscore", ["tarock/accel/_fastscore.c"], optional=True,
-                             extra_compile_args=["-O2"])])
+                             extra_compile_args=["-O2"]),
+                   Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
+                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"])])

@@ -299,7 +299,7 @@ class CleanRows(_PartitionRows):
     seats (from the deal's roster), are made per column.  The ``results``
     values are flat per-player columns (a clean deal has no penalty, and a
     score sheet only when it says what was recomputed).  The tricks come as
-    the kernel writes them (``tarock.accel._fastplay.add_clean``: per trick its
+    the bulk path writes them (``ingest._bulkrows.add_clean``: per trick its
     cards, the seats that played them and the winner's seat, a byte each)
     and the breakdown lines as the fast scorer writes them (int32 triples:
     ``results`` row, component, value), so a clean deal costs no Python
@@ -309,7 +309,8 @@ class CleanRows(_PartitionRows):
     ROW = ("deal_id", "content_hash", "source_line", "session", "seq", "date", "contract", "declarer", "partner",
            "called_king", "won", "declarer_points", "opponents_points", "card_points_json", "n_tricks",
            "has_recorded", "options_hash", "options_json", "record")
-    """The ``deals`` columns of a clean deal's row, in its order (the record's text may be UTF-8 bytes)."""
+    """The ``deals`` columns of a clean deal's row, in its order (the record's text may be UTF-8 bytes): the
+    order ``ingest._bulkrows`` writes (its ``DEAL_ROW``, which ``ingest.bulk`` checks)."""
 
     def __init__(self, n_players: int, file: str, shard_key: str) -> None:
         super().__init__(n_players)
@@ -328,16 +329,15 @@ class CleanRows(_PartitionRows):
         self._recorded: list[int | None] = []
         self._diff: list[int | None] = []
 
-    def columns(self) -> tuple[Any, ...]:
-        """Where the bulk path appends a clean deal's values: its ``deals`` row (``ROW``), per player its
-        role, score, radelci before and after and breakdown JSON, the index of its roster, and the
-        rosters by their players (``tarock.accel._fastplay.add_clean`` writes them all)."""
-        return (self.deals, self._roles, self._scores, self._before, self._after, self._breakdown,
-                self._roster_of, self._rosters)
-
-    def sheet_columns(self) -> tuple[list[int | None], list[int | None]]:
-        """Where the bulk path appends, per player, the score sheet's figure and its difference."""
-        return self._recorded, self._diff
+    def columns(self) -> dict[str, Any]:
+        """Where the bulk path appends a clean deal's values, by the names ``ingest._bulkrows.add_clean`` reads
+        them (``CONTEXT_FIELDS``): the tricks' and breakdown lines' buffers, its ``deals`` row (``ROW``), per
+        player the ``results`` columns of the same name, the index of its roster, and the rosters by their
+        players."""
+        return {"trick_bytes": self.trick_bytes, "component_bytes": self.component_bytes, "deals": self.deals,
+                "role": self._roles, "score": self._scores, "radelci_before": self._before,
+                "radelci_after": self._after, "breakdown_json": self._breakdown, "recorded_score": self._recorded,
+                "score_diff": self._diff, "roster_of": self._roster_of, "rosters": self._rosters}
 
     def _per_player(self) -> tuple[list[Any], ...]:
         return (["none"] * len(self.deals), self._roles, self._scores, self._recorded, self._diff,

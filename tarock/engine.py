@@ -513,7 +513,7 @@ def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: i
     n = deal.n_players
     trumps, emperor = ruleset.winning(contract, options)
     kernel = accel.KERNEL
-    if kernel is not None and demotions is None:
+    if kernel is not None and demotions is None and accel.accepts(options):
         names = deal.trick_players
         fast = kernel.seats(deal.tricks, n, leader, trumps, emperor, names if any(names) else None, deal.players)
         if fast is not None:
@@ -593,9 +593,11 @@ def _play_fast(table: Table, game: Game, total_tricks: int, decided: Callable[[G
     early only after the contract was decided.  False: nothing was played, and the reference engine
     plays the record card by card."""
     kernel = accel.KERNEL
-    if kernel is None or (len(table.deal.tricks) < total_tricks and decided is None):
+    if kernel is None or (len(table.deal.tricks) < total_tricks and decided is None) \
+            or not accel.accepts(game.options):  # options the kernel does not declare: tarock.accel.declared
         return False
-    result = kernel.play(game.hands, table.deal.tricks, table.seats, game.turn, total_tricks, *game.kernel_rules)
+    result = kernel.play(game.hands, table.deal.tricks, table.seats, game.turn, total_tricks,
+                         accel.play_rules(*game.kernel_rules))
     if result is None:
         return False
     tricks = table.deal.tricks

@@ -112,12 +112,10 @@ class Game:
         return tuple(self._cards)
 
     @property
-    def kernel_rules(self) -> tuple[Any, ...]:
-        """What the compiled kernel plays this game by (``tarock.accel._fastplay.play``'s rule arguments):
-        the follow rules' switches, the forced Pagat and the emperor mode."""
-        r = self.rules
-        return (r.trumps, r.void_tarok, r.negative, r.pagat_last, r.pagat_scope, r.pagat_emperor, r.tarok_lead_last,
-                self._force_pagat, self._emperor)
+    def kernel_rules(self) -> tuple[FollowRules, bool, int]:
+        """What the compiled kernel plays this game by: the follow rules, the forced Pagat and the emperor mode
+        (``tarock.accel.play_rules`` reads them by name into the kernel's rules)."""
+        return self.rules, self._force_pagat, self._emperor
 
     def legal_mask(self, seat: int | None = None) -> int:
         """The cards ``seat`` (default: whoever's turn it is) may play now, as a mask."""

@@ -1,28 +1,34 @@
 /*
  * The engine's hot path in C: who played each recorded card, who won each trick, and whether every
- * card of a deal's play was held and legal -- for a whole deal in one call.
+ * card of a deal's play was held and legal -- for a whole deal in one call; and the fast lane, a whole clean
+ * Slovenian deal (deal, king, talon exchange, play and the facts scoring needs) in one call.
  *
- * This is an accelerator, not a second rulebook: the card tables come from tarock.cards (``init``),
- * the switches from the contract's follow rules, and ``play`` answers only for a deal it can vouch
- * for completely (every trick complete, every card in turn, held and legal).  For anything else it
- * returns None and the Python engine (tarock.game.Game, the reference) replays the deal card by card,
- * writing the findings.  tests/accel/test_fast_lane.py checks both agree on generated deals with every kind
- * of renons.
+ * This is an accelerator, not a second rulebook.  The card tables come from tarock.cards, read by name
+ * (``init``); the rules a deal is played by are read by name too, once per contract and options, from a
+ * mapping tarock/accel/projection.py builds from the reference's own objects (``lane_plan``, ``rules``: the
+ * names are the members of kernel.h's ``Rules`` and ``OutcomeRules``, exported as ``PLAY_RULE_FIELDS`` and
+ * ``OUTCOME_RULE_FIELDS``); the codes of its answers are exported by name (``DECLARER_FACTS``, ``KLOP_FACTS``,
+ * ``SIDES``, ``PAGAT_LAST``, the ``EMPEROR_*`` modes).  It answers only for a deal it can vouch for completely
+ * and returns None for anything else: the Python engine (tarock.engine, the reference) then replays the deal
+ * card by card, writing the findings.  tests/accel/test_fast_lane.py checks both agree on generated deals
+ * with every kind of renons.
+ *
+ * It knows nothing of the store: ingest's bulk path (ingest/_bulkrows.c) reaches ``run_lane`` through the
+ * ``KERNEL_API`` capsule (kernel.h).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define N_CARDS 54
-#define MAX_SEATS 4
-#define MAX_TRICKS 18
+#include "kernel.h"
 
 static uint8_t card_suit[N_CARDS];
 static uint8_t card_points[N_CARDS];
 static uint64_t suit_mask[5];
 static uint64_t above[N_CARDS];
-static uint64_t tarok_mask, plain_mask;
+static uint64_t tarok_mask, plain_mask, trula_mask, kings_mask;
 static int pagat = 0, mond = 20, skis = 21, tarok_suit = 0;
 static int ready = 0;
 static PyObject *codes = NULL;  /* tarock.cards.CODES: the canonical code of each card */
@@ -77,12 +83,9 @@ static int card_of(PyObject *item) {
     }
 }
 
-#define EMPEROR_ALWAYS 1
-
-typedef struct {
-    int trumps, void_tarok, negative, pagat_last, pagat_emperor, tarok_lead_last, force_pagat, emperor;
-    uint64_t pagat_scope;
-} Rules;
+/* tarock.rules.play's emperor modes, exported by these names (``EMPEROR_NEVER`` ...) and checked against the
+ * reference's at load (tarock/accel/projection.py). */
+enum { EMPEROR_NEVER, EMPEROR_ALWAYS, EMPEROR_TAROK_LEAD };
 
 static inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
 
@@ -135,7 +138,7 @@ static int trick_winner(const int *cards, int n, int trumps, int emperor) {
             best = pos; best_card = card;
         }
     }
-    if (emperor && has_pagat && has_mond && has_skis && (emperor == EMPEROR_ALWAYS || led_suit == tarok_suit))
+    if (emperor != EMPEROR_NEVER && has_pagat && has_mond && has_skis && (emperor == EMPEROR_ALWAYS || led_suit == tarok_suit))
         return pagat_pos;
     return best;
 }
@@ -152,18 +155,60 @@ static int read_trick(PyObject *trick, int *cards, int max) {
 
 static PyObject *u64(uint64_t v) { return PyLong_FromUnsignedLongLong(v); }
 
-static PyObject *py_init(PyObject *self, PyObject *args) {
-    PyObject *suits, *points, *suit_masks, *aboves;
-    unsigned long long tm, pm;
-    PyObject *code_tuple;
-    if (!PyArg_ParseTuple(args, "OOOOKKiiiiO!", &suits, &points, &suit_masks, &aboves, &tm, &pm, &pagat, &mond,
-                          &skis, &tarok_suit, &PyTuple_Type, &code_tuple))
+static int read_mask(PyObject *tables, const char *name, uint64_t *out) {
+    /* ``tables[name]`` as a 64-bit mask; -1 with an exception when it is missing or not one. */
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    *out = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_int(PyObject *tables, const char *name, int *out) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    long value = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    *out = (int)value;
+    return 0;
+}
+
+static int read_table(PyObject *tables, const char *name, Py_ssize_t size, uint64_t *out) {
+    /* ``tables[name]``, a sequence of ``size`` whole numbers, into ``out``. */
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Fast(v, name);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != size) {
+        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* init(tables): the card tables, read by the names tarock.cards gives them (``vars(tarock.cards)``). */
+static PyObject *py_init(PyObject *self, PyObject *tables) {
+    uint64_t suits[N_CARDS], points[N_CARDS], aboves[N_CARDS], suit_masks[5], tm, pm, trula, kings;
+    int p, m, s, t;
+    if (read_table(tables, "CARD_SUIT", N_CARDS, suits) < 0 || read_table(tables, "CARD_POINTS", N_CARDS, points) < 0
+        || read_table(tables, "ABOVE", N_CARDS, aboves) < 0 || read_table(tables, "SUIT_MASKS", 5, suit_masks) < 0
+        || read_mask(tables, "TAROK_MASK", &tm) < 0 || read_mask(tables, "PLAIN_MASK", &pm) < 0
+        || read_mask(tables, "TRULA_MASK", &trula) < 0 || read_mask(tables, "KINGS_MASK", &kings) < 0
+        || read_int(tables, "PAGAT", &p) < 0 || read_int(tables, "MOND", &m) < 0 || read_int(tables, "SKIS", &s) < 0
+        || read_int(tables, "TAROK", &t) < 0)
         return NULL;
-    if (PyTuple_GET_SIZE(code_tuple) != N_CARDS) {
-        PyErr_SetString(PyExc_ValueError, "54 card codes expected");
+    PyObject *code_tuple = PyMapping_GetItemString(tables, "CODES");
+    if (!code_tuple) return NULL;
+    if (!PyTuple_Check(code_tuple) || PyTuple_GET_SIZE(code_tuple) != N_CARDS) {
+        Py_DECREF(code_tuple);
+        PyErr_SetString(PyExc_ValueError, "init: CODES must be a tuple of 54 card codes");
         return NULL;
     }
-    Py_INCREF(code_tuple);
     Py_XSETREF(codes, code_tuple);
     key_leader = PyUnicode_InternFromString("leader");
     key_players = PyUnicode_InternFromString("players");
@@ -172,11 +217,11 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
     key_points = PyUnicode_InternFromString("points");
     if (!key_leader || !key_players || !key_cards || !key_winner || !key_points) return NULL;
     for (int c = 0; c < N_CARDS; c++) {
-        card_suit[c] = (uint8_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(suits, c));
-        card_points[c] = (uint8_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(points, c));
-        above[c] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(aboves, c));
+        card_suit[c] = (uint8_t)suits[c];
+        card_points[c] = (uint8_t)points[c];
+        above[c] = aboves[c];
     }
-    for (int s = 0; s < 5; s++) suit_mask[s] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(suit_masks, s));
+    for (int i = 0; i < 5; i++) suit_mask[i] = suit_masks[i];
     memset(code_key, 0, sizeof code_key);
     memset(code_object, 0, sizeof code_object);
     for (int c = 0; c < N_CARDS; c++) {
@@ -195,7 +240,12 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
     }
     tarok_mask = tm;
     plain_mask = pm;
-    if (PyErr_Occurred()) return NULL;
+    trula_mask = trula;
+    kings_mask = kings;
+    pagat = p;
+    mond = m;
+    skis = s;
+    tarok_suit = t;
     ready = 1;
     Py_RETURN_NONE;
 }
@@ -305,12 +355,6 @@ static int counted(uint64_t m) {
     return (int)((3 * raw - 2 * count + 1) / 3);
 }
 
-static int holder(uint64_t target, uint64_t ours, uint64_t theirs) {
-    if ((ours & target) == target) return 1;
-    if ((theirs & target) == target) return 2;
-    return 0;
-}
-
 static int read_seats(PyObject *who, int *seats, int len) {
     if (!PyTuple_Check(who) || PyTuple_GET_SIZE(who) != len) return -1;
     for (int i = 0; i < len; i++) {
@@ -323,14 +367,6 @@ static int read_seats(PyObject *who, int *seats, int len) {
 
 
 /* -- the fast lane: a whole clean Slovenian deal in one call ------------------------------------------------ */
-
-typedef struct {
-    int n, nt;                          /* players, tricks recorded */
-    int cards[MAX_TRICKS][MAX_SEATS];   /* each trick's cards in play order */
-    int who[MAX_TRICKS][MAX_SEATS];     /* the seat that played each card */
-    int winners[MAX_TRICKS];
-    uint64_t piles[MAX_SEATS];          /* the cards each seat took */
-} Tricks;
 
 static uint64_t cards_mask(PyObject *cards, int *count) {
     /* The mask of a tuple or list of cards (numbers or codes; ``count``: its length), or ~0 when it is not one. */
@@ -437,7 +473,7 @@ static int play_tricks(Tricks *tr, uint64_t *hands, int leader, const Rules *r) 
             trick |= bit;
             turn = (seat + 1) % n;
         }
-        if ((trick & trula) == trula && r->emperor && (r->emperor == EMPEROR_ALWAYS || card_suit[cards[0]] == tarok_suit))
+        if ((trick & trula) == trula && r->emperor != EMPEROR_NEVER && (r->emperor == EMPEROR_ALWAYS || card_suit[cards[0]] == tarok_suit))
             for (int i = 0; i < n; i++) if (cards[i] == pagat) win_pos = i;
         turn = tr->winners[t] = tr->who[t][win_pos];
         tr->piles[turn] |= trick;
@@ -445,22 +481,114 @@ static int play_tricks(Tricks *tr, uint64_t *hands, int leader, const Rules *r) 
     return 0;
 }
 
-/* play(hands, tricks, seats, leader, total_tricks, trumps, void_tarok, negative, pagat_last, pagat_scope,
- *      pagat_emperor, tarok_lead_last, force_pagat, emperor)
+/* -- the rules a deal is played by, read by name ------------------------------------------------------------ */
+
+typedef struct {
+    const char *name;
+    Py_ssize_t offset;
+    int wide;  /* a 64-bit mask (else an int: a switch, a count or a mode) */
+} Field;
+
+/* Each field's name is its member's own: the mapping ``lane_plan`` and ``rules`` read holds the same names
+ * (tarock/accel/projection.py builds it from the reference's objects by these names). */
+#define FIELD(type, member, wide) {#member, offsetof(type, member), wide}
+
+static const Field play_fields[] = {
+    FIELD(Rules, trumps, 0), FIELD(Rules, void_tarok, 0), FIELD(Rules, negative, 0), FIELD(Rules, pagat_last, 0),
+    FIELD(Rules, pagat_scope, 1), FIELD(Rules, pagat_emperor, 0), FIELD(Rules, tarok_lead_last, 0),
+    FIELD(Rules, force_pagat, 0), FIELD(Rules, emperor, 0),
+};
+static const Field outcome_fields[] = {
+    FIELD(OutcomeRules, is_klop, 0), FIELD(OutcomeRules, talon_group, 0), FIELD(OutcomeRules, is_beggar, 0),
+    FIELD(OutcomeRules, is_valat, 0), FIELD(OutcomeRules, normal, 0), FIELD(OutcomeRules, mondfang_applies, 0),
+    FIELD(OutcomeRules, mondfang_any_side, 0),
+};
+#define N_PLAY_FIELDS (sizeof play_fields / sizeof play_fields[0])
+#define N_OUTCOME_FIELDS (sizeof outcome_fields / sizeof outcome_fields[0])
+
+static int read_fields(PyObject *mapping, const Field *fields, size_t count, char *base) {
+    /* Each field from ``mapping[field.name]`` (a whole number: a bool, an int, a mask); -1 with an exception
+     * (KeyError naming it, TypeError, OverflowError) for a field missing or of another kind. */
+    for (size_t i = 0; i < count; i++) {
+        PyObject *v = PyMapping_GetItemString(mapping, fields[i].name);
+        if (!v) return -1;
+        if (!PyLong_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "the kernel's rule %s must be a whole number, not %R", fields[i].name, v);
+            Py_DECREF(v);
+            return -1;
+        }
+        if (fields[i].wide) {
+            *(uint64_t *)(base + fields[i].offset) = PyLong_AsUnsignedLongLong(v);
+        } else {
+            long value = PyLong_AsLong(v);
+            if (!PyErr_Occurred() && (value < INT32_MIN || value > INT32_MAX))
+                PyErr_Format(PyExc_OverflowError, "the kernel's rule %s is out of range", fields[i].name);
+            *(int *)(base + fields[i].offset) = (int)value;
+        }
+        Py_DECREF(v);
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+static PyObject *field_names(const Field *fields, size_t count) {
+    PyObject *names = PyTuple_New((Py_ssize_t)count);
+    if (!names) return NULL;
+    for (size_t i = 0; i < count; i++) {
+        PyObject *name = PyUnicode_InternFromString(fields[i].name);
+        if (!name) { Py_DECREF(names); return NULL; }
+        PyTuple_SET_ITEM(names, (Py_ssize_t)i, name);
+    }
+    return names;
+}
+
+static void free_capsule(PyObject *capsule) { PyMem_Free(PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule))); }
+
+static PyObject *new_capsule(size_t size, const char *name, void **out) {
+    void *p = PyMem_Calloc(1, size);
+    if (!p) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(p, name, free_capsule);
+    if (!capsule) { PyMem_Free(p); return NULL; }
+    *out = p;
+    return capsule;
+}
+
+/* rules(mapping) -> the play rules ``play`` takes: every name of PLAY_RULE_FIELDS read from ``mapping``. */
+static PyObject *py_rules(PyObject *self, PyObject *mapping) {
+    Rules *r;
+    PyObject *capsule = new_capsule(sizeof(Rules), RULES_CAPSULE, (void **)&r);
+    if (capsule && read_fields(mapping, play_fields, N_PLAY_FIELDS, (char *)r) < 0) Py_CLEAR(capsule);
+    return capsule;
+}
+
+/* lane_plan(mapping) -> the plan ``lane`` takes: every name of PLAY_RULE_FIELDS and OUTCOME_RULE_FIELDS read
+ * from ``mapping``. */
+static PyObject *py_lane_plan(PyObject *self, PyObject *mapping) {
+    LanePlan *plan;
+    PyObject *capsule = new_capsule(sizeof(LanePlan), LANE_PLAN_CAPSULE, (void **)&plan);
+    if (capsule && (read_fields(mapping, play_fields, N_PLAY_FIELDS, (char *)&plan->r) < 0
+                    || read_fields(mapping, outcome_fields, N_OUTCOME_FIELDS, (char *)&plan->o) < 0))
+        Py_CLEAR(capsule);
+    return capsule;
+}
+
+static const LanePlan *lane_plan_of(PyObject *capsule) {
+    return (const LanePlan *)PyCapsule_GetPointer(capsule, LANE_PLAN_CAPSULE);
+}
+
+/* play(hands, tricks, seats, leader, total_tricks, rules)
  *   -> (winners, piles) when every recorded trick (at least one, at most ``total_tricks``) is complete and
  *      was played in turn from the hands with legal cards; None otherwise (the reference engine then
- *      replays the deal).  Whether a record may stop before ``total_tricks`` is the caller's question. */
+ *      replays the deal).  ``rules``: a ``rules`` capsule.  Whether a record may stop before ``total_tricks``
+ *      is the caller's question. */
 static PyObject *py_play(PyObject *self, PyObject *args) {
-    PyObject *hands_obj, *tricks, *seats;
+    PyObject *hands_obj, *tricks, *seats, *rules;
     int leader, total;
-    unsigned long long scope;
-    Rules r;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiiiiiKiiii", &PyList_Type, &hands_obj, &PyTuple_Type, &tricks,
-                          &PyList_Type, &seats, &leader, &total, &r.trumps, &r.void_tarok, &r.negative,
-                          &r.pagat_last, &scope, &r.pagat_emperor, &r.tarok_lead_last, &r.force_pagat,
-                          &r.emperor))
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO", &PyList_Type, &hands_obj, &PyTuple_Type, &tricks,
+                          &PyList_Type, &seats, &leader, &total, &rules))
         return NULL;
-    r.pagat_scope = scope;
+    const Rules *r = (const Rules *)PyCapsule_GetPointer(rules, RULES_CAPSULE);
+    if (!r) return NULL;
     if (!ready) Py_RETURN_NONE;
     int n = (int)PyList_GET_SIZE(hands_obj), played = (int)PyTuple_GET_SIZE(tricks);
     if (n < 1 || n > MAX_SEATS || played < 1 || played > total || total > MAX_TRICKS
@@ -478,7 +606,7 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
         if (read_trick(PyTuple_GET_ITEM(tricks, t), tr.cards[t], MAX_SEATS) != n
             || read_seats(PyList_GET_ITEM(seats, t), tr.who[t], n) < 0)
             Py_RETURN_NONE;
-    if (play_tricks(&tr, hands, leader, &r) < 0) Py_RETURN_NONE;
+    if (play_tricks(&tr, hands, leader, r) < 0) Py_RETURN_NONE;
     if (played == total)
         for (int s = 0; s < n; s++) if (hands[s]) Py_RETURN_NONE;
     PyObject *w = PyList_New(played), *p = PyList_New(n);
@@ -488,13 +616,52 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", w, p);
 }
 
-typedef struct {
-    int beggar, valat, normal, mond_applies, any_side;
-    uint64_t trula, kings;
-} OutcomeRules;
+/* -- the facts: what scoring needs of a deal, coded by the names exported below ---------------------------- */
+
+/* A side's code: exported as ``SIDES`` (each code's name, as tarock.facts names the side; None for none). */
+enum { SIDE_NONE, SIDE_DECLARER, SIDE_OPPONENTS, N_SIDES };
+static const char *side_names[N_SIDES] = {NULL, "declarer", "opponents"};
+
+/* The code of the Pagat in a full deal's last trick: 0 when it is not there, else by the side that played it
+ * and whether it won the trick; exported as ``PAGAT_LAST`` (per code None or (side's name, won)). */
+#define N_PAGAT_LAST 5
+static inline int pagat_last_code(int side, int won) { return 1 + 2 * (side - SIDE_DECLARER) + (won != 0); }
+
+/* The facts tuples' fields in order (kernel.h's FACT_*): exported as ``DECLARER_FACTS`` and ``KLOP_FACTS``.
+ * Those named like a field of tarock.facts.DealFacts hold it (a side or the Pagat as its code, Mondfang as
+ * the payers' seats); the others are the raw figures it is worked out from. */
+static const char *declarer_fact_names[N_DECLARER_FACTS] = {
+    [FACT_DECLARER_POINTS] = "declarer_points", [FACT_OPPONENTS_POINTS] = "opponents_points",
+    [FACT_VALAT_SIDE] = "valat_side", [FACT_TRULA_SIDE] = "trula_side", [FACT_KINGS_SIDE] = "kings_side",
+    [FACT_PAGAT_LAST] = "pagat_last", [FACT_KING_LAST] = "king_last", [FACT_MONDFANG] = "mondfang",
+    [FACT_LOST_TRICK] = "lost_trick", [FACT_DECIDED] = "decided",
+};
+static const char *klop_fact_names[N_KLOP_FACTS] = {
+    [FACT_KLOP_POINTS] = "klop_points", [FACT_KLOP_TRICKS] = "klop_tricks",
+};
+
+static int holder(uint64_t target, uint64_t ours, uint64_t theirs) {
+    if ((ours & target) == target) return SIDE_DECLARER;
+    if ((theirs & target) == target) return SIDE_OPPONENTS;
+    return SIDE_NONE;
+}
+
+
+static PyObject *facts_tuple(const long *values, int count, PyObject *steal_at, int at) {
+    /* A facts tuple of whole numbers, but for the object at ``at`` (stolen; -1: none). */
+    PyObject *out = PyTuple_New(count);
+    if (!out) { Py_XDECREF(steal_at); return NULL; }
+    for (int i = 0; i < count; i++) {
+        PyObject *v = i == at ? steal_at : PyLong_FromLong(values[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
 
 static PyObject *klop_facts(const Tricks *tr, const int *talon) {
-    /* (points per seat, tricks per seat): the talon's 6 cards go one by one to the first tricks' winners. */
+    /* KLOP_FACTS: (points per seat, tricks per seat): the talon's 6 cards go one by one to the first tricks'
+     * winners. */
     uint64_t piles[MAX_SEATS];
     long taken[MAX_SEATS] = {0};
     int n = tr->n;
@@ -510,17 +677,20 @@ static PyObject *klop_facts(const Tricks *tr, const int *talon) {
         PyTuple_SET_ITEM(points, s, PyLong_FromLong(counted(piles[s])));
         PyTuple_SET_ITEM(tricks, s, PyLong_FromLong(taken[s]));
     }
-    return Py_BuildValue("(NN)", points, tricks);
+    PyObject *out = PyTuple_New(N_KLOP_FACTS);
+    if (!out) { Py_DECREF(points); Py_DECREF(tricks); return NULL; }
+    PyTuple_SET_ITEM(out, FACT_KLOP_POINTS, points);
+    PyTuple_SET_ITEM(out, FACT_KLOP_TRICKS, tricks);
+    return out;
 }
 
-static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per_hand, int group, int declarer,
-                                int partner, int called_king, int king_in_talon, uint64_t pick, uint64_t stash,
+static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per_hand, int declarer, int partner,
+                                int called_king, int king_in_talon, uint64_t pick, uint64_t stash,
                                 uint64_t talon_mask) {
-    /* slovenian_replay.outcome for a contract with a declarer, played without a fault, table events or claim:
-     * (declarer side's points, opponents' points, valat side, trula side, kings side, pagat last, king last,
-     *  Mondfang payers, the declarer's side lost a trick, deciding trick).  Sides are 0 (none), 1 (declarer's
-     * side), 2 (opponents); pagat last is 0 (not in a full deal's last trick) or 1 + 2 * (side - 1) + (the
-     * Pagat won it); the deciding trick is 0 when none decided a Berač or valat. */
+    /* DECLARER_FACTS: tarock.rules.slovenian.replay.outcome for a contract with a declarer, played without a
+     * fault, table events or claim: the two sides' card points, the valat, trula and kings sides, the Pagat and
+     * the called king in the last trick, the Mondfang payers, whether the declarer's side lost a trick and the
+     * trick that decided a Berač or valat (0: none). */
     int n = tr->n, nt = tr->nt, ours[MAX_SEATS];
     uint64_t dpile = stash, opile = 0;
     for (int s = 0; s < n; s++) {
@@ -534,26 +704,27 @@ static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per
             for (int i = 0; i < n; i++)
                 if (tr->cards[t][i] == called_king && tr->winners[t] == declarer && tr->who[t][i] == declarer)
                     brought_home = 1;
-    if (group && brought_home) dpile |= unchosen; else opile |= unchosen;
+    if (o->talon_group && brought_home) dpile |= unchosen; else opile |= unchosen;
     int lost = 0, won_any = 0, decided = 0;
     for (int t = 0; t < nt; t++) {
         int w = tr->winners[t];
         if (ours[w]) won_any = 1; else lost = 1;
-        if (!decided && ((o->beggar && w == declarer) || (o->valat && w != declarer))) decided = t + 1;
+        if (!decided && ((o->is_beggar && w == declarer) || (o->is_valat && w != declarer))) decided = t + 1;
     }
-    int full = nt == per_hand, valat_side = 0, pagat_last = 0, king_last = 0;
-    if (o->valat) valat_side = lost ? 0 : 1;
-    else if (full) valat_side = !lost ? 1 : (!won_any ? 2 : 0);
+    int full = nt == per_hand, valat_side = SIDE_NONE, pagat_last = 0, king_last = SIDE_NONE;
+    if (o->is_valat) valat_side = lost ? SIDE_NONE : SIDE_DECLARER;
+    else if (full) valat_side = !lost ? SIDE_DECLARER : (!won_any ? SIDE_OPPONENTS : SIDE_NONE);
     if (full) {
         int t = nt - 1;
         for (int i = 0; i < n; i++) {
             int seat = tr->who[t][i];
-            if (tr->cards[t][i] == pagat) pagat_last = 1 + 2 * !ours[seat] + (seat == tr->winners[t]);
-            if (tr->cards[t][i] == called_king) king_last = ours[tr->winners[t]] ? 1 : 2;
+            if (tr->cards[t][i] == pagat)
+                pagat_last = pagat_last_code(ours[seat] ? SIDE_DECLARER : SIDE_OPPONENTS, seat == tr->winners[t]);
+            if (tr->cards[t][i] == called_king) king_last = ours[tr->winners[t]] ? SIDE_DECLARER : SIDE_OPPONENTS;
         }
     }
     int payers[2], n_payers = 0;
-    if (o->mond_applies) {
+    if (o->mondfang_applies) {
         for (int t = 0; t < nt; t++) {
             int at = -1, w = tr->winners[t], win_card = -1;
             for (int i = 0; i < n; i++) {
@@ -562,7 +733,7 @@ static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per
             }
             if (at < 0) continue;
             int owner = tr->who[t][at];
-            if ((win_card == skis || win_card == pagat) && (o->any_side || ours[w] != ours[owner]))
+            if ((win_card == skis || win_card == pagat) && (o->mondfang_any_side || ours[w] != ours[owner]))
                 payers[n_payers++] = owner;
             break;
         }
@@ -571,55 +742,27 @@ static PyObject *declarer_facts(const Tricks *tr, const OutcomeRules *o, int per
     PyObject *mondfang = PyTuple_New(n_payers);
     if (!mondfang) return NULL;
     for (int i = 0; i < n_payers; i++) PyTuple_SET_ITEM(mondfang, i, PyLong_FromLong(payers[i]));
-    return Py_BuildValue("(iiiiiiiNii)", counted(dpile), counted(opile), valat_side, holder(o->trula, dpile, opile),
-                         holder(o->kings, dpile, opile), pagat_last, king_last, mondfang, lost, decided);
+    long values[N_DECLARER_FACTS] = {
+        [FACT_DECLARER_POINTS] = counted(dpile), [FACT_OPPONENTS_POINTS] = counted(opile),
+        [FACT_VALAT_SIDE] = valat_side, [FACT_TRULA_SIDE] = holder(trula_mask, dpile, opile),
+        [FACT_KINGS_SIDE] = holder(kings_mask, dpile, opile), [FACT_PAGAT_LAST] = pagat_last,
+        [FACT_KING_LAST] = king_last, [FACT_LOST_TRICK] = lost, [FACT_DECIDED] = decided,
+    };
+    return facts_tuple(values, N_DECLARER_FACTS, mondfang, FACT_MONDFANG);
 }
 
-/* The fast lane: a whole clean Slovenian deal.  ``run_lane`` does the work for ``lane`` and ``add_clean``. */
-
-typedef struct {
-    PyObject *hands, *talon, *tricks, *names, *players, *pick, *stash, *called;
-    int per_hand, declarer, leader, calls_king, klop, group;
-    uint64_t required;
-    Rules r;
-    OutcomeRules o;
-} LaneArgs;
-
-typedef struct {
-    Tricks tr;
-    uint64_t hands[MAX_SEATS], pick, stash, declarer_hand;
-    int partner, king_in_talon;
-    PyObject *facts;
-} LaneResult;
-
-static int parse_lane(PyObject *args, LaneArgs *a) {
-    /* The arguments of ``lane``. */
-    unsigned long long required, scope, trula, kings;
-    Rules *r = &a->r;
-    OutcomeRules *o = &a->o;
-    int ok = PyArg_ParseTuple(args, "OOOOO!iiiiOOOiK(iiiiKiiii)(iiiiiiKK)", &a->hands, &a->talon, &a->tricks,
-                              &a->names, &PyTuple_Type, &a->players, &a->per_hand, &a->declarer, &a->leader,
-                              &a->calls_king, &a->called, &a->pick, &a->stash, &a->klop, &required, &r->trumps,
-                              &r->void_tarok, &r->negative, &r->pagat_last, &scope, &r->pagat_emperor,
-                              &r->tarok_lead_last, &r->force_pagat, &r->emperor, &a->group, &o->beggar, &o->valat,
-                              &o->normal, &o->mond_applies, &o->any_side, &trula, &kings);
-    if (!ok) return -1;
-    a->required = required;
-    r->pagat_scope = scope;
-    o->trula = trula;
-    o->kings = kings;
-    return 0;
-}
+/* -- the fast lane: a whole clean Slovenian deal in one call ------------------------------------------------ */
 
 static int run_lane(const LaneArgs *a, LaneResult *res) {
-    /* 1 and ``res`` filled (its ``facts`` a new reference) for a clean deal, 0 to decline, -1 on an error. */
-    const Rules *r = &a->r;
-    const OutcomeRules *o = &a->o;
-    int per_hand = a->per_hand, declarer = a->declarer, leader = a->leader, group = a->group;
+    /* 1 and ``res`` filled (its ``facts`` a new reference) for a clean deal, 0 to decline, -1 on an error.
+     * ``lane`` here and ingest's bulk path (ingest/_bulkrows.c, through KERNEL_API) call it. */
+    const Rules *r = &a->plan->r;
+    const OutcomeRules *o = &a->plan->o;
+    int per_hand = a->per_hand, declarer = a->declarer, leader = a->leader, group = o->talon_group;
     int by_name = PyDict_Check(a->hands), count, talon[6];
     int n = (int)(by_name ? PyTuple_GET_SIZE(a->players) : seq_len(a->hands));
     if (!ready || n < 1 || n > MAX_SEATS || seq_len(a->talon) != 6 || declarer >= n) return 0;
-    /* the deal */
+    /* the deal: a hand without a tarok is a misdeal the reference warns of (tarock.engine._check_misdeal) */
     PyObject *hand_of[MAX_SEATS];
     for (int s = 0; s < n; s++)
         if (!(hand_of[s] = by_name ? PyDict_GetItem(a->hands, PyTuple_GET_ITEM(a->players, s)) : seq_at(a->hands, s)))
@@ -628,7 +771,7 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
     for (int s = 0; s <= n; s++) {
         uint64_t m = cards_mask(s < n ? hand_of[s] : a->talon, &count);
         if (m == ~0ULL || count != (s < n ? per_hand : 6) || __builtin_popcountll(m) != count || (m & seen)
-            || (s < n && !(m & a->required)))
+            || (s < n && !(m & tarok_mask)))
             return 0;
         seen |= m;
         if (s < n) hands[s] = m; else talon_mask = m;
@@ -641,7 +784,7 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
     if (!a->calls_king) {
         if (called_king >= 0) return 0;
     } else {
-        if (called_king < 0 || !(o->kings >> called_king & 1)) return 0;
+        if (called_king < 0 || !(kings_mask >> called_king & 1)) return 0;
         king_in_talon = 1;
         for (int s = 0; s < n; s++)
             if (hands[s] >> called_king & 1) { partner = s == declarer ? -1 : s; king_in_talon = 0; }
@@ -649,7 +792,7 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
     /* the tricks and who played them */
     Tricks *tr = &res->tr;
     if (load_tricks(tr, a->tricks, n, a->names, a->players, leader, r->trumps, r->emperor) < 0
-        || tr->nt > per_hand || (tr->nt < per_hand && !(o->beggar || o->valat)))
+        || tr->nt > per_hand || (tr->nt < per_hand && !(o->is_beggar || o->is_valat)))
         return 0;
     /* the talon exchange */
     uint64_t play[MAX_SEATS], pick = 0, stash = 0;
@@ -682,7 +825,8 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
             count = __builtin_popcountll(stash);
         }
         if (count != __builtin_popcountll(pick) || __builtin_popcountll(stash) != count || (stash & ~after)
-            || (stash & (o->kings | o->trula)) || ((stash & tarok_mask) && (after & plain_mask & ~o->kings & ~stash)))
+            || (stash & (kings_mask | trula_mask))
+            || ((stash & tarok_mask) && (after & plain_mask & ~kings_mask & ~stash)))
             return 0;
         play[declarer] = after & ~stash;
     } else if ((a->pick != Py_None && PyObject_IsTrue(a->pick)) || (a->stash != Py_None && PyObject_IsTrue(a->stash))) {
@@ -693,11 +837,17 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
     if (play_tricks(tr, play, leader, r) < 0) return 0;
     if (tr->nt == per_hand)
         for (int s = 0; s < n; s++) if (play[s]) return 0;
-    PyObject *facts = a->klop ? klop_facts(tr, talon)
-                              : declarer_facts(tr, o, per_hand, group, declarer, partner, called_king, king_in_talon,
-                                               pick, stash, talon_mask);
+    int decided = 0;
+    PyObject *facts;
+    if (o->is_klop) {
+        facts = klop_facts(tr, talon);
+    } else {
+        facts = declarer_facts(tr, o, per_hand, declarer, partner, called_king, king_in_talon, pick, stash,
+                               talon_mask);
+        if (facts) decided = (int)PyLong_AsLong(PyTuple_GET_ITEM(facts, FACT_DECIDED));
+    }
     if (!facts) return -1;
-    if (!a->klop && tr->nt < per_hand && PyLong_AsLong(PyTuple_GET_ITEM(facts, 9)) == 0) {
+    if (!o->is_klop && tr->nt < per_hand && decided == 0) {
         Py_DECREF(facts);
         return 0;  /* the record stops before the contract was decided */
     }
@@ -710,19 +860,24 @@ static int run_lane(const LaneArgs *a, LaneResult *res) {
 }
 
 /* lane(hands, talon, tricks, names, players, per_hand, declarer, leader, calls_king, called_king, talon_pick,
- *      stash, klop, required, play_rules, outcome_rules)
+ *      stash, plan)
  *   -> (hands, seats, winners, partner, king_in_talon, pick, stash, declarer's hand to play, facts) or None.
- * tarock.accel.lane's whole deal: dealt without a fault (every hand ``per_hand`` cards, some in ``required``,
+ * tarock.accel.lane's whole deal: dealt without a fault (every hand ``per_hand`` cards, a tarok among them,
  * the talon 6, no card twice), a valid king call, a legal talon exchange, every trick complete and played in
  * turn from the hands with legal cards; then the facts (``klop_facts`` / ``declarer_facts``).  None at the
  * first sign of anything else: the reference engine then replays the deal and says what is wrong.
  * Cards are numbers or canonical codes, in tuples or lists; ``hands`` a sequence in seat order or a dict by
- * player name.  ``declarer`` is -1 for none; ``called_king``,
- * ``talon_pick`` and ``stash`` None when not recorded. */
+ * player name.  ``declarer`` is -1 for none; ``called_king``, ``talon_pick`` and ``stash`` None when not
+ * recorded; ``plan`` a ``lane_plan`` capsule. */
 static PyObject *py_lane(PyObject *self, PyObject *args) {
     LaneArgs a;
     LaneResult res;
-    if (parse_lane(args, &a) < 0) return NULL;
+    PyObject *plan;
+    if (!PyArg_ParseTuple(args, "OOOOO!iiiiOOOO", &a.hands, &a.talon, &a.tricks, &a.names, &PyTuple_Type,
+                          &a.players, &a.per_hand, &a.declarer, &a.leader, &a.calls_king, &a.called, &a.pick,
+                          &a.stash, &plan))
+        return NULL;
+    if (!(a.plan = lane_plan_of(plan))) return NULL;
     int rc = run_lane(&a, &res);
     if (rc <= 0) { if (rc < 0) return NULL; Py_RETURN_NONE; }
     const Tricks *tr = &res.tr;
@@ -745,333 +900,6 @@ fail:
     Py_XDECREF(winners);
     Py_DECREF(res.facts);
     return NULL;
-}
-
-/* add_clean(plain, context, roster, texts, extra=None) -> True when the deal's rows were added, False to decline.
- * ingest.bulk.BulkPath.add for a clean deal, in one call: the plain record (tarock.formats.decode.Plain) is
- * replayed (run_lane, its tricks appended to the partition's buffer), scored by the compiled scorer with the
- * radelci its session holds, and its ``deals`` row and ``results`` values appended to the partition's
- * columns (ingest.rows.CleanRows), the session's radelci updated.  ``context`` is the tuple
- * ingest.bulk._Spec.context lays out; ``roster`` the scorer's roster of the players; ``texts`` the deal's
- * (options_json, options_hash); ``extra`` the scorer's codes of the deal's announcements and kontras
- * (tarock.accel.scorer.extra_of).  A deal with a score sheet is added when the sheet says what was recomputed
- * (scores and, if it has them, radelci: tarock.check.audit.audit_scores finds nothing), else declined.  Nothing
- * is added when it declines or fails. */
-enum {
-    C_PER_HAND, C_HAS_DECLARER, C_DECLARER_LEADS, C_CALLS_KING, C_KLOP, C_REQUIRED, C_PLAY_RULES, C_OUTCOME_RULES,
-    C_SCORE, C_PLAN, C_ZEROS, C_ROLES, C_TRICKS, C_LINES, C_DEALS, C_ROLE_LIST, C_SCORE_LIST, C_BEFORE_LIST,
-    C_AFTER_LIST, C_BREAKDOWN_LIST, C_ROSTER_OF, C_ROSTERS, C_LEDGERS, C_ADDED, C_PARSE_DATE, C_KLOP_POINTS,
-    C_CARD_POINTS, C_RECORDED_LIST, C_DIFF_LIST, C_NONES, C_SIZE
-};
-enum { P_LINE, P_DATA, P_RECORD, P_PLAYERS, P_TEXT, P_DIGEST, P_DEAL_ID, P_SIZE };
-
-#define N_ATTRS 12
-static PyObject *attr_names[N_ATTRS], *name_scores, *name_radelci;
-static const char *attr_texts[N_ATTRS] = {"hands", "talon", "tricks", "called_king", "talon_pick", "stash", "session",
-                                          "seq", "date", "contract", "declarer", "recorded"};
-enum {
-    A_HANDS, A_TALON, A_TRICKS, A_CALLED, A_PICK, A_STASH, A_SESSION, A_SEQ, A_DATE, A_CONTRACT, A_DECLARER, A_RECORDED
-};
-
-static int matches(PyObject *recorded, PyObject *players, PyObject *values) {
-    /* Whether a sheet's {player: number} (a player missing counts 0) says ``values``, per seat: 1, 0, -1. */
-    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(players); s++) {
-        PyObject *got = PyDict_GetItemWithError(recorded, PyTuple_GET_ITEM(players, s));
-        if (!got) {
-            if (PyErr_Occurred()) return -1;
-            long value = PyLong_AsLong(PyTuple_GET_ITEM(values, s));
-            if (value == -1 && PyErr_Occurred()) return -1;
-            if (value != 0) return 0;
-            continue;
-        }
-        int same = PyObject_RichCompareBool(got, PyTuple_GET_ITEM(values, s), Py_EQ);
-        if (same <= 0) return same;
-    }
-    return 1;
-}
-
-static int extend(PyObject *list, PyObject *items) {
-    /* list += items */
-    Py_ssize_t at = PyList_GET_SIZE(list);
-    return PyList_SetSlice(list, at, at, items);
-}
-
-static PyObject *name_options, *name_bidding, *name_announcements;
-
-static int names_ready(void) {
-    if (attr_names[0]) return 0;
-    for (int i = 0; i < N_ATTRS; i++)
-        if (!(attr_names[i] = PyUnicode_InternFromString(attr_texts[i]))) return -1;
-    if (!(name_scores = PyUnicode_InternFromString("scores")) || !(name_radelci = PyUnicode_InternFromString("radelci"))
-        || !(name_options = PyUnicode_InternFromString("options"))
-        || !(name_bidding = PyUnicode_InternFromString("bidding"))
-        || !(name_announcements = PyUnicode_InternFromString("announcements")))
-        return -1;
-    return 0;
-}
-
-static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts, PyObject *extra);
-
-static PyObject *py_add_clean(PyObject *self, PyObject *args) {
-    PyObject *plain, *ctx, *roster, *texts, *extra = Py_None;
-    if (!PyArg_ParseTuple(args, "O!O!OO!|O", &PyTuple_Type, &plain, &PyTuple_Type, &ctx, &roster, &PyTuple_Type,
-                          &texts, &extra))
-        return NULL;
-    return add_clean(plain, ctx, roster, texts, extra);
-}
-
-/* add_plain(plain, contexts, rosters, texts) -> add_clean's answer, or None when the deal needs more than
- * ``contexts`` (by (contract, number of players): the contexts under the ingest's default options) and
- * ``rosters`` (the scorer's rosters by players) hold, or has options, a bidding or announcements: the caller
- * prepares those and calls add_clean. */
-static PyObject *py_add_plain(PyObject *self, PyObject *args) {
-    PyObject *plain, *contexts, *rosters, *texts;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyTuple_Type, &plain, &PyDict_Type, &contexts, &PyDict_Type, &rosters,
-                          &PyTuple_Type, &texts))
-        return NULL;
-    if (PyTuple_GET_SIZE(plain) < P_SIZE || names_ready() < 0) return NULL;
-    PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
-    PyObject *options = PyObject_GetAttr(record, name_options), *bidding = PyObject_GetAttr(record, name_bidding);
-    PyObject *contract = PyObject_GetAttr(record, attr_names[A_CONTRACT]);
-    PyObject *announced = PyObject_GetAttr(record, name_announcements);
-    PyObject *result = NULL, *key = NULL;
-    if (!options || !bidding || !contract || !announced) goto done;
-    if (options != Py_None || bidding != Py_None || (announced != Py_None && PyObject_IsTrue(announced))
-        || !PyTuple_Check(players)) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto done;
-    }
-    PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(players));
-    if (!count) goto done;
-    key = PyTuple_Pack(2, contract, count);
-    Py_DECREF(count);
-    if (!key) goto done;
-    PyObject *ctx = PyDict_GetItemWithError(contexts, key), *roster = ctx ? PyDict_GetItemWithError(rosters, players) : NULL;
-    if (!ctx || !roster) {
-        if (!PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
-        goto done;
-    }
-    if (roster == Py_None) { result = Py_False; Py_INCREF(result); goto done; }  /* names the scorer does not take */
-    result = add_clean(plain, ctx, roster, texts, Py_None);
-done:
-    Py_XDECREF(options);
-    Py_XDECREF(bidding);
-    Py_XDECREF(contract);
-    Py_XDECREF(announced);
-    Py_XDECREF(key);
-    return result;
-}
-
-static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyObject *texts, PyObject *extra) {
-    if (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(plain) < P_SIZE || PyTuple_GET_SIZE(ctx) != C_SIZE
-        || PyTuple_GET_SIZE(texts) != 2) {
-        PyErr_SetString(PyExc_ValueError, "add_clean: unexpected arguments");
-        return NULL;
-    }
-    if (names_ready() < 0) return NULL;
-    PyObject *record = PyTuple_GET_ITEM(plain, P_RECORD), *players = PyTuple_GET_ITEM(plain, P_PLAYERS);
-    if (!PyTuple_Check(players)) Py_RETURN_FALSE;
-    PyObject *field[N_ATTRS];
-    for (int i = 0; i < N_ATTRS; i++) {
-        field[i] = PyObject_GetAttr(record, attr_names[i]);
-        if (!field[i]) { for (int j = 0; j < i; j++) Py_DECREF(field[j]); return NULL; }
-    }
-    PyObject *result = NULL, *facts = NULL, *scored = NULL, *before = NULL, *row = NULL, *new_ledger = NULL;
-    PyObject *sheet = NULL, *sheet_radelci = NULL, *on_sheet = NULL;
-    PyObject *tricks = PyTuple_GET_ITEM(ctx, C_TRICKS), *lines = PyTuple_GET_ITEM(ctx, C_LINES);
-    Py_ssize_t tricks_at = PyByteArray_GET_SIZE(tricks), lines_at = PyByteArray_GET_SIZE(lines);
-    int n = (int)PyTuple_GET_SIZE(players), seat = -1;
-    /* the declarer */
-    PyObject *declarer = field[A_DECLARER];
-    if (PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_HAS_DECLARER))) {
-        if (declarer == Py_None || (seat = seat_of(declarer, players)) < 0) goto decline;
-    } else if (declarer != Py_None) {
-        goto decline;
-    }
-    /* the replay */
-    LaneArgs a;
-    a.hands = field[A_HANDS]; a.talon = field[A_TALON]; a.tricks = field[A_TRICKS]; a.names = Py_None;
-    a.players = players; a.pick = field[A_PICK]; a.stash = field[A_STASH]; a.called = field[A_CALLED];
-    a.per_hand = (int)PyLong_AsLong(PyTuple_GET_ITEM(ctx, C_PER_HAND));
-    a.declarer = seat;
-    a.leader = seat >= 0 && PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_DECLARER_LEADS)) ? seat : 0;
-    a.calls_king = PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_CALLS_KING));
-    a.klop = PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_KLOP));
-    a.required = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(ctx, C_REQUIRED));
-    unsigned long long scope, trula, kings;
-    Rules *r = &a.r;
-    OutcomeRules *o = &a.o;
-    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(ctx, C_PLAY_RULES), "iiiiKiiii", &r->trumps, &r->void_tarok, &r->negative,
-                          &r->pagat_last, &scope, &r->pagat_emperor, &r->tarok_lead_last, &r->force_pagat, &r->emperor)
-        || !PyArg_ParseTuple(PyTuple_GET_ITEM(ctx, C_OUTCOME_RULES), "iiiiiiKK", &a.group, &o->beggar, &o->valat,
-                             &o->normal, &o->mond_applies, &o->any_side, &trula, &kings))
-        goto fail;
-    r->pagat_scope = scope;
-    o->trula = trula;
-    o->kings = kings;
-    if (PyErr_Occurred()) goto fail;
-    LaneResult res;
-    int rc = run_lane(&a, &res);
-    if (rc < 0) goto fail;
-    if (rc == 0) goto decline;
-    facts = res.facts;
-    const Tricks *tr = &res.tr;
-    int width = 2 * n + 1, partner = res.partner;
-    if (PyByteArray_Resize(tricks, tricks_at + (Py_ssize_t)tr->nt * width) < 0) goto fail;
-    uint8_t *p = (uint8_t *)PyByteArray_AS_STRING(tricks) + tricks_at;
-    for (int t = 0; t < tr->nt; t++, p += width) {
-        for (int i = 0; i < n; i++) { p[i] = (uint8_t)tr->cards[t][i]; p[n + i] = (uint8_t)tr->who[t][i]; }
-        p[2 * n] = (uint8_t)tr->winners[t];
-    }
-    /* the score, with the radelci the session holds */
-    PyObject *session = field[A_SESSION], *ledgers = PyTuple_GET_ITEM(ctx, C_LEDGERS);
-    PyObject *ledger = session == Py_None ? NULL : PyDict_GetItemWithError(ledgers, session);
-    if (!ledger && PyErr_Occurred()) goto fail;
-    if (ledger && PyDict_GET_SIZE(ledger)) {
-        if (!(before = PyTuple_New(n))) goto fail;
-        for (int s = 0; s < n; s++) {
-            PyObject *held = PyDict_GetItemWithError(ledger, PyTuple_GET_ITEM(players, s));
-            if (!held) { if (PyErr_Occurred()) goto fail; held = PyTuple_GET_ITEM(PyTuple_GET_ITEM(ctx, C_ZEROS), s); }
-            Py_INCREF(held);
-            PyTuple_SET_ITEM(before, s, held);
-        }
-    } else {
-        before = PyTuple_GET_ITEM(ctx, C_ZEROS);
-        Py_INCREF(before);
-    }
-    PyObject *deals = PyTuple_GET_ITEM(ctx, C_DEALS);
-    PyObject *who_declares = seat < 0 ? Py_None : PyLong_FromLong(seat);
-    PyObject *who_partners = partner < 0 ? Py_None : PyLong_FromLong(partner);
-    PyObject *first_row = PyLong_FromSsize_t(PyList_GET_SIZE(deals) * n);
-    if (seat < 0) Py_INCREF(Py_None);
-    if (partner < 0) Py_INCREF(Py_None);
-    if (!who_declares || !who_partners || !first_row) {
-        Py_XDECREF(who_declares); Py_XDECREF(who_partners); Py_XDECREF(first_row);
-        goto fail;
-    }
-    PyObject *call[9] = {PyTuple_GET_ITEM(ctx, C_PLAN), roster, who_declares, who_partners, facts, before, first_row,
-                         lines, extra};
-    scored = PyObject_Vectorcall(PyTuple_GET_ITEM(ctx, C_SCORE), call, 9, NULL);
-    Py_DECREF(who_declares);
-    Py_DECREF(who_partners);
-    Py_DECREF(first_row);
-    if (!scored) goto fail;
-    if (scored == Py_None) goto decline;
-    if (!PyTuple_Check(scored) || PyTuple_GET_SIZE(scored) != 4) {
-        PyErr_SetString(PyExc_TypeError, "add_clean: the scorer returned something else");
-        goto fail;
-    }
-    PyObject *won = PyTuple_GET_ITEM(scored, 0), *scores = PyTuple_GET_ITEM(scored, 1);
-    PyObject *after = PyTuple_GET_ITEM(scored, 2), *breakdown = PyTuple_GET_ITEM(scored, 3);
-    /* the score sheet: a deal whose sheet says anything else has findings (tarock.check.audit): the usual path */
-    PyObject *diffs = PyTuple_GET_ITEM(ctx, C_NONES);
-    int has_sheet = field[A_RECORDED] != Py_None;
-    if (has_sheet) {
-        if (!(sheet = PyObject_GetAttr(field[A_RECORDED], name_scores))
-            || !(sheet_radelci = PyObject_GetAttr(field[A_RECORDED], name_radelci)))
-            goto fail;
-        if (!PyDict_Check(sheet) || (sheet_radelci != Py_None && !PyDict_Check(sheet_radelci))) goto decline;
-        int same = matches(sheet, players, scores);
-        if (same == 1 && sheet_radelci != Py_None) same = matches(sheet_radelci, players, after);
-        if (same < 0) goto fail;
-        if (!same) goto decline;
-        if (!(on_sheet = PyTuple_New(n))) goto fail;
-        for (int s = 0; s < n; s++) {
-            PyObject *got = PyDict_GetItem(sheet, PyTuple_GET_ITEM(players, s));
-            got = got ? got : Py_None;
-            Py_INCREF(got);
-            PyTuple_SET_ITEM(on_sheet, s, got);
-        }
-        diffs = PyTuple_GET_ITEM(ctx, C_ZEROS);  /* recorded minus recomputed, a missing player counting 0 */
-    } else {
-        on_sheet = PyTuple_GET_ITEM(ctx, C_NONES);
-        Py_INCREF(on_sheet);
-    }
-    /* the deals row (ingest.rows.CleanRows.ROW) */
-    PyObject *ours, *theirs, *card_points, *date;
-    if (a.klop) {
-        ours = Py_None; theirs = Py_None;
-        Py_INCREF(Py_None); Py_INCREF(Py_None);
-        card_points = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(ctx, C_KLOP_POINTS), players,
-                                                   PyTuple_GET_ITEM(facts, 0), NULL);
-    } else {
-        ours = PyTuple_GET_ITEM(facts, 0); theirs = PyTuple_GET_ITEM(facts, 1);
-        Py_INCREF(ours); Py_INCREF(theirs);
-        long dp = PyLong_AsLong(ours), op = PyLong_AsLong(theirs);
-        PyObject *table = PyTuple_GET_ITEM(ctx, C_CARD_POINTS);
-        card_points = NULL;
-        if (dp >= 0 && op >= 0 && dp < PyList_GET_SIZE(table) && op < PyList_GET_SIZE(PyList_GET_ITEM(table, dp))) {
-            card_points = PyList_GET_ITEM(PyList_GET_ITEM(table, dp), op);
-            Py_INCREF(card_points);
-        } else if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_ValueError, "add_clean: card points out of range");
-        }
-    }
-    date = field[A_DATE] == Py_None ? (Py_INCREF(Py_None), Py_None)
-                                   : PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, C_PARSE_DATE), field[A_DATE]);
-    PyObject *partner_name = partner < 0 ? Py_None : PyTuple_GET_ITEM(players, partner);
-    Py_INCREF(partner_name);
-    if (!card_points || !date) {
-        Py_DECREF(ours); Py_DECREF(theirs); Py_XDECREF(card_points); Py_XDECREF(date); Py_DECREF(partner_name);
-        goto fail;
-    }
-    row = Py_BuildValue("(OOOOOOOONOONNNiOOOO)", PyTuple_GET_ITEM(plain, P_DEAL_ID), PyTuple_GET_ITEM(plain, P_DIGEST),
-                        PyTuple_GET_ITEM(plain, P_LINE), session, field[A_SEQ], date, field[A_CONTRACT], declarer,
-                        partner_name, field[A_CALLED], won, ours, theirs, card_points, tr->nt,
-                        has_sheet ? Py_True : Py_False, PyTuple_GET_ITEM(texts, 1), PyTuple_GET_ITEM(texts, 0),
-                        PyTuple_GET_ITEM(plain, P_TEXT));
-    Py_DECREF(date);
-    if (!row) goto fail;
-    /* the roster, roles, ledger: nothing below fails but for memory */
-    PyObject *rosters = PyTuple_GET_ITEM(ctx, C_ROSTERS), *roster_id = PyDict_GetItemWithError(rosters, players);
-    if (!roster_id) {
-        if (PyErr_Occurred()) goto fail;
-        PyObject *next = PyLong_FromSsize_t(PyDict_GET_SIZE(rosters));
-        if (!next || PyDict_SetItem(rosters, players, next) < 0) { Py_XDECREF(next); goto fail; }
-        Py_DECREF(next);
-        roster_id = PyDict_GetItem(rosters, players);
-    }
-    PyObject *roles = PyTuple_GET_ITEM(PyTuple_GET_ITEM(ctx, C_ROLES), (seat + 1) * (MAX_SEATS + 1) + partner + 1);
-    if (session != Py_None && !ledger) {
-        if (!(new_ledger = PyDict_New()) || PyDict_SetItem(ledgers, session, new_ledger) < 0) goto fail;
-        ledger = new_ledger;
-    }
-    if (PyList_Append(deals, row) < 0 || extend(PyTuple_GET_ITEM(ctx, C_ROLE_LIST), roles) < 0
-        || extend(PyTuple_GET_ITEM(ctx, C_SCORE_LIST), scores) < 0
-        || extend(PyTuple_GET_ITEM(ctx, C_BEFORE_LIST), before) < 0
-        || extend(PyTuple_GET_ITEM(ctx, C_AFTER_LIST), after) < 0
-        || extend(PyTuple_GET_ITEM(ctx, C_BREAKDOWN_LIST), breakdown) < 0
-        || extend(PyTuple_GET_ITEM(ctx, C_RECORDED_LIST), on_sheet) < 0
-        || extend(PyTuple_GET_ITEM(ctx, C_DIFF_LIST), diffs) < 0
-        || PyList_Append(PyTuple_GET_ITEM(ctx, C_ROSTER_OF), roster_id) < 0
-        || PyList_Append(PyTuple_GET_ITEM(ctx, C_ADDED), PyTuple_GET_ITEM(plain, P_LINE)) < 0)
-        goto fail;  /* out of memory: the shard fails as it would anyway */
-    if (ledger)
-        for (int s = 0; s < n; s++)
-            if (PyDict_SetItem(ledger, PyTuple_GET_ITEM(players, s), PyTuple_GET_ITEM(after, s)) < 0) goto fail;
-    result = Py_True;
-    Py_INCREF(result);
-    goto done;
-decline:
-    result = Py_False;
-    Py_INCREF(result);
-fail:
-    if (!result || result == Py_False) {
-        if (PyByteArray_GET_SIZE(tricks) > tricks_at) PyByteArray_Resize(tricks, tricks_at);
-        if (PyByteArray_GET_SIZE(lines) > lines_at) PyByteArray_Resize(lines, lines_at);
-    }
-done:
-    for (int i = 0; i < N_ATTRS; i++) Py_DECREF(field[i]);
-    Py_XDECREF(sheet);
-    Py_XDECREF(sheet_radelci);
-    Py_XDECREF(on_sheet);
-    Py_XDECREF(facts);
-    Py_XDECREF(scored);
-    Py_XDECREF(before);
-    Py_XDECREF(row);
-    Py_XDECREF(new_ledger);
-    return result;
 }
 
 static int set_new(PyObject *dict, PyObject *key, PyObject *value) {
@@ -1137,18 +965,84 @@ fail:
     return NULL;
 }
 
+
+static int seat_of_api(PyObject *name, PyObject *players) { return seat_of(name, players); }
+
+static const KernelApi api = {
+    .version = KERNEL_API_VERSION,
+    .size = sizeof(KernelApi),
+    .args_size = sizeof(LaneArgs),
+    .result_size = sizeof(LaneResult),
+    .run_lane = run_lane,
+    .seat_of = seat_of_api,
+    .lane_plan = lane_plan_of,
+};
+
 static PyMethodDef methods[] = {
-    {"init", py_init, METH_VARARGS, "Load the card tables (tarock.cards)."},
+    {"init", py_init, METH_O, "Load the card tables from a mapping of tarock.cards' names (vars(tarock.cards))."},
+    {"rules", py_rules, METH_O, "The play rules ``play`` takes, read by the names of PLAY_RULE_FIELDS."},
+    {"lane_plan", py_lane_plan, METH_O,
+     "The plan ``lane`` takes, read by the names of PLAY_RULE_FIELDS and OUTCOME_RULE_FIELDS."},
     {"seats", py_seats, METH_VARARGS, "Seats and trick winners of unnamed tricks."},
     {"played_by", py_played_by, METH_VARARGS, "Mask of the cards a seat played."},
     {"play", py_play, METH_VARARGS, "Winners and piles of a deal played in turn with legal cards, else None."},
     {"lane", py_lane, METH_VARARGS, "A whole clean Slovenian deal (tarock.accel.lane), else None."},
-    {"add_clean", py_add_clean, METH_VARARGS, "Ingest's bulk path for one clean deal: replayed, scored, its rows added."},
-    {"add_plain", py_add_plain, METH_VARARGS, "add_clean for a deal under the default options, found by contract."},
     {"trick_dicts", py_trick_dicts, METH_VARARGS, "The tricks of a check object."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastplay", "The engine's hot path in C.", -1, methods};
 
-PyMODINIT_FUNC PyInit__fastplay(void) { return PyModule_Create(&module); }
+static PyObject *names_tuple(const char *const *names, int count) {
+    /* The names, None where there is none. */
+    PyObject *out = PyTuple_New(count);
+    if (!out) return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *name = names[i] ? PyUnicode_InternFromString(names[i]) : Py_NewRef(Py_None);
+        if (!name) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, i, name);
+    }
+    return out;
+}
+
+static PyObject *pagat_last_table(void) {
+    /* Per code of the Pagat in the last trick: None, or (the side's name, the Pagat won the trick). */
+    PyObject *out = PyTuple_New(N_PAGAT_LAST);
+    if (!out) return NULL;
+    PyTuple_SET_ITEM(out, 0, Py_NewRef(Py_None));
+    for (int side = SIDE_DECLARER; side < N_SIDES; side++)
+        for (int won = 0; won < 2; won++) {
+            PyObject *entry = Py_BuildValue("(sO)", side_names[side], won ? Py_True : Py_False);
+            if (!entry) { Py_DECREF(out); return NULL; }
+            PyTuple_SET_ITEM(out, pagat_last_code(side, won), entry);
+        }
+    return out;
+}
+
+static int add_new(PyObject *m, const char *name, PyObject *value) {
+    /* m.name = value, stealing the reference. */
+    if (!value) return -1;
+    int rc = PyModule_AddObjectRef(m, name, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+PyMODINIT_FUNC PyInit__fastplay(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (add_new(m, "PLAY_RULE_FIELDS", field_names(play_fields, N_PLAY_FIELDS)) < 0
+        || add_new(m, "OUTCOME_RULE_FIELDS", field_names(outcome_fields, N_OUTCOME_FIELDS)) < 0
+        || add_new(m, "DECLARER_FACTS", names_tuple(declarer_fact_names, N_DECLARER_FACTS)) < 0
+        || add_new(m, "KLOP_FACTS", names_tuple(klop_fact_names, N_KLOP_FACTS)) < 0
+        || add_new(m, "SIDES", names_tuple(side_names, N_SIDES)) < 0
+        || add_new(m, "PAGAT_LAST", pagat_last_table()) < 0
+        || PyModule_AddIntConstant(m, "EMPEROR_NEVER", EMPEROR_NEVER) < 0
+        || PyModule_AddIntConstant(m, "EMPEROR_ALWAYS", EMPEROR_ALWAYS) < 0
+        || PyModule_AddIntConstant(m, "EMPEROR_TAROK_LEAD", EMPEROR_TAROK_LEAD) < 0
+        || add_new(m, "KERNEL_API", PyCapsule_New((void *)&api, KERNEL_API_CAPSULE, NULL)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
+

@@ -5,9 +5,13 @@ legal.  For them the lane does the engine's whole work -- hands, bidding, king c
 stash, announcements, trick play, card points and the facts scoring needs -- the deal, king,
 exchange, play and facts in one call to the compiled kernel (``tarock.accel``), the bidding
 (remembered per auction) and announcements in Python.  It gives up
-(``None``) at the first sign of anything the reference engine would have a word about, and the
-reference (``tarock.engine``) replays the deal from the start and writes the findings; so a lane
+(``None``) at the first sign of anything the reference engine would have a word about, and under options the
+accelerator does not declare (``tarock.accel.declared``); the
+reference (``tarock.engine``) then replays the deal from the start and writes the findings; so a lane
 ``Replay`` is exactly the reference's, which ``tests/accel/test_fast_lane.py`` checks deal by deal.
+
+The kernel plays a contract by a plan made once per contract and options from the reference's own objects,
+by name, and its facts are read by the names it gives them (``tarock.accel.projection``).
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from tarock import accel
+from tarock.accel.declared import accepts
+from tarock.accel.projection import FactsAt, KlopFactsAt
 from tarock.rules.bidding import BiddingOutcome
-from tarock.cards import KINGS_MASK, TAROK_MASK, TRULA_MASK
 from tarock.deal import Deal
-from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
+from tarock.facts import DealFacts, Side
 from tarock.options import SlovenianOptions
 from tarock.replay_state import Replay, Table
 from tarock.rules.slovenian.contracts import (
@@ -26,8 +32,6 @@ from tarock.rules.slovenian.contracts import (
     CONTRACTS,
     Contract,
     check_bidding,
-    emperor_mode,
-    forced_pagat_applies,
 )
 from tarock.rules.slovenian.replay import announcements
 
@@ -39,13 +43,15 @@ _BIDDING_LIMIT = 1 << 16
 
 def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) -> Replay | None:
     """The reference ``Replay`` of a clean Slovenian deal, or None when the deal is not one the lane
-    can vouch for (the caller then runs the reference engine)."""
+    can vouch for, or its options are not all the accelerator's (the caller then runs the reference engine)."""
     if deal.hands is None or deal.talon is None or deal.events or deal.claim is not None \
             or deal.conceded is not None or deal.extra.get("sheet_only") is True:
         return None
+    plan = plan_for(deal.contract, options)
+    if plan is None:
+        return None
     players = deal.players
     n = len(players)
-    plan = plan_for(deal.contract, options)
     contract = plan.contract
     if n not in CARDS_PER_HAND or (contract.four_players_only and n == 3):
         return None
@@ -61,8 +67,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     lane = kernel.lane(deal.hands, deal.talon, deal.tricks, names if any(names) else None, players, per_hand,
                        -1 if declarer is None else declarer,
                        declarer if contract.declarer_leads and declarer is not None else 0,
-                       calls_king, deal.called_king, deal.talon_pick, deal.stash,
-                       plan.klop, TAROK_MASK, plan.play_rules, plan.outcome_rules)
+                       calls_king, deal.called_king, deal.talon_pick, deal.stash, plan.kernel_plan)
     if lane is None:
         return None
     hands, seats, winners, partner, king_in_talon, pick, stash, declarer_hand, facts = lane
@@ -85,28 +90,49 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         announced = tuple((bonus, side) for bonus, side, _ in table.announced)
         kontra = table.kontra
     if plan.klop:
-        points, taken = facts
+        points = facts[_KLOP_POINTS]
         out.card_points = dict(zip(players, points))
-        out.facts = DealFacts(players, "klop", options=options, klop_points=points, klop_tricks=taken)
+        out.facts = DealFacts(players, "klop", options=options, klop_points=points, klop_tricks=facts[_KLOP_TRICKS])
         return out
-    dp, op, valat_side, trula_side, kings_side, pagat_last, king_last, mondfang, lost_trick, decided = facts
+    dp, op, decided = facts[_DECLARER_POINTS], facts[_OPPONENTS_POINTS], facts[_DECIDED]
     out.card_points = {"declarer_side": dp, "opponents": op}
     out.facts = DealFacts(
         players, contract.name, declarer, partner, options, (dp, op),
         declarer_took_trick=plan.beggar and decided > 0,
-        declarer_lost_trick=plan.valat and lost_trick > 0,
-        valat_side=_SIDES[valat_side], trula_side=_SIDES[trula_side], kings_side=_SIDES[kings_side],
-        pagat_last=_PAGAT_LAST[pagat_last], king_last=_SIDES[king_last], mondfang=mondfang,
+        declarer_lost_trick=plan.valat and facts[_LOST_TRICK] > 0,
+        valat_side=_SIDES[facts[_VALAT_SIDE]], trula_side=_SIDES[facts[_TRULA_SIDE]],
+        kings_side=_SIDES[facts[_KINGS_SIDE]], pagat_last=_PAGAT_LAST[facts[_PAGAT_LAST_AT]],
+        king_last=_SIDES[facts[_KING_LAST]], mondfang=facts[_MONDFANG],
         announced=announced, kontra=dict(kontra),
         decided_early=decided if 0 < decided < per_hand else None,
     )
     return out
 
 
-_SIDES: tuple[Side | None, ...] = (None, DECLARER, OPPONENTS)
-_PAGAT_LAST: tuple[tuple[Side, bool] | None, ...] = (
-    None, (DECLARER, False), (DECLARER, True), (OPPONENTS, False), (OPPONENTS, True))
-"""The kernel's codes of a side and of the Pagat in the last trick (``tarock.accel._fastplay.lane``)."""
+def _answers() -> tuple[tuple[Side | None, ...], tuple[tuple[Side, bool] | None, ...], FactsAt, KlopFactsAt]:
+    """How to read the kernel's facts: by the names it gives them (``tarock.accel.ANSWERS``), or placeholders
+    when it is not loaded (then the lane never runs)."""
+    answers = accel.ANSWERS
+    if answers is None:
+        return (), (), FactsAt(*range(len(FactsAt._fields))), KlopFactsAt(0, 1)
+    return answers.sides, answers.pagat_last, answers.facts, answers.klop_facts
+
+
+_SIDES, _PAGAT_LAST, _FACTS_AT, _KLOP_AT = _answers()
+"""The kernel's codes of a side and of the Pagat in the last trick, and where each fact stands in its facts
+tuples (module globals: the lane reads them per deal)."""
+_DECLARER_POINTS = _FACTS_AT.declarer_points
+_OPPONENTS_POINTS = _FACTS_AT.opponents_points
+_VALAT_SIDE = _FACTS_AT.valat_side
+_TRULA_SIDE = _FACTS_AT.trula_side
+_KINGS_SIDE = _FACTS_AT.kings_side
+_PAGAT_LAST_AT = _FACTS_AT.pagat_last
+_KING_LAST = _FACTS_AT.king_last
+_MONDFANG = _FACTS_AT.mondfang
+_LOST_TRICK = _FACTS_AT.lost_trick
+_DECIDED = _FACTS_AT.decided
+_KLOP_POINTS = _KLOP_AT.klop_points
+_KLOP_TRICKS = _KLOP_AT.klop_tricks
 
 
 class Plan(NamedTuple):
@@ -114,33 +140,33 @@ class Plan(NamedTuple):
 
     contract: Contract
     options: SlovenianOptions
-    emperor: int
     klop: bool
     beggar: bool
     valat: bool
-    play_rules: tuple[Any, ...]
-    outcome_rules: tuple[Any, ...]
+    kernel_plan: object
+    """The kernel's own plan (``tarock.accel.lane_plan``): what ``lane`` and ingest's bulk path play by."""
 
 
-_PLANS: dict[tuple[str, int], Plan] = {}
+_PLANS: dict[tuple[str, int], tuple[SlovenianOptions, Plan | None]] = {}
+"""Plans by (contract, the options' identity), with the options (kept alive, so the id stays theirs); None
+where the accelerator does not take the options."""
 
 
-def plan_for(name: str, options: SlovenianOptions) -> Plan:
-    """The contract's plan under ``options`` (cached by the options' identity: few objects, kept alive here)."""
+def plan_for(name: str, options: SlovenianOptions) -> Plan | None:
+    """The contract's plan under ``options``, or None when the accelerator does not implement the options
+    (``tarock.accel.declared.accepts``).  Cached by the options' identity: few objects, kept alive here.
+    Only while the kernel is loaded."""
     key = (name, id(options))
-    plan = _PLANS.get(key)
-    if plan is not None and plan.options is options:
-        return plan
-    c = CONTRACTS[name]
-    emperor = emperor_mode(c, options)
-    plan = Plan(c, options, emperor, c.is_klop, c.is_beggar, c.is_valat,
-                 (c.trumps, c.void_tarok, c.negative, c.pagat_last, c.pagat_scope, c.pagat_emperor, c.tarok_lead_last,
-                  forced_pagat_applies(c, options), emperor),
-                 (c.talon_group, c.is_beggar, c.is_valat, c.normal, c.normal or c.name == "solo_brez",
-                  options.mondfang_any_side, TRULA_MASK, KINGS_MASK))
+    known = _PLANS.get(key)
+    if known is not None and known[0] is options:
+        return known[1]
+    plan = None
+    if accepts(options) and options.ruleset == "slovenian":
+        c = CONTRACTS[name]
+        plan = Plan(c, options, c.is_klop, c.is_beggar, c.is_valat, accel.lane_plan(c, options))
     if len(_PLANS) >= 4096:
         _PLANS.clear()
-    _PLANS[key] = plan
+    _PLANS[key] = (options, plan)
     return plan
 
 

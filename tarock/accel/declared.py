@@ -1,0 +1,119 @@
+"""The options the accelerator implements, declared field by field and value by value; it declines the rest.
+
+The compiled kernel (``tarock/accel/_fastplay.c``), the fast lane (``tarock.accel.lane``), the compiled scorer
+(``tarock.accel.scorer``) and ingest's bulk path (``ingest.bulk``) were written and tested against the options
+below.  An options object is theirs only when every field of its class is declared here and holds a declared
+value (``accepts``); any other -- a new option, a new value of an old one -- goes to the pure-Python reference,
+which implements every option by definition.  So adding an option to ``tarock.options`` can never make a fast
+path silently ignore it: until someone declares it here (after teaching the accelerator and its differential
+tests, ``tests/accel``), deals under it take the reference's path.  docs/performance.md says which path runs
+where.
+
+Each value is given by itself (compared with its type: ``True`` is not ``1``) or by a type, which admits any
+value of exactly that type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+Declared = tuple[Any, ...]
+"""A field's declared values: each a value, or a type admitting every value of exactly that type."""
+
+DECLARED: dict[str, Mapping[str, Declared]] = {
+    "slovenian": {
+        # the compiled scorer writes both roundings' lines (tarock/accel/scorer.py, _ROUNDINGS)
+        "diff_rounding": ("nearest5", "none"),
+        "silent_pagat_failure": (True, False),
+        # the scorer takes the Mondfang's sentence and value from the reference per options (_mondfang_texts)
+        "mondfang_value": (int,),
+        # the kernel's Mondfang payers (``mondfang_any_side`` is one of its OUTCOME_RULE_FIELDS)
+        "mondfang_any_side": (False, True),
+        # the kernel's emperor modes and forced Pagat come from the reference (tarock/accel/projection.py)
+        "emperor_trick": (True, False),
+        "forced_pagat": ("all", "negative_only", "off"),
+        "radelci": (True, False),
+        # a clean deal has no offender, so no penalty applies; the lane declines a deal with a renons
+        "penalty": ("slovenian_renons", "record_as_played", "jass_trick_forfeit", "austrian_renonce", "annul"),
+        # the lane checks a bidding with the reference's own check_bidding
+        "bidding_order": ("forehand_last", "forehand_first"),
+        "radelc_scope": ("declarer", "each_player"),
+        "klop_radelc_double": (True, False),
+    },
+    "koenigrufen": {
+        # Königrufen takes no fast lane and no bulk path: only the kernel's ``play`` and ``seats``, with the
+        # follow rules, forced Pagat and emperor mode the reference's table_rules gives (emperor_trick,
+        # pagat_restriction); the other options are scoring's and the reference's alone
+        "counting": ("1/3", "1/1"),
+        "min_win_score": (None, int),
+        "values": ("raiffeisen", "wien", "tirol", "sauwald"),
+        "quapil": (False, True),
+        "emperor_trick": (True, False),
+        "pagat_restriction": (True, False),
+        "color_discard_restriction": (False, True),
+        "kontra_in_score": (True, False),
+        "triccolo": (False, True),
+        "trischaken_talon": ("first_six", "last_trick"),
+        "kings_in_color_games": (True, False),
+        "penalty": ("austrian_renonce", "record_as_played", "annul"),
+        "valat_keeps_announced": (True, False),
+        "concession_pays_announced": (True, False),
+        "trischaken_ties": ("share", "earliest"),
+        "trischaken_jungfrau": ("pot", "double"),
+    },
+}
+"""Per ruleset (the options class's ``ruleset``), each option field the accelerator implements and its values."""
+
+_VERDICTS: dict[int, tuple[object, bool]] = {}
+"""``accepts``'s answers by the options' identity, each with its options (kept alive, so the id stays theirs)."""
+_LIMIT = 4096
+
+
+def accepts(options: object) -> bool:
+    """Whether the accelerator implements ``options``: every dataclass field of its class is declared for its
+    ruleset in ``DECLARED`` and holds a declared value.  Remembered by the options object's identity (hashing a
+    frozen options object hashes every field, too slow per deal)."""
+    known = _VERDICTS.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    verdict = _judge(options)
+    if len(_VERDICTS) >= _LIMIT:
+        _VERDICTS.clear()
+    _VERDICTS[id(options)] = (options, verdict)
+    return verdict
+
+
+def undeclared(options: object) -> list[str]:
+    """What keeps ``options`` from the accelerator: each field (``name``) or value (``name=value``) not declared;
+    empty when ``accepts`` is True."""
+    if not is_dataclass(options) or isinstance(options, type):
+        return [f"{type(options).__name__} is not an options dataclass"]
+    table = DECLARED.get(getattr(type(options), "ruleset", None))  # type: ignore[arg-type]
+    if table is None:
+        return [f"ruleset {getattr(type(options), 'ruleset', None)!r}"]
+    out = []
+    for f in fields(options):
+        declared = table.get(f.name)
+        value = getattr(options, f.name)
+        if declared is None:
+            out.append(f.name)
+        elif not any(_admits(d, value) for d in declared):
+            out.append(f"{f.name}={value!r}")
+    return out
+
+
+def forget() -> None:
+    """Forget every verdict (for a test that changes ``DECLARED``)."""
+    _VERDICTS.clear()
+
+
+def _judge(options: object) -> bool:
+    return not undeclared(options)
+
+
+def _admits(declared: Any, value: Any) -> bool:
+    if isinstance(declared, type):
+        return type(value) is declared
+    return type(value) is type(declared) and bool(value == declared)

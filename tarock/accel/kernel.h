@@ -1,0 +1,90 @@
+/*
+ * The kernel's C interface (tarock/accel/_fastplay.c) for another extension: the types of a whole clean
+ * Slovenian deal's replay (``run_lane``) and the capsule through which ``tarock.accel._fastplay`` hands its
+ * functions out.  ingest/_bulkrows.c (ingest's bulk path) includes it; the kernel itself holds only rules.
+ *
+ * The rules a lane plays by (``LanePlan``) are filled by name, never by position: ``_fastplay.lane_plan``
+ * reads each field named in ``PLAY_RULE_FIELDS`` / ``OUTCOME_RULE_FIELDS`` from a mapping that
+ * tarock/accel/projection.py builds from the reference's own objects (docs/performance.md, "What runs
+ * where").  The names are the C members' own (``FIELD`` in _fastplay.c), so a member renamed here is a
+ * name the projection no longer finds, and the accelerator declines to load.
+ */
+#ifndef TAROCK_ACCEL_KERNEL_H
+#define TAROCK_ACCEL_KERNEL_H
+
+#include <Python.h>
+#include <stdint.h>
+
+#define N_CARDS 54
+#define MAX_SEATS 4
+#define MAX_TRICKS 18
+
+/* The switches of the play rules (tarock.rules.play.FollowRules) and the two arguments the table rules give
+ * beside them (tarock.rules.play.legal_mask's force_pagat, trick_winner's emperor). */
+typedef struct {
+    int trumps, void_tarok, negative, pagat_last, pagat_emperor, tarok_lead_last, force_pagat, emperor;
+    uint64_t pagat_scope;
+} Rules;
+
+/* What a contract's outcome needs (tarock.rules.slovenian.contracts.Contract, the options, and
+ * tarock.rules.slovenian.replay.mondfang_applies). */
+typedef struct {
+    int is_klop, talon_group, is_beggar, is_valat, normal, mondfang_applies, mondfang_any_side;
+} OutcomeRules;
+
+/* A contract under some options, as the lane plays it: made once per plan (``_fastplay.lane_plan``). */
+typedef struct {
+    Rules r;
+    OutcomeRules o;
+} LanePlan;
+
+#define LANE_PLAN_CAPSULE "tarock.accel._fastplay.LanePlan"
+#define RULES_CAPSULE "tarock.accel._fastplay.Rules"
+
+typedef struct {
+    int n, nt;                          /* players, tricks recorded */
+    int cards[MAX_TRICKS][MAX_SEATS];   /* each trick's cards in play order */
+    int who[MAX_TRICKS][MAX_SEATS];     /* the seat that played each card */
+    int winners[MAX_TRICKS];
+    uint64_t piles[MAX_SEATS];          /* the cards each seat took */
+} Tricks;
+
+/* One deal for ``run_lane``: the record's objects as they are (borrowed), the table's shape, the plan. */
+typedef struct {
+    PyObject *hands, *talon, *tricks, *names, *players, *pick, *stash, *called;
+    int per_hand, declarer, leader, calls_king;
+    const LanePlan *plan;
+} LaneArgs;
+
+typedef struct {
+    Tricks tr;
+    uint64_t hands[MAX_SEATS], pick, stash, declarer_hand;
+    int partner, king_in_talon;
+    PyObject *facts;  /* a new reference: the facts tuple, laid out as FACT_* below */
+} LaneResult;
+
+/* The facts tuple's fields, by position: exported by name as ``DECLARER_FACTS`` and ``KLOP_FACTS``
+ * (_fastplay.c's ``declarer_fact_names`` / ``klop_fact_names``), which tarock/accel/projection.py reads. */
+enum {
+    FACT_DECLARER_POINTS, FACT_OPPONENTS_POINTS, FACT_VALAT_SIDE, FACT_TRULA_SIDE, FACT_KINGS_SIDE, FACT_PAGAT_LAST,
+    FACT_KING_LAST, FACT_MONDFANG, FACT_LOST_TRICK, FACT_DECIDED, N_DECLARER_FACTS
+};
+enum { FACT_KLOP_POINTS, FACT_KLOP_TRICKS, N_KLOP_FACTS };
+
+/* What ``tarock.accel._fastplay.KERNEL_API`` (a capsule named KERNEL_API_CAPSULE) points to.  A user checks
+ * ``version`` and the sizes before calling anything: the two extensions are compiled separately. */
+#define KERNEL_API_VERSION 1
+#define KERNEL_API_CAPSULE "tarock.accel._fastplay.KERNEL_API"
+
+typedef struct {
+    int version;
+    size_t size, args_size, result_size;
+    /* 1 and ``res`` filled (its ``facts`` a new reference) for a clean deal, 0 to decline, -1 on an error. */
+    int (*run_lane)(const LaneArgs *a, LaneResult *res);
+    /* The index of ``name`` in the ``players`` tuple, or -1. */
+    int (*seat_of)(PyObject *name, PyObject *players);
+    /* The plan a ``lane_plan`` capsule holds; NULL with an exception set for anything else. */
+    const LanePlan *(*lane_plan)(PyObject *capsule);
+} KernelApi;
+
+#endif
