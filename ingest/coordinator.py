@@ -36,7 +36,7 @@ import pyarrow as pa
 from ingest.config import IngestOptions
 from ingest.dedup import write_duplicates
 from ingest.discover import SourceFile, discover
-from ingest.executors import make_executor, max_in_flight
+from ingest.executors import check_spec, make_executor, max_in_flight
 from ingest.layout import StoreLayout
 from ingest.pipeline import ShardReport, process_shard
 from ingest.progress import ProgressCallback, ProgressUpdate
@@ -121,7 +121,7 @@ def _run_shards(shards: list[Shard], done: dict[str, ShardReport], executor: str
     tell()
     if not pending:
         return reports, failures
-    pool = make_executor(executor)
+    pool = make_executor(executor, tasks=len(pending))
     window = max_in_flight(pool) or len(pending)
     queue = iter(pending)
     running: dict[Future[ShardReport], Shard] = {}
@@ -191,6 +191,7 @@ def run_ingest(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     other options than the store's raises ``GenerationMismatch``.
     """
     options = options or IngestOptions()
+    check_spec(executor)  # a spec that names no executor is refused before the store is touched
     layout = StoreLayout.at(store_dir)
     store = str(layout.root.resolve()) if layout.root.exists() else os.path.abspath(store_dir)
     started_at = datetime.now(UTC)

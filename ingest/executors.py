@@ -1,7 +1,9 @@
 """Where shards run: a ``concurrent.futures.Executor`` made from a short spec.
 
 * ``local`` / ``local:N`` — a process pool of N workers (default: one per
-  CPU); ``local:1`` runs the shards in this process, one after the other.
+  CPU), never more than the shards to run nor the CPUs this process may use;
+  N must be 1..``MAX_LOCAL_WORKERS``.  One worker (``local:1``, or a
+  single shard) runs the shards in this process, one after the other.
 * ``tcp://HOST:PORT`` — a Dask distributed scheduler (the ``dask`` extra);
   its workers need this project installed and the store directory (and the
   input files) at the same absolute paths, e.g. on a shared file system.
@@ -13,11 +15,21 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 import pyarrow as pa
+
+MAX_LOCAL_WORKERS = 1024
+"""The largest N ``local:N`` accepts; more is a typo, not a machine (the pool is capped by the CPUs anyway)."""
+
+_USAGE = "use local, local:N (N from 1 to {max}) or tcp://HOST:PORT"
+
+
+class ExecutorUnavailable(RuntimeError):
+    """The executor cannot be started: a ``tcp://`` scheduler that does not answer, Dask not installed."""
 
 
 class InlineExecutor(Executor):
@@ -32,6 +44,10 @@ class InlineExecutor(Executor):
         return future
 
 
+CONNECT_SECONDS = 10
+"""How long a ``tcp://`` executor waits for its scheduler to answer before giving up."""
+
+
 class DaskExecutor(Executor):
     """A Dask ``Client``'s executor that also closes the client on shutdown."""
 
@@ -39,8 +55,12 @@ class DaskExecutor(Executor):
         try:
             from distributed import Client
         except ImportError as exc:  # pragma: no cover - depends on the installed extras
-            raise RuntimeError("a tcp:// executor needs Dask: pip install 'tarock[dask]'") from exc
-        self._client = Client(address)
+            raise ExecutorUnavailable("a tcp:// executor needs Dask: pip install 'tarock[dask]'") from exc
+        try:
+            self._client = Client(address, timeout=CONNECT_SECONDS)
+        except Exception as exc:  # noqa: BLE001 (OSError, TimeoutError, ValueError: all one answer to the user)
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise ExecutorUnavailable(f"cannot reach the Dask scheduler at {address}: {reason}") from None
         self._executor = self._client.get_executor(pure=False)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -60,15 +80,57 @@ def max_in_flight(executor: Executor) -> int | None:
     return 1 if isinstance(executor, InlineExecutor) else None
 
 
-def make_executor(spec: str | None = None) -> Executor:
-    """The executor for ``spec`` (see the module docstring); ValueError for anything else."""
+def _cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_spec(spec: str | None) -> str:
+    """The spec, stripped, if it names an executor (see the module docstring); ValueError otherwise.
+
+    Only the text is looked at (no scheduler is contacted), so the CLI can refuse a bad spec
+    before it touches the store.
+    """
     spec = (spec or "local").strip()
     if spec.startswith("tcp://"):
+        return spec
+    kind, colon, count = spec.partition(":")
+    if kind != "local" or (colon and not re.fullmatch(r"[0-9]+", count)):
+        raise ValueError(f"unknown executor {spec!r}: {_USAGE.format(max=MAX_LOCAL_WORKERS)}")
+    if colon and not 1 <= int(count) <= MAX_LOCAL_WORKERS:
+        raise ValueError(f"executor {spec!r} asks for {int(count)} workers: N must be 1 to {MAX_LOCAL_WORKERS}")
+    return spec
+
+
+def local_workers(spec: str | None, tasks: int | None = None) -> int:
+    """The worker processes a ``local`` / ``local:N`` spec gets for ``tasks`` shards (None: not known).
+
+    N (default: one per CPU), capped by the CPUs this process may use and by the shards to
+    run: a worker with nothing to do is never started.
+    """
+    spec = check_spec(spec)
+    if spec.startswith("tcp://"):
+        raise ValueError(f"{spec!r} is not a local executor")
+    _, _, count = spec.partition(":")
+    workers = min(int(count) if count else _cpus(), _cpus())
+    if tasks is not None:
+        workers = min(workers, max(tasks, 1))
+    return workers
+
+
+def make_executor(spec: str | None = None, tasks: int | None = None) -> Executor:
+    """The executor for ``spec`` (see the module docstring) to run ``tasks`` shards (None: not known).
+
+    ValueError for a spec that names no executor or an absurd worker count; ``ExecutorUnavailable``
+    when a ``tcp://`` scheduler cannot be reached.
+    """
+    spec = check_spec(spec)
+    if spec.startswith("tcp://"):
         return DaskExecutor(spec)
-    kind, _, count = spec.partition(":")
-    if kind != "local" or (count and not count.isdigit()) or count == "0":
-        raise ValueError(f"unknown executor {spec!r}: use local, local:N or tcp://HOST:PORT")
-    workers = int(count) if count else os.cpu_count() or 1
+    workers = local_workers(spec, tasks)
     if workers == 1:
         return InlineExecutor()
     context = _pool_context()

@@ -258,13 +258,14 @@ def ingest(
     from ingest.commands import ingest as run_ingest
     from ingest.commands import print_summary, resolve_store
     from ingest.coordinator import GenerationMismatch
+    from ingest.executors import ExecutorUnavailable
     from ingest.layout import StoreBusy
 
     overrides = parse_overrides(ruleset_option, penalty)
     try:
         summary = run_ingest(_existing(paths), resolve_store(store), executor, rescore=rescore, quiet=quiet,
                              ruleset_options=overrides, shard_size=shard_size)
-    except (GenerationMismatch, StoreBusy, ValueError) as exc:
+    except (GenerationMismatch, StoreBusy, ExecutorUnavailable, ValueError) as exc:
         typer.echo(f"tarock: {exc}", err=True)
         raise typer.Exit(2) from None
     print_summary(summary)
