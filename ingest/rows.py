@@ -103,7 +103,7 @@ def _from_rows(schema: pa.Schema, rows: list[tuple[Any, ...]]) -> pa.Table:
     return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema)], schema=schema)
 
 
-def _encoded(values: list[str]) -> pa.DictionaryArray:
+def _encoded(values: list[str]) -> pa.Array:
     """Strings with few distinct values (cards, names) as a dictionary array: each value converted once."""
     return pa.array(values, _DICTIONARY)
 
@@ -121,6 +121,7 @@ class _Keys:
                 self._columns.append((column.to_numpy(), column))
                 continue
             encoded = pc.dictionary_encode(column)
+            assert isinstance(encoded, pa.DictionaryArray)  # an array's encoding is one array
             distinct = len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
             self._columns.append((None if distinct else encoded.indices.to_numpy(), encoded.dictionary))
 
@@ -132,10 +133,11 @@ class _Keys:
         dictionary-encoded for free.
         """
         parents = np.asarray(parents, np.int32)
-        keys = []
+        keys: list[pa.Array] = []
         for indices, values in self._columns:
             if values.type != pa.string():
-                keys.append(pa.array(indices[parents]))  # type: ignore[index]  (the column's values)
+                assert indices is not None  # a column that is not a string keeps its values (``__init__``)
+                keys.append(pa.array(indices[parents]))
             else:
                 keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values,
                                                            safe=False))  # indices of these very values
@@ -228,17 +230,19 @@ class _PartitionRows:
         role_array = pa.array(role, pa.string())
         won = deals["won"].combine_chunks().take(parents)
         player_won = pc.if_else(pc.is_in(role_array, value_set=pa.array(_SIDES)),
-                                pc.if_else(pc.equal(role_array, "opponent"), pc.invert(won), won),
+                                pc.if_else(pc.equal(role_array, pa.scalar("opponent")), pc.invert(won), won),
                                 pa.scalar(None, pa.bool_()))
         score_array = pa.array(score, pa.int32())
         width = len(ALL_COMPONENTS)
         cells = np.asarray(self.component, np.int64) * (n * n_deals) + np.asarray(self.component_row, np.int64)
         # summed per (component, row), component-major so each component's column is one contiguous run
-        components = np.bincount(cells, np.asarray(self.component_value, np.float64), width * n * n_deals)
-        components = components.astype(np.int32).reshape(width, n * n_deals)
+        sums = np.bincount(cells, np.asarray(self.component_value, np.float64), width * n * n_deals)
+        components = sums.astype(np.int32).reshape(width, n * n_deals)
         unscored = score_array.is_null().to_numpy(zero_copy_only=False) if score_array.null_count else None
+        players = deals["players"].combine_chunks()
+        assert isinstance(players, pa.ListArray)  # the deals' ``players`` column is a list of names
         return keys.table(parents, file_schema("results"), [
-            deals["players"].combine_chunks().flatten(),
+            players.flatten(),
             pa.array([seats[s] if s < len(seats) else None for s in range(n)], pa.string()).take(seat_no),
             pa.array(seat_no),
             role_array,
@@ -266,7 +270,7 @@ class _PartitionRows:
         sizes = np.array(self.trick_size, np.int32)
         offsets = np.zeros(len(sizes) + 1, np.int32)
         np.cumsum(sizes, out=offsets[1:])
-        offset_array = pa.array(offsets)
+        offset_array = pa.array(offsets, pa.int32())
         cards = _encoded(self.cards)
         players = _encoded(self.players)
         tricks = keys.table(trick_deal, file_schema("tricks"), [
@@ -278,7 +282,7 @@ class _PartitionRows:
         legal = np.ones(len(self.cards), np.bool_)
         if self.illegal:
             legal[list(self.illegal)] = False
-            codes = [None] * len(self.cards)
+            codes: list[str | None] = [None] * len(self.cards)
             for index, code in self.illegal.items():
                 codes[index] = code
             code_array = pa.array(codes, pa.string())
@@ -495,13 +499,15 @@ class ShardRows:
             mismatch = any(f.code == "A_SCORE_MISMATCH" for f in findings)
         else:
             finding_rows, illegal, renons, mismatch = [], None, 0, False
-        sides = card_points is not None and "declarer_side" in card_points
+        declarer_side = opponents = None  # two sides' card points (Klop and Trischaken: per player)
+        if card_points is not None and "declarer_side" in card_points:
+            declarer_side, opponents = card_points["declarer_side"], card_points["opponents"]
         deal_row = (
             check.id, hashlib.sha256(record.encode()).hexdigest(), item.file, item.line, self.shard_key,
             tuple(players), deal.session, deal.seq, parse_date(deal.date), players[-1], players[0],
             check.contract, check.declarer, check.partner,
             None if deal.called_king is None else CODES[deal.called_king], status, check.won,
-            card_points["declarer_side"] if sides else None, card_points["opponents"] if sides else None,
+            declarer_side, opponents,
             None if card_points is None else canonical_json(card_points), len(check.tricks), len(findings),
             renons, deal.recorded is not None, mismatch, options_hash, options_json, ENGINE_VERSION, record,
         )
@@ -546,7 +552,7 @@ class ShardRows:
                     if part is not None and part.deals]
             if not made:  # the bulk path prepared for this partition and took none of its deals
                 continue
-            tables = _merged(*made, np.array(self._lines, np.int64)) if len(made) > 1 else made[0]
+            tables = made[0] if len(made) == 1 else _merged(made[0], made[1], np.array(self._lines, np.int64))
             for name, table in tables.items():
                 out[name].append((values, table))
         out["rejects"].append(({}, _from_rows(file_schema("rejects"), self._rejects)))
