@@ -20,9 +20,10 @@ are the same either way, which ``tests/ingest/test_ingest_bulk.py`` checks file 
 compiled extensions (``ingest._bulkrows``, the kernel, the scorer) the bulk path is off and every record
 goes the usual way.
 
-What ``add_clean`` reads is laid out by name: its context by ``_bulkrows.CONTEXT_FIELDS``, built once per
-contract, number of players and options (``BulkPath._spec``); its ``deals`` row by ``_bulkrows.DEAL_ROW``, which
-must be ``CleanRows.ROW``; the plain record's fields by ``Plain._fields`` (``_load``).
+What ``add_clean`` reads is laid out by name: its context by ``_bulkrows.CONTEXT_FIELDS``, built once
+per contract, number of players and options (``BulkPath._spec``); its ``deals`` row by
+``_bulkrows.DEAL_ROW``, which must be ``CleanRows.ROW``; the plain record's fields by ``Plain._fields``
+(``_load``).
 """
 
 from __future__ import annotations
@@ -201,16 +202,17 @@ class BulkPath:
         part = self.rows.clean_part(RULESET, n, self.file)
         if plan is not None and score_plan is not None:
             values: dict[str, Any] = {
-                "per_hand": CARDS_PER_HAND[n], "has_declarer": c.has_declarer, "declarer_leads": c.declarer_leads,
-                "calls_king": c.calls_king and n == 4, "lane_plan": plan.kernel_plan, "scorer": self.score,
-                "scorer_plan": score_plan, "zeros": (0,) * n, "nones": (None,) * n,
-                "roles": _roles(n, c.name in NO_DECLARER), "ledgers": self.ledgers, "added": self._added,
-                "parse_date": parse_date, "klop_card_points_json": _klop_points, "card_points_json": _CARD_POINTS,
-                **part.columns(),
+                "per_hand": CARDS_PER_HAND[n], "has_declarer": c.has_declarer,
+                "declarer_leads": c.declarer_leads, "calls_king": c.calls_king and n == 4,
+                "lane_plan": plan.kernel_plan, "scorer": self.score, "scorer_plan": score_plan,
+                "zeros": (0,) * n, "nones": (None,) * n, "roles": _roles(n, c.name in NO_DECLARER),
+                "ledgers": self.ledgers, "added": self._added, "parse_date": parse_date,
+                "klop_card_points_json": _klop_points, "card_points_json": _CARD_POINTS, **part.columns(),
             }
             missing = [name for name in self._context_fields if name not in values]
             if missing:
-                raise LookupError(f"ingest._bulkrows reads {', '.join(missing)}, which ingest.bulk does not give")
+                raise LookupError(f"ingest._bulkrows reads {', '.join(missing)}, which ingest.bulk does not "
+                                  "give")
             context = tuple(values[name] for name in self._context_fields)
         spec = _Spec(options, context, c, part)
         if default:
@@ -237,15 +239,17 @@ class _Spec:
 
     options: SlovenianOptions
     context: tuple[Any, ...] | None
-    """``_bulkrows.add_clean``'s context; None when the accelerator does not declare the options, the compiled
-    scorer has no plan for these, or the contract is not played by this many players (the usual path says so)."""
+    """``_bulkrows.add_clean``'s context; None when the accelerator does not declare the options, the
+    compiled scorer has no plan for these, or the contract is not played by this many players (the usual
+    path says so)."""
     contract: Contract
     part: CleanRows
 
 
 def _roles(n: int, everyone_alone: bool) -> tuple[tuple[str | None, ...], ...]:
     """Each seat's role (``results.role``), as ``ingest.rows`` derives it from a check object, by (declarer
-    seat + 1) * 5 + partner seat + 1 (-1: none), for every pair of seats (``_bulkrows.add_clean`` reads it)."""
+    seat + 1) * 5 + partner seat + 1 (-1: none), for every pair of seats (``_bulkrows.add_clean`` reads
+    it)."""
     table = []
     for seat in range(-1, 4):
         for partner in range(-1, 4):

@@ -35,14 +35,15 @@ __all__ = ["ANSWERS", "BUILT", "KERNEL", "accepts", "lane_plan", "play_rules", "
 
 
 def ready(module: ModuleType) -> tuple[ModuleType, Answers] | None:
-    """``module`` (the compiled kernel) with the card tables loaded and its names matched against the reference's,
-    with how to read its answers; None, with a ``RuntimeWarning``, when they do not all match."""
+    """``module`` (the compiled kernel) with the card tables loaded and its names matched against the
+    reference's, with how to read its answers; None, with a ``RuntimeWarning``, when they do not all match."""
     try:
         module.init(vars(cards))
         return module, check(module)
     except (ProjectionError, KeyError, TypeError, ValueError, OverflowError) as exc:
-        warnings.warn(f"tarock.accel: the compiled kernel does not match the reference ({exc}); the pure-Python "
-                      "reference runs instead (rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"tarock.accel: the compiled kernel does not match the reference ({exc}); the "
+                      "pure-Python reference runs instead (rebuild with `pip install -e .`)", RuntimeWarning,
+                      stacklevel=2)
         return None
 
 

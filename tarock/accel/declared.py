@@ -1,13 +1,13 @@
 """The options the accelerator implements, declared field by field and value by value; it declines the rest.
 
-The compiled kernel (``tarock/accel/_fastplay.c``), the fast lane (``tarock.accel.lane``), the compiled scorer
-(``tarock.accel.scorer``) and ingest's bulk path (``ingest.bulk``) were written and tested against the options
-below.  An options object is theirs only when every field of its class is declared here and holds a declared
-value (``accepts``); any other -- a new option, a new value of an old one -- goes to the pure-Python reference,
-which implements every option by definition.  So adding an option to ``tarock.options`` can never make a fast
-path silently ignore it: until someone declares it here (after teaching the accelerator and its differential
-tests, ``tests/accel``), deals under it take the reference's path.  docs/performance.md says which path runs
-where.
+The compiled kernel (``tarock/accel/_fastplay.c``), the fast lane (``tarock.accel.lane``), the compiled
+scorer (``tarock.accel.scorer``) and ingest's bulk path (``ingest.bulk``) were written and tested against
+the options below.  An options object is theirs only when every field of its class is declared here and
+holds a declared value (``accepts``); any other -- a new option, a new value of an old one -- goes to the
+pure-Python reference, which implements every option by definition.  So adding an option to
+``tarock.options`` can never make a fast path silently ignore it: until someone declares it here (after
+teaching the accelerator and its differential tests, ``tests/accel``), deals under it take the
+reference's path.  docs/performance.md says which path runs where.
 
 Each value is given by itself (compared with its type: ``True`` is not ``1``) or by a type, which admits any
 value of exactly that type.
@@ -36,7 +36,8 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
         "forced_pagat": ("all", "negative_only", "off"),
         "radelci": (True, False),
         # a clean deal has no offender, so no penalty applies; the lane declines a deal with a renons
-        "penalty": ("slovenian_renons", "record_as_played", "jass_trick_forfeit", "austrian_renonce", "annul"),
+        "penalty": ("slovenian_renons", "record_as_played", "jass_trick_forfeit", "austrian_renonce",
+                    "annul"),
         # the lane checks a bidding with the reference's own check_bidding
         "bidding_order": ("forehand_last", "forehand_first"),
         "radelc_scope": ("declarer", "each_player"),
@@ -64,17 +65,19 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
         "trischaken_jungfrau": ("pot", "double"),
     },
 }
-"""Per ruleset (the options class's ``ruleset``), each option field the accelerator implements and its values."""
+"""Per ruleset (the options class's ``ruleset``), each option field the accelerator implements and its
+values."""
 
 _VERDICTS: dict[int, tuple[object, bool]] = {}
-"""``accepts``'s answers by the options' identity, each with its options (kept alive, so the id stays theirs)."""
+"""``accepts``'s answers by the options' identity, each with its options (kept alive, so the id stays
+theirs)."""
 _LIMIT = 4096
 
 
 def accepts(options: object) -> bool:
-    """Whether the accelerator implements ``options``: every dataclass field of its class is declared for its
-    ruleset in ``DECLARED`` and holds a declared value.  Remembered by the options object's identity (hashing a
-    frozen options object hashes every field, too slow per deal)."""
+    """Whether the accelerator implements ``options``: every dataclass field of its class is declared for
+    its ruleset in ``DECLARED`` and holds a declared value.  Remembered by the options object's identity
+    (hashing a frozen options object hashes every field, too slow per deal)."""
     known = _VERDICTS.get(id(options))
     if known is not None and known[0] is options:
         return known[1]
@@ -86,8 +89,8 @@ def accepts(options: object) -> bool:
 
 
 def undeclared(options: object) -> list[str]:
-    """What keeps ``options`` from the accelerator: each field (``name``) or value (``name=value``) not declared;
-    empty when ``accepts`` is True."""
+    """What keeps ``options`` from the accelerator: each field (``name``) or value (``name=value``) not
+    declared; empty when ``accepts`` is True."""
     if not is_dataclass(options) or isinstance(options, type):
         return [f"{type(options).__name__} is not an options dataclass"]
     table = DECLARED.get(getattr(type(options), "ruleset", None))  # type: ignore[arg-type]

@@ -43,7 +43,8 @@ _BIDDING_LIMIT = 1 << 16
 
 def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) -> Replay | None:
     """The reference ``Replay`` of a clean Slovenian deal, or None when the deal is not one the lane
-    can vouch for, or its options are not all the accelerator's (the caller then runs the reference engine)."""
+    can vouch for, or its options are not all the accelerator's (the caller then runs the reference
+    engine)."""
     if deal.hands is None or deal.talon is None or deal.events or deal.claim is not None \
             or deal.conceded is not None or deal.extra.get("sheet_only") is True:
         return None
@@ -92,7 +93,8 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     if plan.klop:
         points = facts[_KLOP_POINTS]
         out.card_points = dict(zip(players, points))
-        out.facts = DealFacts(players, "klop", options=options, klop_points=points, klop_tricks=facts[_KLOP_TRICKS])
+        out.facts = DealFacts(players, "klop", options=options, klop_points=points,
+                              klop_tricks=facts[_KLOP_TRICKS])
         return out
     dp, op, decided = facts[_DECLARER_POINTS], facts[_OPPONENTS_POINTS], facts[_DECIDED]
     out.card_points = {"declarer_side": dp, "opponents": op}

@@ -16,9 +16,9 @@ names:
 
 The mapping is built once per contract and options (``lane_plan``) or per follow rules (``play_rules``) and
 handed to the kernel, which reads it by the same names into a struct it keeps; nothing is looked up per deal.
-A name the kernel reads that the reference does not have, or a code it answers with that the reference does not
-know, is a ``ProjectionError`` at load: ``tarock.accel`` then leaves the kernel unloaded, with a warning, and
-the reference runs.  ``tests/accel/test_projection.py`` checks both.
+A name the kernel reads that the reference does not have, or a code it answers with that the reference does
+not know, is a ``ProjectionError`` at load: ``tarock.accel`` then leaves the kernel unloaded, with a warning,
+and the reference runs.  ``tests/accel/test_projection.py`` checks both.
 """
 
 from __future__ import annotations
@@ -91,7 +91,8 @@ class Answers(NamedTuple):
     klop_facts: KlopFactsAt
 
 
-def _play_values(names: tuple[str, ...], rules: FollowRules, force_pagat: bool, emperor: int) -> dict[str, Any]:
+def _play_values(names: tuple[str, ...], rules: FollowRules, force_pagat: bool,
+                 emperor: int) -> dict[str, Any]:
     """The play rules the kernel reads, by its names, from the follow rules and the two values beside them."""
     beside = dict(zip(_TABLE_RULES, (force_pagat, emperor)))
     values: dict[str, Any] = {}
@@ -106,10 +107,12 @@ def _play_values(names: tuple[str, ...], rules: FollowRules, force_pagat: bool, 
 
 
 def _outcome_values(names: tuple[str, ...], contract: Contract, options: SlovenianOptions) -> dict[str, Any]:
-    """The outcome rules the kernel reads, by its names: the contract's, the options' or a named contract rule."""
+    """The outcome rules the kernel reads, by its names: the contract's, the options' or a named contract
+    rule."""
     values: dict[str, Any] = {}
     for name in names:
-        found = [source for source, known in (("contract", name in _CONTRACT_NAMES), ("options", name in _OPTION_NAMES),
+        found = [source for source, known in (("contract", name in _CONTRACT_NAMES),
+                                              ("options", name in _OPTION_NAMES),
                                               ("rule", name in _CONTRACT_RULES)) if known]
         if len(found) != 1:
             problem = "does not have" if not found else f"has more than once ({', '.join(found)})"
@@ -124,9 +127,9 @@ def _outcome_values(names: tuple[str, ...], contract: Contract, options: Sloveni
 
 
 def lane_plan(kernel: ModuleType, contract: Contract, options: SlovenianOptions) -> object:
-    """The kernel's plan of a Slovenian contract under ``options`` (``_fastplay.lane_plan``): what the fast lane
-    plays it by, read by the kernel's names from the reference's follow rules (``table_rules``: the contract,
-    forced Pagat, emperor mode), the contract, the options and the contract's named rules."""
+    """The kernel's plan of a Slovenian contract under ``options`` (``_fastplay.lane_plan``): what the fast
+    lane plays it by, read by the kernel's names from the reference's follow rules (``table_rules``: the
+    contract, forced Pagat, emperor mode), the contract, the options and the contract's named rules."""
     values = _play_values(kernel.PLAY_RULE_FIELDS, *slovenian.table_rules(contract, options))
     values.update(_outcome_values(kernel.OUTCOME_RULE_FIELDS, contract, options))
     return kernel.lane_plan(values)
@@ -138,9 +141,9 @@ _PLAY_RULES: dict[tuple[int, bool, int], tuple[FollowRules, object]] = {}
 
 
 def play_rules(kernel: ModuleType, rules: FollowRules, force_pagat: bool, emperor: int) -> object:
-    """The kernel's play rules (``_fastplay.rules``, what ``_fastplay.play`` takes) of a game played by ``rules``,
-    ``force_pagat`` and ``emperor`` (``tarock.game.Game.kernel_rules``).  Remembered by the follow rules' identity:
-    the table rules are made once per contract and options."""
+    """The kernel's play rules (``_fastplay.rules``, what ``_fastplay.play`` takes) of a game played by
+    ``rules``, ``force_pagat`` and ``emperor`` (``tarock.game.Game.kernel_rules``).  Remembered by the follow
+    rules' identity: the table rules are made once per contract and options."""
     key = (id(rules), force_pagat, emperor)
     known = _PLAY_RULES.get(key)
     if known is not None and known[0] is rules:
@@ -170,16 +173,18 @@ def read_answers(kernel: ModuleType) -> Answers:
     """How to read the kernel's answers, by the names it gives them (``ProjectionError`` for one the reference
     does not know)."""
     sides = tuple(None if name is None else _side(name) for name in kernel.SIDES)
-    pagat_last = tuple(None if entry is None else (_side(entry[0]), bool(entry[1])) for entry in kernel.PAGAT_LAST)
+    pagat_last = tuple(None if entry is None else (_side(entry[0]), bool(entry[1]))
+                       for entry in kernel.PAGAT_LAST)
     facts = FactsAt(**_positions(tuple(kernel.DECLARER_FACTS), FactsAt._fields, "DECLARER_FACTS"))
     klop = KlopFactsAt(**_positions(tuple(kernel.KLOP_FACTS), KlopFactsAt._fields, "KLOP_FACTS"))
     return Answers(sides, pagat_last, facts, klop)
 
 
 def check(kernel: ModuleType) -> Answers:
-    """Every name the kernel reads or answers with matched against the reference's, once, at load: the emperor
-    modes' codes, a lane plan of every Slovenian contract and the play rules of every contract of both rulesets
-    (under the default options).  Raises ``ProjectionError`` at the first mismatch; returns ``read_answers``."""
+    """Every name the kernel reads or answers with matched against the reference's, once, at load: the
+    emperor modes' codes, a lane plan of every Slovenian contract and the play rules of every contract of
+    both rulesets (under the default options).  Raises ``ProjectionError`` at the first mismatch; returns
+    ``read_answers``."""
     for name in ("EMPEROR_NEVER", "EMPEROR_ALWAYS", "EMPEROR_TAROK_LEAD"):
         if getattr(kernel, name, None) != getattr(play, name):
             raise ProjectionError(f"the kernel's {name} is {getattr(kernel, name, None)!r}, the reference's "
