@@ -14,22 +14,27 @@ sessions, sessions out of order, duplicates and lines that are no records.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import zlib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
 import pyarrow.parquet as pq
 import pytest
 
+from ingest import bulk
 from ingest.bulk import BulkPath
 from ingest.config import IngestOptions
 from ingest.discover import discover
 from ingest.layout import StoreLayout
 from ingest.pipeline import process_shard
-from ingest.rows import ShardRows
+from ingest.rows import CleanRows, ShardRows
 from ingest.shards import plan_shards
 from tarock import accel
+from tarock.accel import declared, lane
 from tarock.accel.scorer import scorer
 from tarock.sim.randomplay import random_record
 from tarock.formats.codec import dumps, loads
@@ -37,8 +42,8 @@ from tarock.formats.items import ReaderLimits
 from tarock.sim.simulate import simulate
 from tests.support.ingest_util import session_records
 
-pytestmark = pytest.mark.skipif(accel.KERNEL is None or scorer() is None,
-                                reason="the accelerator is not built (test_fast_lane says why)")
+pytestmark = pytest.mark.skipif(accel.KERNEL is None or scorer() is None or bulk.BULKROWS is None,
+                                reason="the accelerator is not built (test_built says why)")
 
 OPTION_SETS: list[dict[str, Any]] = [
     {"diff_rounding": "none"}, {"radelci": False}, {"radelc_scope": "each_player"},
@@ -244,3 +249,95 @@ def test_a_shard_whose_plain_records_all_go_the_usual_way(tmp_path: Path) -> Non
     with accel.reference():
         ingest_shards(source, tmp_path / "slow", options, 500)
     assert parquet_files(tmp_path / "fast", options.generation) == parquet_files(tmp_path / "slow", options.generation)
+
+
+def _stores_the_same(tmp_path: Path, source: Path, options: IngestOptions) -> None:
+    """The store ingested as ingest runs is the store the reference makes, file by file."""
+    ingest_shards(source, tmp_path / "fast", options, 500)
+    with accel.reference():
+        ingest_shards(source, tmp_path / "slow", options, 500)
+    fast = parquet_files(tmp_path / "fast", options.generation)
+    slow = parquet_files(tmp_path / "slow", options.generation)
+    assert fast.keys() == slow.keys()
+    for name, rows in slow.items():
+        assert fast[name] == rows, name
+
+
+def test_options_the_accelerator_does_not_declare_go_the_usual_way(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a field dropped from the accelerator's declarations (``tarock.accel.declared``) the bulk path adds
+    no deal -- ``add_clean`` is never called, ``add_plain`` finds no context -- and the store is the
+    reference's; with a value dropped, only the deals under that value go the usual way."""
+    source = tmp_path / "mixed.jsonl"
+    source.write_bytes(b"\n".join(mixed_records(11)) + b"\n")
+    options = IngestOptions.make()
+    real = bulk.BULKROWS
+    assert real is not None
+    clean_calls: list[Any] = []
+
+    def add_clean(*args: Any) -> bool:
+        clean_calls.append(args)
+        return real.add_clean(*args)
+    monkeypatch.setattr(bulk, "BULKROWS", SimpleNamespace(add_plain=real.add_plain, add_clean=add_clean,
+                                                          CONTEXT_FIELDS=real.CONTEXT_FIELDS))
+    added: list[tuple[Any, bool]] = []  # (the record's own options, added)
+    add = BulkPath.add
+
+    def watched(self: BulkPath, plain: Any) -> bool:
+        added.append((plain.record.options, add(self, plain)))
+        return added[-1][1]
+    monkeypatch.setattr(BulkPath, "add", watched)
+    monkeypatch.setattr(declared, "_VERDICTS", {})
+    monkeypatch.setattr(lane, "_PLANS", {})
+    table = dict(declared.DECLARED["slovenian"])
+    monkeypatch.setitem(declared.DECLARED, "slovenian", {k: v for k, v in table.items() if k != "radelci"})
+    _stores_the_same(tmp_path / "field", source, options)
+    assert added and not any(ok for _, ok in added) and not clean_calls
+    # a value dropped: the records with {"diff_rounding": "none"} of their own decline, the others need not
+    added.clear()
+    monkeypatch.setitem(declared.DECLARED, "slovenian", dict(table, diff_rounding=("nearest5",)))
+    declared.forget()
+    monkeypatch.setattr(lane, "_PLANS", {})
+    _stores_the_same(tmp_path / "value", source, options)
+    rounded = [ok for own, ok in added if own is not None and own.get("diff_rounding") == "none"]
+    assert rounded and not any(rounded)
+    assert sum(ok for _, ok in added) > 0.5 * len(added)
+
+
+def test_without_its_extension_the_bulk_path_is_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ingest._bulkrows`` missing: no bulk path, and the usual path stores the same."""
+    code = ("import sys; sys.modules['ingest._bulkrows'] = None\n"
+            "from ingest import bulk\n"
+            "from ingest.rows import ShardRows\n"
+            "from tarock import accel\n"
+            "from tarock.formats.items import ReaderLimits\n"
+            "assert accel.KERNEL is not None and bulk.BULKROWS is None\n"
+            "assert bulk.BulkPath.for_shard(ShardRows('k'), 'f', 'f', ReaderLimits(), {}) is None\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    monkeypatch.setattr(bulk, "BULKROWS", None)
+    assert BulkPath.for_shard(ShardRows("k"), "f", "f", ReaderLimits(), {}) is None
+    source = tmp_path / "mixed.jsonl"
+    source.write_bytes(b"\n".join(mixed_records(13)[:300]) + b"\n")
+    _stores_the_same(tmp_path, source, IngestOptions.make())
+
+
+def test_a_row_or_context_laid_out_otherwise_turns_the_bulk_path_off_or_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ingest._bulkrows`` writes its ``deals`` row in ``CleanRows.ROW``'s order or not at all; a context
+    name it reads that ``ingest.bulk`` does not give fails at once; a plain record without a field it reads
+    is refused."""
+    real = bulk.BULKROWS
+    assert real is not None
+    assert tuple(real.DEAL_ROW) == CleanRows.ROW
+    monkeypatch.setattr(CleanRows, "ROW", CleanRows.ROW[::-1])
+    with pytest.warns(RuntimeWarning, match="deals row"):
+        assert bulk._load() is None
+    monkeypatch.undo()
+    path = BulkPath.for_shard(ShardRows("k"), "f", "f", ReaderLimits(), {})
+    assert path is not None
+    path._context_fields = (*path._context_fields, "no_such_column")
+    with pytest.raises(LookupError, match="no_such_column"):
+        path._spec("tri", 4, path.default, True)
+    with pytest.raises(ValueError, match="deal_id"):
+        real.init(("line", "record", "players", "text", "digest"))
+    assert bulk._load() is real  # the real layout, again
