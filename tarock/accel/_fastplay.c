@@ -555,7 +555,7 @@ static PyObject *new_capsule(size_t size, const char *name, void **out) {
 
 /* rules(mapping) -> the play rules ``play`` takes: every name of PLAY_RULE_FIELDS read from ``mapping``. */
 static PyObject *py_rules(PyObject *self, PyObject *mapping) {
-    Rules *r;
+    Rules *r = NULL;
     PyObject *capsule = new_capsule(sizeof(Rules), RULES_CAPSULE, (void **)&r);
     if (capsule && read_fields(mapping, play_fields, N_PLAY_FIELDS, (char *)r) < 0) Py_CLEAR(capsule);
     return capsule;
@@ -564,7 +564,7 @@ static PyObject *py_rules(PyObject *self, PyObject *mapping) {
 /* lane_plan(mapping) -> the plan ``lane`` takes: every name of PLAY_RULE_FIELDS and OUTCOME_RULE_FIELDS read
  * from ``mapping``. */
 static PyObject *py_lane_plan(PyObject *self, PyObject *mapping) {
-    LanePlan *plan;
+    LanePlan *plan = NULL;
     PyObject *capsule = new_capsule(sizeof(LanePlan), LANE_PLAN_CAPSULE, (void **)&plan);
     if (capsule && (read_fields(mapping, play_fields, N_PLAY_FIELDS, (char *)&plan->r) < 0
                     || read_fields(mapping, outcome_fields, N_OUTCOME_FIELDS, (char *)&plan->o) < 0))
