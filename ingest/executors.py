@@ -13,9 +13,14 @@ Every executor runs the same ``ingest.pipeline.process_shard``.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import re
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
@@ -136,7 +141,41 @@ def make_executor(spec: str | None = None, tasks: int | None = None) -> Executor
     context = _pool_context()
     if context.get_start_method() == "fork":
         _load_lazy_imports()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                               initargs=(os.getpid(),))
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with_parent(parent: int) -> None:
+    """Initializer of every local worker: end when the coordinator ``parent`` ends, however it ends.
+
+    A coordinator killed with SIGKILL cannot stop its workers, and a forked worker left
+    behind waited for work for ever (issue 24).  On Linux the kernel is asked to send the
+    worker SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere a daemon
+    thread watches the parent's id.  A parent that died before the request took effect is
+    caught by looking at the parent's id once more afterwards.  (The store's lock is not
+    inherited either: ``ingest.layout`` lets go of it in every forked child.)
+    """
+    asked = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            asked = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            asked = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not asked:
+        threading.Thread(target=_watch_parent, args=(parent,), name="watch-coordinator", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit this worker at once when its parent is no longer ``parent`` (it died; the worker was re-parented)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _load_lazy_imports() -> None:

@@ -4,7 +4,8 @@
 
     store/
       CURRENT                       the generation readers see (one line of text)
-      .lock                         held by the one ingest coordinator at work
+      .lock                         held by the one ingest coordinator at work (its process id inside)
+      .lock.guard                   held for a moment while a coordinator takes .lock
       ingest_runs/run-<id>.parquet  one row per finished run, across generations
       <generation>/                 "gen-v<ENGINE_VERSION>-<options hash>"
         _shards/<key>.json          completion marker of a shard: lists its files
@@ -25,6 +26,8 @@ import fcntl
 import os
 import re
 import shutil
+import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,6 +46,80 @@ _GENERATION = re.compile(r"gen-[A-Za-z0-9._-]+$")
 
 class StoreBusy(RuntimeError):
     """Another ingest holds the store's lock."""
+
+
+_HELD: set[int] = set()
+"""Descriptors of the store locks this process holds; a forked child lets go of them at once."""
+
+GUARD_SECONDS = 10.0
+"""How long taking the lock may wait for another coordinator that is taking it at the same moment."""
+
+
+def _drop_held_in_child() -> None:
+    """In a forked child (a ``local:N`` worker): point every held lock's descriptor at /dev/null.
+
+    ``flock`` locks belong to the open file, which a fork shares: a worker that kept the
+    descriptor would keep the store locked after its coordinator died (issue 24).  ``dup2``
+    over the number, rather than ``close``, so the parent's file object, copied into the
+    child, never closes a descriptor the child has since reused.
+    """
+    if not _HELD:
+        return
+    null = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        for fd in _HELD:
+            os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_drop_held_in_child)
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from /proc); None when it is not running.
+
+    A zombie counts as not running.  Without /proc the answer is "running, start unknown"
+    ("") when the process exists.
+    """
+    try:
+        fields = open(f"/proc/{pid}/stat", encoding="ascii", errors="replace").read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass
+        return ""
+    return None if fields[0] in ("Z", "X") else fields[19]
+
+
+def _identity() -> str:
+    """What a coordinator writes into ``.lock``: its process id, start time and host."""
+    return f"{os.getpid()} {_start_time(os.getpid()) or '-'} {socket.gethostname()}\n"
+
+
+def _holder(text: str) -> tuple[int | None, bool]:
+    """(process id, gone) of the coordinator a ``.lock`` names; (None, False) when it names none.
+
+    Gone: that process is not running on this host any more (or its id now belongs to a
+    process started later).  A holder on another host is never taken for gone.
+    """
+    parts = text.split()
+    if not parts or not parts[0].isdigit():
+        return None, False
+    pid = int(parts[0])
+    if len(parts) >= 3 and parts[2] != socket.gethostname():
+        return pid, False
+    started = _start_time(pid)
+    if started is None:
+        return pid, True
+    recorded = parts[1] if len(parts) >= 2 else "-"
+    return pid, recorded not in ("-", "") and started not in ("", recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,17 +194,72 @@ class StoreLayout:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """Hold the store's coordinator lock (non-blocking: StoreBusy when another run holds it)."""
+        """Hold the store's coordinator lock (non-blocking: StoreBusy when another run holds it).
+
+        The holder writes its process id into ``.lock``.  A lock held although the process
+        named there is gone is stale — held by processes that inherited the descriptor of a
+        killed coordinator — and is taken over: ``.lock`` is replaced by a new file, which
+        the stale holders do not hold.  Taking the lock happens under ``.lock.guard``, so two
+        coordinators never both take over.  A forked child lets go of the descriptor
+        (``_drop_held_in_child``).
+        """
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "a+b") as fh:
+        fd = self._take()
+        _HELD.add(fd)
+        try:
+            yield
+        finally:
+            _HELD.discard(fd)
             try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise StoreBusy(f"another ingest is running on {self.root}") from None
-            try:
-                yield
+                os.ftruncate(fd, 0)
+                fcntl.flock(fd, fcntl.LOCK_UN)
             finally:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+                os.close(fd)
+
+    def _take(self) -> int:
+        """Take ``.lock`` (see ``lock``); its descriptor, holding the lock with this process's id in it."""
+        path = self.root / ".lock"
+        guard = os.open(self.root / ".lock.guard", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        _HELD.add(guard)
+        try:
+            deadline = time.monotonic() + GUARD_SECONDS
+            while True:
+                try:
+                    fcntl.flock(guard, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise StoreBusy(f"another ingest is taking the lock of {self.root}") from None
+                    time.sleep(0.05)
+            for _ in range(2):
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    pid, gone = _holder(os.pread(fd, 256, 0).decode("utf-8", "replace"))
+                    os.close(fd)
+                    if not gone:
+                        who = f" (process {pid})" if pid is not None else ""
+                        raise StoreBusy(f"another ingest is running on {self.root}{who}") from None
+                    self._replace_lock_file(path)  # stale: its coordinator {pid} is gone
+                    continue
+                except BaseException:
+                    os.close(fd)
+                    raise
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, _identity().encode(), 0)
+                return fd
+            raise StoreBusy(f"the lock of {self.root} could not be taken over")
+        finally:
+            _HELD.discard(guard)
+            os.close(guard)  # releases the guard
+
+    @staticmethod
+    def _replace_lock_file(path: Path) -> None:
+        """Put a new, unlocked ``.lock`` in place of a stale one (whose holders keep the old file)."""
+        fresh = path.with_name(f".lock.{os.getpid()}.new")
+        fresh.write_bytes(b"")
+        os.replace(fresh, path)
 
     def collect_garbage(self, keep: set[str]) -> None:
         """Delete what no completed shard of a kept generation refers to.
