@@ -1,58 +1,79 @@
 """The compiled scorer of a clean Slovenian deal (``tarock.accel._fastscore``): ingest's bulk path.
 
-``score_lane`` gives what ``tarock.rules.slovenian.scoring.score_deal`` gives for a deal without offenders -- whether the
-declarer's side won, the scores, the radelci after the hand, each player's breakdown as the JSON ingest
-stores and the breakdown's (row, component, value) triples -- straight from the compiled kernel's raw facts
-tuple (``tarock.accel._fastplay.lane``), in about a microsecond instead of the ``DealFacts``, ``ScoreResult`` and
-``orjson`` calls of the reference path.
+``score_lane`` gives what ``tarock.rules.slovenian.scoring.score_deal`` gives for a deal without offenders --
+whether the declarer's side won, the scores, the radelci after the hand, each player's breakdown as the JSON
+ingest stores and the breakdown's (row, component, value) triples -- straight from the compiled kernel's raw
+facts tuple (``tarock.accel._fastplay.lane``), in about a microsecond instead of the ``DealFacts``,
+``ScoreResult`` and ``orjson`` calls of the reference path.
 
-The reference stays ``tarock.rules.slovenian.scoring``: the C module holds no sentence and no number of the rules.  At import
-this module writes every text with the scoring module's own tables and helpers -- a text with a name or a
-number in it by scoring a probe deal and cutting the sentence at the probe's marks -- escapes it for JSON and
-hands it to the C module.  A deal the C scorer does not support comes back as None; the caller scores it
-with the reference.  ``tests/accel/test_fast_score.py`` checks both agree byte for byte.
+The C module is a projection of the reference, ``tarock.rules.slovenian.scoring``: it holds no sentence, no
+number and no order of the rules.  It names what it indexes by (its components, bonuses, announcements, kontra
+targets and levels, kinds of contract, option values, sides, the facts it reads, the layout of every table it
+takes), and this module builds every table by looking those names up -- in the reference's own tables
+(``scoring.COMPONENTS``, ``BONUS_VALUES``, ``ANNOUNCEABLE``, ``KONTRA_TARGETS``, ``KONTRA_NAMES``,
+``DIFF_ROUNDINGS``, ``RADELC_SCOPES``, the contract tables, its constants), in
+``tarock.rules.rulesets.ALL_COMPONENTS`` and in the kernel's names of its facts and side codes -- and by
+writing every text with the reference's own helpers: a text with a name or a number in it by scoring a probe
+deal and cutting the sentence at the probe's marks.  Texts are JSON-escaped and handed to the C module in one
+dict, by name.  A name the C module uses that the reference (or the kernel) does not have is a
+``ProjectionError`` at import: the compiled scorer then stays off, with a ``RuntimeWarning`` (``WHY_OFF`` says
+why), and ingest scores every deal with the reference.
 
-Call it through ``scorer()``: ``score_lane``, or None when the extension was not built or the accelerator is
-switched off (``TAROCK_REFERENCE=1``, ``tarock.accel.reference()``).
+Options are the accelerator's only when ``tarock.accel.declared.accepts`` them (every field and value
+declared); the options the C module reads are then read by field name and coded by the C module's own names of
+their values.  A deal the C scorer does not support comes back as None; the caller scores it with the
+reference.  ``tests/accel/test_fast_score.py`` checks both agree byte for byte.
+
+Call it through ``scorer()``: ``score_lane``, or None when the extension was not built, does not match the
+reference, or the accelerator is switched off (``TAROCK_REFERENCE=1``, ``tarock.accel.reference()``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from types import ModuleType
-from typing import Any
+import importlib
+import itertools
+import warnings
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from types import MappingProxyType, ModuleType
+from typing import Any, NamedTuple
 
 import orjson
 
 from tarock import accel
-from tarock.rules.slovenian import scoring
+from tarock.accel.declared import accepts
+from tarock.accel.projection import ProjectionError
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
 from tarock.rules.rulesets import ALL_COMPONENTS
+from tarock.rules.slovenian import scoring
 
 Result = tuple[bool | None, tuple[int, ...], tuple[int, ...], tuple[str, ...]]
 """(won, scores, radelci after, breakdown JSON), per player in playing order."""
 
-_COMPONENTS = ("game", "difference", "trula", "kings", "pagat_ultimo", "king_ultimo", "valat", "mondfang", "klop",
-               "radelc")
-"""The components of a clean deal's lines, in the order of the C module's enum."""
-_BONUSES = _COMPONENTS[2:7]
-"""The bonuses, in the order of the C module's bonus table."""
-_ANNOUNCED = _BONUSES + ("mondfang",)
-"""What can be announced, in the order of ``_extra``'s announcer codes."""
-_KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
-"""The kontras scoring reads, in the order of ``_extra``'s kontra indices."""
-_KONTRAS = (1, 2, 4, 8, 16)
-_KONTRA_INDEX = {k: i for i, k in enumerate(_KONTRAS)}
-_SIDE_CODES: Mapping[Side, int] = {DECLARER: 1, OPPONENTS: 2}
-"""The kernel's codes of the sides (``tarock.accel.lane._SIDES``)."""
-_KLOP, _NORMAL, _NEGATIVE, _VALAT, _POINTS = range(5)
-"""How the C module scores a contract: Klop; Tri .. Solo ena; flat, won without taking a trick / without
-losing one / with the card points."""
-_CONTRACT_INDEX = {name: i for i, name in enumerate(scoring._RULES)}
-_ROUNDINGS = ("nearest5", "none")
-_SCOPES = ("declarer", "each_player")
+Entry = Mapping[str, Any]
+"""One entry of a table the C module takes, by its field names."""
+
+_OFFENDERS_ONLY = frozenset({"penalty"})
+"""Components of the reference's breakdown only a deal with offenders has: the C module scores none."""
+
+_KINDS: Mapping[str, Callable[[str], bool]] = MappingProxyType({
+    "klop": lambda name: name == "klop",  # scoring.score_deal: _score_klop
+    "normal": lambda name: name in scoring.NORMAL_CONTRACTS,  # _score_normal
+    "negative": lambda name: name in scoring.NEGATIVE_CONTRACTS,  # _score_higher, _higher_won's three ways
+    "valat": lambda name: name in scoring.VALAT_CONTRACTS,
+    "points": lambda name: name in scoring.HIGHER_CONTRACTS and name not in scoring.NEGATIVE_CONTRACTS
+    and name not in scoring.VALAT_CONTRACTS,
+})
+"""How the reference scores a contract, by the C module's names of its kinds (``KINDS``)."""
+
+_BOOLEAN = (False, True)
+"""A yes-or-no dimension of a C table, indexed by the truth value."""
+
+_PLAN_PARTS = frozenset({"contract", "mondfang", "options"})
+"""What a plan holds besides options values (``_fastscore.PLAN``): the contract's index, the Mondfang table of
+the options, the options themselves (which keep their id theirs while the plan is cached)."""
+
 _NAME_LIMIT = 200
 """The longest name (JSON-escaped, in bytes) the C module takes: all lines of a deal fit its buffer."""
 _CACHE_LIMIT = 4096
@@ -63,7 +84,7 @@ _HELD = (9173, 9281)
 """Radelci the probe deals' players hold: numbers no sentence holds otherwise."""
 
 
-# --- the reference's texts, for the C module ------------------------------------------------------------
+# --- the reference's texts --------------------------------------------------------------------------------
 
 
 def _json(text: str) -> bytes:
@@ -71,32 +92,17 @@ def _json(text: str) -> bytes:
     return orjson.dumps(text)[1:-1]
 
 
-def _part(line: scoring.Line) -> tuple[bytes, int]:
-    """A line's (escaped detail, value): how the C module's tables hold it."""
-    return _json(line.detail), line.value
+def _part(line: scoring.Line) -> Entry:
+    """A line as a table entry of the C module: its escaped detail and its value."""
+    return {"detail": _json(line.detail), "value": line.value}
 
 
-def _klop_part(points: int, tricks: int) -> tuple[bytes, int, bool]:
-    """A Klop player's (text, value, ±70 result), looked up as ``scoring._score_klop`` does."""
-    value, text, full = (scoring._KLOP_BY_POINTS.get(points) if tricks != 0 else None) \
-        or scoring._klop_result(points, tricks)
-    return _json(text), value, full
-
-
-def _kind(c: scoring._Contract) -> int:
-    if c.name == "klop":
-        return _KLOP
-    if c.normal:
-        return _NORMAL
-    if c.name in scoring.NEGATIVE_CONTRACTS:
-        return _NEGATIVE
-    return _VALAT if c.name in scoring.VALAT_CONTRACTS else _POINTS
-
-
-def _probe(contract: str, options: SlovenianOptions, held: Sequence[int], **facts: Any) -> scoring.ScoreResult:
-    """A probe deal of four marked players scored by the reference, the first ones holding ``held`` radelci."""
-    players = _MARKS
-    return scoring.score_deal(DealFacts(players, contract, options=options, **facts), dict(zip(players, held)))
+def _probe(contract: str, options: SlovenianOptions, held: Sequence[int],
+           **facts: Any) -> scoring.ScoreResult:
+    """A probe deal of four marked players scored by the reference, the first ones holding ``held``
+    radelci."""
+    deal = DealFacts(_MARKS, contract, options=options, **facts)
+    return scoring.score_deal(deal, dict(zip(_MARKS, held)))
 
 
 def _line_of(result: scoring.ScoreResult, component: str) -> scoring.Line:
@@ -105,88 +111,257 @@ def _line_of(result: scoring.ScoreResult, component: str) -> scoring.Line:
     return line
 
 
-def _cut(text: str, marks: Sequence[str]) -> list[bytes]:
-    """``text`` cut at each of ``marks`` in turn, the pieces JSON-escaped; ValueError unless each is there once."""
-    pieces = []
-    for mark in marks:
-        head, found, text = text.partition(mark)
-        pieces.append(head)
-        if not found:
-            raise ValueError(f"fast_score: {mark!r} not where expected in a reference sentence")
-    pieces.append(text)
-    if any(mark in piece for piece in pieces for mark in marks):
-        raise ValueError("fast_score: a probe mark occurs twice in a reference sentence")
-    return [_json(piece) for piece in pieces]
+def _pieces(text: str, marks: Sequence[str], names: Sequence[str]) -> dict[str, bytes]:
+    """``text`` cut at each of ``marks`` in turn, the pieces JSON-escaped, by ``names`` (the pieces' names in
+    the sentence's order; a name given twice names equal pieces).  ProjectionError unless each mark is there
+    once."""
+    pieces: dict[str, bytes] = {}
+    for i, name in enumerate(names):
+        if i < len(marks):
+            head, found, text = text.partition(marks[i])
+            if not found:
+                raise ProjectionError(f"{marks[i]!r} is not where expected in a reference sentence")
+        else:
+            head = text
+        if any(mark in head for mark in marks):
+            raise ProjectionError("a probe mark occurs twice in a reference sentence")
+        piece = _json(head)
+        if pieces.setdefault(name, piece) != piece:
+            raise ProjectionError(f"the reference's sentence has two different {name!r} pieces")
+    return pieces
 
 
-def _radelc_texts() -> tuple[list[bytes], list[bytes], list[bytes]]:
-    """The radelc sentences cut around names and numbers: the declarer's radelc (before and after the
-    number), each player's (head, " holds ", separator, tail) and a Klop player's (around name and number)."""
+def _radelc_texts() -> dict[str, dict[str, bytes]]:
+    """The radelc sentences cut around names and numbers, each piece by its name (``_fastscore.TEXTS``): the
+    declarer's radelc (``radelc_scope`` declarer), each doubled player's (each_player), a Klop player's."""
     tri = {"declarer": 0, "partner": 1, "card_points": (40, 30)}
     declarer = _probe("tri", replace(DEFAULT_SLOVENIAN, radelc_scope="declarer"), _HELD[:1], **tri)
     each = _probe("tri", replace(DEFAULT_SLOVENIAN, radelc_scope="each_player"), _HELD, **tri)
     klop = _probe("klop", replace(DEFAULT_SLOVENIAN, klop_radelc_double=True), _HELD[:1],
                   klop_points=(10, 20, 20, 20), klop_tricks=(1, 1, 1, 1))
-    head, holds, separator, holds_again, tail = _cut(_line_of(each, "radelc").detail,
-                                                     [_MARKS[0], str(_HELD[0]), _MARKS[1], str(_HELD[1])])
-    if holds != holds_again:
-        raise ValueError("fast_score: each player's radelc sentence is not a list of alike parts")
-    return (_cut(_line_of(declarer, "radelc").detail, [str(_HELD[0])]), [head, holds, separator, tail],
-            _cut(_line_of(klop, "radelc").detail, [_MARKS[0], str(_HELD[0])]))
+    held = [str(n) for n in _HELD]
+    return {
+        "radelc_declarer": _pieces(_line_of(declarer, "radelc").detail, held[:1], ("head", "tail")),
+        "radelc_each": _pieces(_line_of(each, "radelc").detail, (_MARKS[0], held[0], _MARKS[1], held[1]),
+                               ("head", "holds", "separator", "holds", "tail")),
+        "radelc_klop": _pieces(_line_of(klop, "radelc").detail, (_MARKS[0], held[0]),
+                               ("head", "holds", "tail")),
+    }
 
 
-def _tables() -> tuple[Any, ...]:
-    """``_fastscore.init``'s arguments, each table flat in the order of the C module's array:
-    components (escaped name, index in ALL_COMPONENTS, doubled by a radelc); contracts (kind, Mondfang
-    applies, radelc for everyone); game lines by contract, won, kontra; difference lines by card points,
-    diff_rounding, kontra; bonus lines by bonus, by the declarer's side, made, announced, kontra; Klop results
-    by card points, took a trick; the radelc sentences' pieces; the card points that win; a full Klop result."""
-    rules = scoring._RULES.values()
-    return (
-        tuple((_json(name), ALL_COMPONENTS.index(name), name in scoring.DOUBLED_BY_RADELC) for name in _COMPONENTS),
-        tuple((_kind(c), c.mondfang, c.award_reason is not None) for c in rules),
-        tuple(_part(scoring._game_line(c, (), won, k)) for c in rules for won in (False, True) for k in _KONTRAS),
-        tuple(_part(scoring._difference_line((), points, rounding, k))
-              for points in range(scoring.KLOP_FULL + 1) for rounding in _ROUNDINGS for k in _KONTRAS),
-        tuple(_part(scoring._bonus_line((), bonus, side, made, announced, k))
-              for bonus in _BONUSES for side in (OPPONENTS, DECLARER) for made in (False, True)
-              for announced in (False, True) for k in _KONTRAS),
-        tuple(_klop_part(points, tricks) for points in range(scoring.KLOP_FULL + 1) for tricks in (0, 1)),
-        *map(tuple, _radelc_texts()),
-        scoring.WIN_THRESHOLD,
-        scoring.KLOP_FULL,
+def _mondfang_entry(options: SlovenianOptions, announced: bool, kontra: int) -> Entry:
+    """The Mondfang line of the owner's captured Mond (announced against them or not, kontra'd): its sentence
+    cut at the owner's name, and its value.  The probe's owner is the declarer."""
+    against = (("mondfang", OPPONENTS),) if announced else ()
+    result = _probe("tri", options, (), declarer=0, partner=1, card_points=(40, 30), mondfang=(0,),
+                    announced=against, kontra={"mondfang": kontra})
+    line = _line_of(result, "mondfang")
+    return {**_pieces(line.detail, _MARKS[:1], ("head", "tail")), "value": line.value}
+
+
+def _klop_entry(points: int, took_trick: bool) -> Entry:
+    """A Klop player's text, value and whether it is a ±70 result, as ``scoring._score_klop`` finds it."""
+    tricks = int(took_trick)
+    value, text, full = (scoring._KLOP_BY_POINTS.get(points) if tricks != 0 else None) \
+        or scoring._klop_result(points, tricks)
+    return {"detail": _json(text), "value": value, "full": full}
+
+
+# --- the projection: the C module's names looked up in the reference ------------------------------------
+
+
+def _known(what: str, names: Sequence[Any], known: Collection[Any]) -> None:
+    """ProjectionError unless each of the C module's ``names`` is among the reference's ``known``."""
+    missing = [name for name in names if name not in known]
+    if missing:
+        raise ProjectionError(f"the compiled scorer's {what} {missing} are not the reference's")
+
+
+def _same(what: str, names: Sequence[Any], known: Collection[Any]) -> None:
+    """ProjectionError unless the C module's ``names`` are the reference's ``known``, neither having more."""
+    _known(what, names, known)
+    extra = [name for name in known if name not in names]
+    if extra:
+        raise ProjectionError(f"the reference's {what} {extra} are not the compiled scorer's")
+
+
+def _table(layouts: Mapping[str, tuple[Sequence[str], Sequence[str]]], name: str, entry: Callable[..., Entry],
+           dimensions: Mapping[str, Sequence[Any]]) -> tuple[tuple[Any, ...], ...]:
+    """The C module's table ``name`` as it lays it out (``_fastscore.TABLES``): flat over its dimensions, the
+    first the slowest, each entry ``entry`` called with the dimensions' values by name, its fields in the C
+    module's order."""
+    axes, fields_ = layouts[name]
+    unknown = [axis for axis in axes if axis not in dimensions]
+    if unknown:
+        raise ProjectionError(f"the compiled scorer's table {name} runs over {unknown}, which the reference "
+                              "lacks")
+    rows = []
+    for values in itertools.product(*(dimensions[axis] for axis in axes)):
+        try:
+            got = entry(**dict(zip(axes, values)))
+            rows.append(tuple(got[field] for field in fields_))
+        except (KeyError, TypeError) as exc:
+            raise ProjectionError(f"the compiled scorer's table {name} wants {exc}, which the reference "
+                                  "lacks") from None
+    return tuple(rows)
+
+
+def _mondfang_table(layouts: Mapping[str, tuple[Sequence[str], Sequence[str]]], kontras: Sequence[int],
+                    options: SlovenianOptions) -> tuple[tuple[Any, ...], ...]:
+    """The Mondfang lines under ``options`` (a plan's table ``mondfang``): per announced against the owner or
+    not, per kontra."""
+    return _table(layouts, "mondfang", lambda announced, kontra: _mondfang_entry(options, announced, kontra),
+                  {"announced": _BOOLEAN, "kontra": kontras})
+
+
+@dataclass(frozen=True)
+class Projection:
+    """What the C module's names come to in the reference: its ``init`` dict and how to make its per-deal
+    inputs."""
+
+    init: dict[str, Any]
+    """``_fastscore.init``'s argument: every table, text, constant and facts position, by the C module's
+    names."""
+    contracts: Mapping[str, int]
+    """Each contract the C module scores, by its index in the ``contracts`` table (a plan holds it)."""
+    plan: tuple[str, ...]
+    """What a plan holds, in the C module's order (``PLAN``)."""
+    option_values: Mapping[str, tuple[Any, ...]]
+    """Per options field the C module reads, its values, each at the index a plan holds for it."""
+    layouts: Mapping[str, tuple[Sequence[str], Sequence[str]]]
+    """Each table's dimensions and fields (``TABLES``): the plan's Mondfang table is made per options."""
+    kontras: tuple[int, ...]
+    announced: tuple[str, ...]
+    targets: tuple[str, ...]
+    side_codes: Mapping[Side, int]
+
+
+def project(module: Any, kernel: Any) -> Projection:
+    """The C scorer ``module``'s names looked up in the reference and the ``kernel``'s
+    (``tarock.accel._fastplay``) names of its facts; ProjectionError at the first name one of them lacks."""
+    _known("components", module.COMPONENTS, scoring.COMPONENTS)
+    left = [c for c in scoring.COMPONENTS if c not in module.COMPONENTS]
+    _known("components it leaves to the reference", left, _OFFENDERS_ONLY)
+    _same("bonuses", module.BONUSES, scoring.BONUS_VALUES)
+    _same("announcements", module.ANNOUNCED, scoring.ANNOUNCEABLE)
+    _same("kontra targets", module.KONTRA_TARGETS, scoring.KONTRA_TARGETS)
+    kontras = tuple(module.KONTRAS)
+    if kontras[:1] != (1,):
+        raise ProjectionError(f"the compiled scorer's first kontra level is {kontras[:1]}, not 1 (none)")
+    _known("kontra levels", kontras[1:], scoring.KONTRA_NAMES)
+    _known("kinds of contract", module.KINDS, _KINDS)
+    _known("diff_rounding values", module.ROUNDINGS, scoring.DIFF_ROUNDINGS)
+    _known("radelc_scope values", module.SCOPES, scoring.RADELC_SCOPES)
+    option_fields = {f.name for f in fields(SlovenianOptions)}
+    _known("options", list(module.OPTION_VALUES), option_fields)
+    _known("plan parts", [part for part in module.PLAN if part not in module.OPTION_VALUES], _PLAN_PARTS)
+    sides = tuple(module.SIDES)
+    if sides != tuple(kernel.SIDES) or tuple(module.PAGAT_LAST) != tuple(kernel.PAGAT_LAST):
+        raise ProjectionError("the compiled scorer's side codes are not the kernel's (SIDES, PAGAT_LAST)")
+    _known("sides", [side for side in sides if side is not None], (DECLARER, OPPONENTS))
+    _known("facts", module.DECLARER_FACTS, kernel.DECLARER_FACTS)
+    _known("Klop facts", module.KLOP_FACTS, kernel.KLOP_FACTS)
+    _known("constants", module.CONSTANTS, vars(scoring))
+
+    rules = scoring._RULES
+    kind_of = {name: [kind for kind in module.KINDS if _KINDS[kind](name)] for name in rules}
+    contracts = [name for name, kinds in kind_of.items() if len(kinds) == 1]
+    dimensions: dict[str, Sequence[Any]] = {
+        "component": module.COMPONENTS, "contract": contracts, "bonus": module.BONUSES, "kontra": kontras,
+        "points": range(module.MAX_POINTS + 1), "diff_rounding": module.ROUNDINGS, "won": _BOOLEAN,
+        "made": _BOOLEAN, "by_declarer": _BOOLEAN, "announced": _BOOLEAN, "took_trick": _BOOLEAN,
+    }
+    entries: dict[str, Callable[..., Entry]] = {
+        "components": lambda component: {"name": _json(component), "index": ALL_COMPONENTS.index(component),
+                                         "doubled": component in scoring.DOUBLED_BY_RADELC},
+        "contracts": lambda contract: {"kind": module.KINDS.index(kind_of[contract][0]),
+                                       "mondfang": rules[contract].mondfang,
+                                       "award": rules[contract].award_reason is not None},
+        "game": lambda contract, won, kontra: _part(scoring._game_line(rules[contract], (), won, kontra)),
+        "difference": lambda points, diff_rounding, kontra: _part(
+            scoring._difference_line((), points, diff_rounding, kontra)),
+        "bonus": lambda bonus, by_declarer, made, announced, kontra: _part(scoring._bonus_line(
+            (), bonus, DECLARER if by_declarer else OPPONENTS, made, announced, kontra)),
+        "klop": _klop_entry,
+    }
+    layouts = {name: (tuple(axes), tuple(fields_)) for name, (axes, fields_) in module.TABLES.items()}
+    _known("tables", list(layouts), [*entries, "mondfang"])
+    init: dict[str, Any] = {name: _table(layouts, name, entries[name], dimensions)
+                            for name in layouts if name != "mondfang"}
+    _mondfang_table(layouts, kontras, DEFAULT_SLOVENIAN)  # a plan's, per options: its names checked here
+    texts = _radelc_texts()
+    _known("texts", list(module.TEXTS), texts)
+    for name, pieces in module.TEXTS.items():
+        _known(f"pieces of {name}", pieces, texts[name])
+        init[name] = tuple(texts[name][piece] for piece in pieces)
+    init["constants"] = {name: getattr(scoring, name) for name in module.CONSTANTS}
+    init["declarer_facts"] = {"size": len(kernel.DECLARER_FACTS),
+                              **{name: kernel.DECLARER_FACTS.index(name) for name in module.DECLARER_FACTS}}
+    init["klop_facts"] = {"size": len(kernel.KLOP_FACTS),
+                          **{name: kernel.KLOP_FACTS.index(name) for name in module.KLOP_FACTS}}
+    return Projection(
+        init=init,
+        contracts=MappingProxyType({name: i for i, name in enumerate(contracts)}),
+        plan=tuple(module.PLAN),
+        option_values=MappingProxyType({name: tuple(vs) for name, vs in module.OPTION_VALUES.items()}),
+        layouts=MappingProxyType(layouts),
+        kontras=kontras,
+        announced=tuple(module.ANNOUNCED),
+        targets=tuple(module.KONTRA_TARGETS),
+        side_codes=MappingProxyType({side: code for code, side in enumerate(sides) if side is not None}),
     )
 
 
-def _load() -> ModuleType | None:
-    """The C module loaded with the reference's texts, or None when it was not built."""
+class _Loaded(NamedTuple):
+    module: ModuleType | None
+    projection: Projection | None
+    why_off: str | None
+
+
+def _load() -> _Loaded:
+    """The C module loaded with the reference's tables, and its projection; or why not."""
     try:
-        from tarock.accel import _fastscore
+        module = importlib.import_module("tarock.accel._fastscore")
     except ImportError:
-        return None
-    _fastscore.init(*_tables())
-    return _fastscore
+        return _Loaded(None, None, "tarock.accel._fastscore was not built")
+    if accel.KERNEL is None:
+        return _Loaded(None, None, "the kernel (tarock.accel) is not loaded")
+    try:
+        projection = project(module, accel.KERNEL)
+        module.init(projection.init)
+    except (ProjectionError, AttributeError, ValueError, TypeError) as exc:
+        warnings.warn(f"tarock.accel.scorer: the compiled scorer does not match the reference ({exc}); deals "
+                      "are scored by the reference (rebuild with `pip install -e .`)", RuntimeWarning,
+                      stacklevel=2)
+        return _Loaded(None, None, str(exc))
+    return _Loaded(module, projection, None)
 
 
-_KERNEL = _load()
+_KERNEL, _PROJECTION, WHY_OFF = _load()
+"""``WHY_OFF``: why the compiled scorer is off (not built, no kernel, a name the reference lacks), or None."""
 BUILT: bool = _KERNEL is not None
-"""Whether the C scorer was built and loaded at import (``scorer()`` also heeds ``tarock.accel``)."""
+"""Whether the C scorer was built, matched the reference and was loaded at import (``scorer()`` also heeds
+``tarock.accel``)."""
 _score = _KERNEL.score if _KERNEL is not None else None
+
+# What each deal reads, as module globals (empty when the C scorer is off: then nothing calls them).
+_ANNOUNCED: tuple[str, ...] = _PROJECTION.announced if _PROJECTION else ()
+_KONTRA_TARGETS: tuple[str, ...] = _PROJECTION.targets if _PROJECTION else ()
+_KONTRA_INDEX: Mapping[int, int] = {k: i for i, k in enumerate(_PROJECTION.kontras)} if _PROJECTION else {}
+_SIDE_CODES: Mapping[Side, int] = _PROJECTION.side_codes if _PROJECTION else {}
+_NOBODY = (0,) * len(_ANNOUNCED)
+"""The announcer codes of a deal without announcements."""
 
 
 # --- per options, roster, announcements: worked out once ------------------------------------------------
 
 
-def _mondfang_texts(options: SlovenianOptions) -> tuple[tuple[bytes, bytes, int], ...]:
-    """Per (announced against the owner, kontra): the Mondfang sentence cut at the owner's name, and its value."""
-    texts = []
-    for announced in ((), (("mondfang", OPPONENTS),)):  # the probe's owner is the declarer
-        for k in _KONTRAS:
-            line = _line_of(_probe("tri", options, (), declarer=0, partner=1, card_points=(40, 30), mondfang=(0,),
-                                  announced=announced, kontra={"mondfang": k}), "mondfang")
-            before, after = _cut(line.detail, [_MARKS[0]])
-            texts.append((before, after, line.value))
-    return tuple(texts)
+def _code(values: tuple[Any, ...], value: Any) -> int | None:
+    """The index of ``value`` among an option's ``values`` (compared with its type: ``True`` is not ``1``)."""
+    for i, known in enumerate(values):
+        if type(known) is type(value) and known == value:
+            return i
+    return None
 
 
 _PLANS: dict[tuple[str, int], tuple[Any, ...]] = {}
@@ -195,19 +370,31 @@ so no other object takes that id while it is here."""
 
 
 def _new_plan(contract: str, options: SlovenianOptions) -> tuple[Any, ...] | None:
-    """What the C module needs of a contract and the options (``_fastscore.c``'s ``read_plan``), or None for
-    what it does not support: a contract or option value the reference does not know."""
-    if contract not in _CONTRACT_INDEX or not isinstance(options, SlovenianOptions) \
-            or options.diff_rounding not in _ROUNDINGS or options.radelc_scope not in _SCOPES \
-            or type(options.mondfang_value) is not int:
+    """What the C module needs of a contract and the options (``_fastscore.PLAN``, each options field read by
+    its name), or None for what it does not support: a contract it does not score, options the accelerator
+    does not declare (``tarock.accel.declared``) or holding a value the C module has no name for."""
+    p = _PROJECTION
+    if p is None or contract not in p.contracts or not isinstance(options, SlovenianOptions) \
+            or not accepts(options):
         return None
-    plan = (_CONTRACT_INDEX[contract], int(options.diff_rounding == "none"), int(bool(options.silent_pagat_failure)),
-            int(bool(options.radelci)), int(options.radelc_scope == "each_player"),
-            int(bool(options.klop_radelc_double)), _mondfang_texts(options), options)
+    plan: list[Any] = []
+    for part in p.plan:
+        if part == "contract":
+            plan.append(p.contracts[contract])
+        elif part == "mondfang":
+            plan.append(_mondfang_table(p.layouts, p.kontras, options))
+        elif part == "options":
+            plan.append(options)
+        else:
+            code = _code(p.option_values[part], getattr(options, part))
+            if code is None:
+                return None
+            plan.append(code)
     if len(_PLANS) >= _CACHE_LIMIT:
         _PLANS.clear()
-    _PLANS[contract, id(options)] = plan
-    return plan
+    made = tuple(plan)
+    _PLANS[contract, id(options)] = made
+    return made
 
 
 _ROSTERS: dict[tuple[str, ...], tuple[bytes, ...]] = {}
@@ -216,7 +403,8 @@ _ROSTERS: dict[tuple[str, ...], tuple[bytes, ...]] = {}
 def _new_roster(players: tuple[str, ...]) -> tuple[bytes, ...] | None:
     """The players' names JSON-escaped, or None for a roster the C module does not take (not 3 or 4
     distinct names, a name orjson refuses or longer than ``_NAME_LIMIT`` escaped)."""
-    if len(players) not in (3, 4) or not all(isinstance(p, str) for p in players) or len(set(players)) != len(players):
+    if len(players) not in (3, 4) or not all(isinstance(p, str) for p in players) \
+            or len(set(players)) != len(players):
         return None
     try:
         names = tuple(map(_json, players))
@@ -234,25 +422,28 @@ _ANNOUNCERS: dict[tuple[tuple[str, Side], ...], tuple[int, ...] | None] = {}
 
 
 def _announcer_codes(announced: tuple[tuple[str, Side], ...]) -> tuple[int, ...] | None:
-    """Per bonus of ``_ANNOUNCED``, the sides that announced it (``scoring._announcers``: in order, each once),
-    two bits a side; None when a side is neither."""
+    """Per announcement the C module reads (``_fastscore.ANNOUNCED``), the sides that announced it
+    (``scoring._announcers``: in order, each once), two bits a side (its code, ``_fastscore.SIDES``); None
+    when a side is neither."""
     if announced in _ANNOUNCERS:
         return _ANNOUNCERS[announced]
     by_bonus = scoring._announcers(announced)
     sides = [by_bonus.get(bonus, ()) for bonus in _ANNOUNCED]
     codes = None
     if all(side in _SIDE_CODES for of_bonus in sides for side in of_bonus):
-        codes = tuple(sum(_SIDE_CODES[side] << 2 * i for i, side in enumerate(of_bonus)) for of_bonus in sides)
+        codes = tuple(sum(_SIDE_CODES[side] << 2 * i for i, side in enumerate(of_bonus))
+                      for of_bonus in sides)
     if len(_ANNOUNCERS) >= _CACHE_LIMIT:
         _ANNOUNCERS.clear()
     _ANNOUNCERS[announced] = codes
     return codes
 
 
-def extra_of(announced: tuple[tuple[str, Side], ...], kontra: Mapping[str, int] | None) -> tuple[int, ...] | None:
-    """The announcer codes and kontra indices the C module reads (``score_prepared``'s ``extra``), or None for a
-    kontra it does not take."""
-    codes = _announcer_codes(announced) if announced else (0,) * len(_ANNOUNCED)
+def extra_of(announced: tuple[tuple[str, Side], ...],
+             kontra: Mapping[str, int] | None) -> tuple[int, ...] | None:
+    """The announcer codes and kontra indices the C module reads (``score``'s ``extra``: per ``ANNOUNCED``,
+    then per ``KONTRA_TARGETS``), or None for a kontra it does not take."""
+    codes = _announcer_codes(announced) if announced else _NOBODY
     if codes is None:
         return None
     indices = []
@@ -280,7 +471,8 @@ def score_lane(contract: str, players: tuple[str, ...], declarer: int | None, pa
     Appends to ``components``, per line and player listed in it in breakdown order, three little-endian
     int32: ``first_row`` + the player's seat, the line's index in ``ALL_COMPONENTS``, its value; nothing
     when it returns None.  None for: another number of players than 3 or 4, names not distinct or very long,
-    a kontra other than 2, 4, 8, 16, facts outside the kernel's ranges.  Only through ``scorer()``.
+    options the accelerator does not declare, a kontra other than 2, 4, 8, 16, facts outside the kernel's
+    ranges, a line value beyond int32.  Only through ``scorer()``.
     """
     plan = _PLANS.get((contract, id(options))) or _new_plan(contract, options)
     roster = _ROSTERS.get(players) or _new_roster(players)
@@ -291,11 +483,13 @@ def score_lane(contract: str, players: tuple[str, ...], declarer: int | None, pa
         extra = extra_of(announced, kontra)
         if extra is None:
             return None
-    return _score(plan, roster, declarer, partner, facts, before, first_row, components, extra)  # type: ignore[misc]
+    return _score(plan, roster, declarer, partner, facts, before, first_row, components,  # type: ignore[misc]
+                  extra)
 
 
 def plan_of(contract: str, options: SlovenianOptions) -> tuple[Any, ...] | None:
-    """``score_prepared``'s plan of a contract under ``options``, or None when the C scorer does not take them."""
+    """``score_prepared``'s plan of a contract under ``options``, or None when the C scorer does not take
+    them."""
     return _PLANS.get((contract, id(options))) or _new_plan(contract, options)
 
 
@@ -312,5 +506,6 @@ def prepared() -> Callable[..., Result | None] | None:
 
 
 def scorer() -> Callable[..., Result | None] | None:
-    """``score_lane`` when the C scorer is built and the accelerator is on, else None (score with the reference)."""
+    """``score_lane`` when the C scorer is built, matches the reference and the accelerator is on, else None
+    (score with the reference)."""
     return score_lane if BUILT and accel.KERNEL is not None else None

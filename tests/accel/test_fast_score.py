@@ -1,4 +1,4 @@
-"""The compiled scorer (``tarock.accel.scorer``) against the reference ``tarock.rules.slovenian.scoring.score_deal``.
+"""The compiled scorer (``tarock.accel.scorer``) against the reference ``scoring.score_deal``.
 
 For every case the C scorer gets the kernel's raw facts tuple and the reference the ``DealFacts``
 ``tarock.accel.lane`` builds from it; both must give the same ``won``, scores and radelci after, the
@@ -10,6 +10,10 @@ sets that move every option scoring reads; and random raw facts that reach the c
 pagat failures, king ultimo, 0/1/2 Mondfangs, valat of either side, full and empty Klop results,
 every radelc rule, every announcement and kontra), with awkward player names.  Every case is one
 the C scorer claims to support, so none may be declined.
+
+The C module is a projection of the reference by name (``tarock.accel.scorer.project``): a name it uses that
+the reference or the kernel lacks keeps it off (the reference scores every deal), and it declines options the
+accelerator has not declared (``tarock.accel.declared``) or holding a value it has no name for.
 """
 
 from __future__ import annotations
@@ -21,22 +25,26 @@ import struct
 import subprocess
 import sys
 import sysconfig
-from dataclasses import replace
+import types
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 import pytest
 
 from tarock import accel
+from tarock.accel import declared
 from tarock.accel import scorer as fast_score
+from tarock.accel.lane import replay_slovenian
+from tarock.accel.projection import ProjectionError
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
-from tarock.accel.lane import _PAGAT_LAST, _SIDES, replay_slovenian
-from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions, slovenian_options
-from tarock.sim.randomplay import random_record
 from tarock.formats.codec import deal_from_obj
+from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions, slovenian_options
 from tarock.rules.rulesets import ALL_COMPONENTS
-from tarock.rules.slovenian.scoring import score_deal
+from tarock.rules.slovenian import scoring
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, allowed_contract
+from tarock.rules.slovenian.scoring import score_deal
+from tarock.sim.randomplay import random_record
 
 needs_c = pytest.mark.skipif(not fast_score.BUILT or accel.KERNEL is None,
                              reason="the C scorer or the kernel is not built here")
@@ -80,22 +88,41 @@ def test_the_c_scorer_is_built_where_a_compiler_is() -> None:
 def facts_from_raw(players: tuple[str, ...], contract: str, declarer: int | None, partner: int | None,
                    options: SlovenianOptions, raw: tuple[Any, ...], announced: tuple[tuple[str, Side], ...] = (),
                    kontra: dict[str, int] | None = None) -> DealFacts:
-    """The ``DealFacts`` ``tarock.accel.lane.replay_slovenian`` builds from the kernel's raw facts."""
+    """The ``DealFacts`` ``tarock.accel.lane.replay_slovenian`` builds from the kernel's raw facts (read by
+    the names the kernel gives them, ``tarock.accel.ANSWERS``)."""
+    assert accel.ANSWERS is not None
+    sides, pagat_codes = accel.ANSWERS.sides, accel.ANSWERS.pagat_last
     c = CONTRACTS[contract]
     if c.is_klop:
-        points, taken = raw
-        return DealFacts(players, "klop", options=options, klop_points=points, klop_tricks=taken)
-    dp, op, valat_side, trula_side, kings_side, pagat_last, king_last, mondfang, lost_trick, decided = raw
+        klop = accel.ANSWERS.klop_facts
+        return DealFacts(players, "klop", options=options, klop_points=raw[klop.klop_points],
+                         klop_tricks=raw[klop.klop_tricks])
+    at = accel.ANSWERS.facts
+    decided = raw[at.decided]
     per_hand = CARDS_PER_HAND[len(players)]
     return DealFacts(
-        players, contract, declarer, partner, options, (dp, op),
+        players, contract, declarer, partner, options, (raw[at.declarer_points], raw[at.opponents_points]),
         declarer_took_trick=c.is_beggar and decided > 0,
-        declarer_lost_trick=c.is_valat and lost_trick > 0,
-        valat_side=_SIDES[valat_side], trula_side=_SIDES[trula_side], kings_side=_SIDES[kings_side],
-        pagat_last=_PAGAT_LAST[pagat_last], king_last=_SIDES[king_last], mondfang=mondfang,
+        declarer_lost_trick=c.is_valat and raw[at.lost_trick] > 0,
+        valat_side=sides[raw[at.valat_side]], trula_side=sides[raw[at.trula_side]],
+        kings_side=sides[raw[at.kings_side]], pagat_last=pagat_codes[raw[at.pagat_last]],
+        king_last=sides[raw[at.king_last]], mondfang=raw[at.mondfang],
         announced=announced, kontra=dict(kontra or {}),
         decided_early=decided if 0 < decided < per_hand else None,
     )
+
+
+def raw_facts(**facts: Any) -> tuple[Any, ...]:
+    """The kernel's facts tuple of a declarer's deal, each fact by the kernel's name (``DECLARER_FACTS``)."""
+    assert accel.KERNEL is not None
+    return tuple(facts[name] for name in accel.KERNEL.DECLARER_FACTS)
+
+
+def raw_klop(points: tuple[int, ...], tricks: tuple[int, ...]) -> tuple[Any, ...]:
+    """The kernel's facts tuple of a Klop (``KLOP_FACTS``)."""
+    assert accel.KERNEL is not None
+    given = {"klop_points": points, "klop_tricks": tricks}
+    return tuple(given[name] for name in accel.KERNEL.KLOP_FACTS)
 
 
 Outcome = tuple[Any, list[tuple[int, int, int]]]
@@ -222,11 +249,13 @@ def random_raw(rng: random.Random, contract: str, n: int) -> tuple[Any, ...]:
         if rng.random() < 0.3:  # a heap: someone over 35
             points = tuple(rng.choice((0, 36, 50, 70)) if s == 0 else p for s, p in enumerate(points))
         tricks = tuple(0 if rng.random() < 0.25 else rng.randrange(1, 17) for _ in range(n))
-        return points, tricks
+        return raw_klop(points, tricks)
     dp = rng.choice((rng.randrange(71), 35, 36, 0, 70))
     mondfang = tuple(rng.randrange(n) for _ in range(rng.choice((0, 0, 0, 1, 1, 2))))
-    return (dp, 70 - dp, rng.choice((0, 0, 0, 1, 2)), rng.randrange(3), rng.randrange(3), rng.randrange(5),
-            rng.randrange(3), mondfang, rng.randrange(2), rng.randrange(CARDS_PER_HAND[n] + 1))
+    return raw_facts(declarer_points=dp, opponents_points=70 - dp, valat_side=rng.choice((0, 0, 0, 1, 2)),
+                     trula_side=rng.randrange(3), kings_side=rng.randrange(3), pagat_last=rng.randrange(5),
+                     king_last=rng.randrange(3), mondfang=mondfang, lost_trick=rng.randrange(2),
+                     decided=rng.randrange(CARDS_PER_HAND[n] + 1))
 
 
 def random_announcements(rng: random.Random) -> tuple[tuple[tuple[str, Side], ...], dict[str, int]]:
@@ -272,10 +301,23 @@ def test_random_facts_score_alike() -> None:
 # --- what it declines ------------------------------------------------------------------------------------------
 
 
+def declines(contract: str, players: tuple[str, ...], declarer: int | None, partner: int | None,
+             options: Any, raw: tuple[Any, ...], before: tuple[int, ...], announced: Any = (),
+             kontra: Any = None) -> bool:
+    """Whether the C scorer declines the deal, appending nothing."""
+    components = bytearray(b"kept")
+    got = fast_score.score_lane(contract, players, declarer, partner, options, raw, before, 0, components,
+                                announced, kontra)
+    assert components == b"kept" or got is not None
+    return got is None
+
+
 @needs_c
 def test_it_declines_what_it_does_not_support_and_appends_nothing() -> None:
     roster = ROSTERS[0]
-    raw = (40, 30, 0, 1, 0, 0, 0, (), 0, 0)
+    good = {"declarer_points": 40, "opponents_points": 30, "valat_side": 0, "trula_side": 1, "kings_side": 0,
+            "pagat_last": 0, "king_last": 0, "mondfang": (), "lost_trick": 0, "decided": 0}
+    raw = raw_facts(**good)
     cases: list[dict[str, Any]] = [
         {"players": ROSTERS[0] + ("Eva",)},                      # five players
         {"players": ("Ana", "Ana", "Cilka", "David")},           # a name twice
@@ -285,26 +327,161 @@ def test_it_declines_what_it_does_not_support_and_appends_nothing() -> None:
         {"kontra": {"game": 3}},                                 # no such kontra
         {"kontra": {"game": 2.0}},                               # not an int
         {"announced": (("trula", "nobody"),)},                   # no such side
-        {"facts": (71, 0, 0, 1, 0, 0, 0, (), 0, 0)},              # more card points than the deck
-        {"facts": (40, 30, 0, 1, 0, 5, 0, (), 0, 0)},             # no such Pagat code
-        {"facts": (40, 30, 0, 1, 0, 0, 0, (4,), 0, 0)},           # no such seat
-        {"facts": (40, 30, 0, 1, 0, 0, 0, ())},                   # not the kernel's tuple
+        {"facts": raw_facts(**{**good, "declarer_points": 71})},  # more card points than the deck
+        {"facts": raw_facts(**{**good, "pagat_last": 5})},       # no such Pagat code
+        {"facts": raw_facts(**{**good, "mondfang": (4,)})},      # no such seat
+        {"facts": raw[:-1]},                                     # not the kernel's tuple
         {"before": (-1, 0, 0, 0)},
         {"before": (2**70, 0, 0, 0)},
         {"declarer": None},
         {"partner": 0},                                          # the declarer as partner
+        # a line value the component triples cannot hold (int32): a Mondfang of 2**31 + 1
+        {"facts": raw_facts(**{**good, "mondfang": (2,)}), "options": replace(D, mondfang_value=2**31 + 1)},
     ]
     for case in cases:
-        args = {"contract": "tri", "players": roster, "declarer": 0, "partner": 1, "facts": raw,
+        args = {"contract": "tri", "players": roster, "declarer": 0, "partner": 1, "options": D, "facts": raw,
                 "before": (0,) * len(case.get("players", roster)), "announced": (), "kontra": None, **case}
-        components = bytearray(b"kept")
-        assert fast_score.score_lane(args["contract"], args["players"], args["declarer"], args["partner"], D,
-                                     args["facts"], args["before"], 0, components, args["announced"],
-                                     args["kontra"]) is None, case
-        assert components == b"kept"
+        assert declines(args["contract"], args["players"], args["declarer"], args["partner"], args["options"],
+                        args["facts"], args["before"], args["announced"], args["kontra"]), case
     components = bytearray()
     assert fast_score.score_lane("tri", roster, 0, 1, D, raw, (0,) * 4, 0, components) is not None
     assert components
+
+
+@dataclass(frozen=True, slots=True)
+class MoreOptions(SlovenianOptions):
+    """Slovenian options with one more field (the Palčka table's ``klop_cancels_radelc``), nobody declared."""
+
+    klop_cancels_radelc: bool = False
+
+
+@needs_c
+@pytest.mark.parametrize("options", [
+    MoreOptions(),                                    # a field the accelerator has not declared
+    replace(D, radelc_scope="everyone"),              # values nobody declared
+    replace(D, diff_rounding="nearest10"),
+    replace(D, silent_pagat_failure=1),  # type: ignore[arg-type]  # an int where a bool is declared
+    replace(D, klop_radelc_double=None),  # type: ignore[arg-type]
+    replace(D, mondfang_value=True),                  # a bool where a whole number is declared
+    replace(D, penalty="forfeit_everything"),         # even the options a clean deal never meets
+    replace(D, forced_pagat="sometimes"),
+], ids=lambda o: repr(o.changed() if hasattr(o, "changed") else o))
+def test_it_declines_options_it_has_not_declared(options: SlovenianOptions) -> None:
+    raw = raw_facts(declarer_points=40, opponents_points=30, valat_side=0, trula_side=1, kings_side=0,
+                    pagat_last=0, king_last=0, mondfang=(), lost_trick=0, decided=0)
+    assert not declared.accepts(options)
+    for contract, facts in (("tri", raw), ("klop", raw_klop((10, 20, 20, 20), (1, 1, 1, 1)))):
+        assert fast_score.plan_of(contract, options) is None
+        assert declines(contract, ROSTERS[0], 0, 1, options, facts, (1, 1, 1, 1))
+
+
+@needs_c
+def test_a_declared_value_it_has_no_name_for_is_declined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Declaring a new value of an option the C module reads is not enough: it must also name the value."""
+    table = {**declared.DECLARED["slovenian"], "radelc_scope": ("declarer", "each_player", "everyone")}
+    monkeypatch.setitem(declared.DECLARED, "slovenian", table)
+    declared.forget()
+    try:
+        options = replace(D, radelc_scope="everyone")
+        assert declared.accepts(options)
+        assert fast_score.plan_of("tri", options) is None
+        assert fast_score.plan_of("tri", replace(D, radelc_scope="each_player")) is not None
+    finally:
+        declared.forget()
+
+
+# --- the projection: the C module's names, looked up in the reference ---------------------------------
+
+
+@needs_c
+def test_the_c_scorers_names_are_the_references() -> None:
+    """Every table the C module takes is built by its own names: check a few entries against the reference."""
+    module = fast_score._KERNEL
+    assert module is not None and fast_score.WHY_OFF is None
+    p = fast_score.project(module, accel.KERNEL)
+    for (name, index, doubled), component in zip(p.init["components"], module.COMPONENTS, strict=True):
+        assert name == component.encode() and ALL_COMPONENTS[index] == component
+        assert doubled == (component in scoring.DOUBLED_BY_RADELC)
+    # the game table: contract, won, kontra (the C module's dimensions, by name)
+    axes, fields = module.TABLES["game"]
+    assert axes == ("contract", "won", "kontra") and fields == ("detail", "value")
+    at = p.contracts["dva"] * 2 * len(p.kontras) + 1 * len(p.kontras) + p.kontras.index(4)
+    assert p.init["game"][at] == (b"Dva won: +20 \xc3\x97 re 4", 80)
+    assert p.init["constants"] == {"WIN_THRESHOLD": scoring.WIN_THRESHOLD, "KLOP_FULL": scoring.KLOP_FULL}
+    assert accel.KERNEL is not None
+    assert p.init["declarer_facts"]["pagat_last"] == accel.KERNEL.DECLARER_FACTS.index("pagat_last")
+    assert p.side_codes == {DECLARER: module.SIDES.index(DECLARER), OPPONENTS: module.SIDES.index(OPPONENTS)}
+    assert set(p.contracts) == set(CONTRACTS) and set(p.plan) >= set(p.option_values)
+
+
+def fake(module: Any, **names: Any) -> Any:
+    """The C module's names with some of them changed (a table or text layout given is changed or added)."""
+    tables, texts = {**module.TABLES, **names.pop("TABLES", {})}, {**module.TEXTS, **names.pop("TEXTS", {})}
+    return types.SimpleNamespace(**{**vars(module), "TABLES": tables, "TEXTS": texts, **names})
+
+
+@needs_c
+@pytest.mark.parametrize("change, word", [
+    ({"COMPONENTS": ("game", "difference", "forty")}, "forty"),            # a component the reference lacks
+    ({"BONUSES": ("trula", "kings", "pagat_ultimo", "king_ultimo")}, "valat"),  # a reference bonus it lacks
+    ({"ANNOUNCED": ("trula", "kings", "pagat_ultimo", "king_ultimo", "valat", "mondfang", "forty")}, "forty"),
+    ({"KONTRA_TARGETS": ("game", "pagat_ultimo", "king_ultimo", "valat", "trula")}, "trula"),
+    ({"KONTRAS": (1, 2, 3)}, "3"),
+    ({"KINDS": ("klop", "normal", "doubled")}, "doubled"),
+    ({"ROUNDINGS": ("nearest5", "nearest10")}, "nearest10"),
+    ({"SCOPES": ("declarer", "everyone")}, "everyone"),
+    ({"OPTION_VALUES": {"klop_cancels_radelc": (False, True)}}, "klop_cancels_radelc"),
+    ({"PLAN": ("contract", "talon")}, "talon"),
+    ({"SIDES": (None, "opponents", "declarer")}, "side codes"),
+    ({"DECLARER_FACTS": ("declarer_points", "called_king")}, "called_king"),
+    ({"CONSTANTS": ("WIN_THRESHOLD", "LOSE_THRESHOLD")}, "LOSE_THRESHOLD"),
+    ({"TABLES": {"game": (("contract", "won", "moon_phase"), ("detail", "value"))}}, "moon_phase"),
+    ({"TABLES": {"game": (("contract", "won", "kontra"), ("detail", "colour"))}}, "colour"),
+    ({"TABLES": {"talon": (("card",), ("detail",))}}, "talon"),
+    ({"TEXTS": {"radelc_each": ("head", "holds", "tail", "footnote")}}, "footnote"),
+])
+def test_a_name_the_reference_lacks_is_a_projection_error(change: dict[str, Any], word: str) -> None:
+    with pytest.raises(ProjectionError, match=word):
+        fast_score.project(fake(fast_score._KERNEL, **change), accel.KERNEL)
+
+
+@needs_c
+def test_a_name_the_reference_no_longer_has_is_a_projection_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scoring, "KONTRA_TARGETS", ("game", "pagat_ultimo", "king_ultimo", "valat"))
+    with pytest.raises(ProjectionError, match="mondfang"):
+        fast_score.project(fast_score._KERNEL, accel.KERNEL)
+    monkeypatch.undo()
+    monkeypatch.setattr(scoring, "BONUS_VALUES", {**scoring.BONUS_VALUES, "forty": (40, 80)})
+    with pytest.raises(ProjectionError, match="forty"):
+        fast_score.project(fast_score._KERNEL, accel.KERNEL)
+    monkeypatch.undo()
+    monkeypatch.delattr(scoring, "WIN_THRESHOLD")
+    with pytest.raises(ProjectionError, match="WIN_THRESHOLD"):
+        fast_score.project(fast_score._KERNEL, accel.KERNEL)
+
+
+MISMATCH = """
+import warnings
+from tarock.rules.slovenian import scoring
+from tarock.accel import _fastscore
+{change}
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    from tarock.accel import scorer
+assert scorer.scorer() is None and scorer.prepared() is None and not scorer.BUILT, scorer.WHY_OFF
+assert {word!r} in scorer.WHY_OFF, scorer.WHY_OFF
+assert any(w.category is RuntimeWarning and {word!r} in str(w.message) for w in caught), caught
+"""
+
+
+@needs_c
+@pytest.mark.parametrize("change, word", [
+    ("scoring.ANNOUNCEABLE = scoring.ANNOUNCEABLE[:-1]", "mondfang"),  # the reference lost a name C uses
+    ("_fastscore.COMPONENTS = _fastscore.COMPONENTS + ('forty',)", "forty"),  # C uses a name it lacks
+])
+def test_a_mismatch_at_import_leaves_the_reference_scoring(change: str, word: str) -> None:
+    """In a fresh interpreter: the C scorer stays off, says why and warns; ingest takes the usual path."""
+    subprocess.run([sys.executable, "-c", MISMATCH.format(change=change, word=word)], check=True)
 
 
 # --- switched off ----------------------------------------------------------------------------------------------

@@ -29,9 +29,9 @@ entered only when the deal has offenders.  Nothing is cached across calls.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -116,6 +116,19 @@ DOUBLED_BY_RADELC = ("game", "difference", "trula", "kings", "pagat_ultimo", "ki
 """Components a radelc doubles: everything but Mondfang and the penalty (which doubles on its own)."""
 
 KONTRA_NAMES: Mapping[int, str] = MappingProxyType({2: "kontra", 4: "re", 8: "sub", 16: "mord"})
+"""The kontra levels of a chain and their names (no kontra: 1)."""
+
+KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
+"""The kontra chains scoring reads, each independent; trula and kings are never kontra'd."""
+
+ANNOUNCEABLE = (*BONUS_VALUES, "mondfang")
+"""What an announcement scoring reads can name: each bonus, and a Mondfang (made against the Mond's owner)."""
+
+DIFF_ROUNDINGS = ("nearest5", "none")
+"""The values of ``options.diff_rounding`` ``round_difference`` implements."""
+
+RADELC_SCOPES = ("declarer", "each_player")
+"""The values of ``options.radelc_scope`` ``_radelc_holders`` implements."""
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
 
