@@ -10,14 +10,17 @@ ones that differ (announcements, and the facts scoring needs).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, TypeVar
 
 from tarock.cards import CODES
 from tarock.deal import Deal
 from tarock.facts import DECLARER, OPPONENTS, AnyFacts, Side
 from tarock.findings import Finding, status_of
 from tarock.game import Game
-from tarock.options import Options
+from tarock.options import KoenigrufenOptions, Options, SlovenianOptions
+from tarock.rules.events import Demotions
+from tarock.rules.koenigrufen.contracts import Contract as KoenigrufenContract
+from tarock.rules.slovenian.contracts import Contract as SlovenianContract
 
 
 @dataclass(slots=True)
@@ -72,21 +75,30 @@ class Abort(Exception):
     """The deal cannot be replayed further (an error that leaves nothing to check)."""
 
 
+AnyContract = SlovenianContract | KoenigrufenContract
+"""A contract of either ruleset."""
+
+ContractT = TypeVar("ContractT", bound=AnyContract)
+OptionsT = TypeVar("OptionsT", bound=Options)
+
 @dataclass(slots=True)
-class Table:
+class Table(Generic[ContractT, OptionsT]):
     """One deal being replayed: what the phases so far established.
 
-    ``hands`` are the hands as dealt, ``play_hands`` after the talon exchange;
-    ``pick`` and ``stash`` are masks; ``announced`` holds each announced
-    bonus with the announcing side (and seat), ``kontra`` the ruleset's kontra
-    chains; ``game`` is the card play, ``decided_at`` the trick that decided
-    the contract early, if one did.
+    Generic in the ruleset's contract and options: the engine's shared phases take any ``Table``, a
+    ruleset's own phases its ``SlovenianTable`` or ``KoenigrufenTable``.  ``hands`` are the hands as
+    dealt, ``play_hands`` after the talon exchange; ``pick`` and ``stash`` are masks; ``announced``
+    holds each announced bonus with the announcing side (and seat), ``kontra`` each kontra'd target's
+    multiplier, ``pair_kontra`` those of Königrufen's negative games, where a kontra binds one opponent
+    against one declarer, by (opponent seat, declarer seat); ``game`` is the card play, ``decided_at``
+    the trick that decided the contract early, if one did; ``demotions`` the table events that demote
+    cards in the play, if any.
     """
 
     deal: Deal
     out: Replay
-    options: Any
-    contract: Any
+    options: OptionsT
+    contract: ContractT
     declarers: tuple[int, ...]
     seats: list[list[int]]
     hands: list[int] = field(default_factory=list)
@@ -99,10 +111,11 @@ class Table:
     pick: int = 0
     stash: int = 0
     announced: list[tuple[str, Side, int]] = field(default_factory=list)
-    kontra: dict[Any, int] = field(default_factory=dict)
+    kontra: dict[str, int] = field(default_factory=dict)
     game: Game | None = None
     decided_at: int | None = None
-    demotions: Any = None  # tarock.rules.events.Demotions of the table events, or None
+    demotions: Demotions | None = None
+    pair_kontra: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def declarer(self) -> int | None:
@@ -131,6 +144,10 @@ class Table:
                 if s not in seats:
                     seats.append(s)
         return tuple(seats)
+
+
+SlovenianTable = Table[SlovenianContract, SlovenianOptions]
+KoenigrufenTable = Table[KoenigrufenContract, KoenigrufenOptions]
 
 
 def side_piles(piles: list[int], side_seats: frozenset[int] | set[int] | tuple[int, ...]) -> tuple[int, int]:

@@ -123,7 +123,8 @@ class Checker:
         return ledger.apply(rp.facts)
 
 
-def check_items(items: Iterable[ReadItem], overrides: Mapping[str, Any] | None = None) -> Iterator[CheckResult]:
+def check_items(items: Iterable[ReadItem],
+                overrides: Mapping[str, Any] | None = None) -> Iterator[CheckResult]:
     """One check result per input item, in input order."""
     checker = Checker(overrides)
     for item in items:

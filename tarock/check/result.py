@@ -16,8 +16,8 @@ import msgspec
 
 from tarock.findings import Finding
 
-__all__ = ["BreakdownLine", "CheckResult", "CheckedFinding", "DealCheck", "Trick", "UnreadableCheck", "encode",
-           "located"]
+__all__ = ["BreakdownLine", "CheckResult", "CheckedFinding", "DealCheck", "Trick", "UnreadableCheck",
+           "encode", "located"]
 
 
 class Trick(TypedDict):

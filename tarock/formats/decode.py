@@ -554,7 +554,8 @@ def plain_record(line: int, data: bytes) -> Plain | None:
         r.session = session = str(session)
     canonical = _canonical(r, players)
     digest = hashlib.sha256(canonical).hexdigest()
-    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id, session, r.seq)
+    return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id, session,
+                 r.seq)
 
 
 _ROSTERS: dict[tuple[str, ...], frozenset[str] | None] = {}

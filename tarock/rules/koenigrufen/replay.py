@@ -28,14 +28,14 @@ from tarock.rules.koenigrufen.contracts import (
     decided as declarer_decided,
 )
 from tarock.options import KoenigrufenOptions
-from tarock.replay_state import Table, claimed_rest, holder_side, side_piles
+from tarock.replay_state import KoenigrufenTable, claimed_rest, holder_side, side_piles
 
 KONTRA_NAMES = {2: "kontra", 4: "re", 8: "sub"}
 """Königrufen's kontra chain: ×2 by the party opposing the announcer, ×4 back, ×8; nothing higher."""
 
 
 # -- contract ------------------------------------------------------------------
-def check_contract(table: Table) -> None:
+def check_contract(table: KoenigrufenTable) -> None:
     """Forehand games belong to forehand; a concession is valid only with the called king in a shown talon."""
     deal, contract, declarers = table.deal, table.contract, table.declarers
     players = deal.players
@@ -61,8 +61,9 @@ def check_contract(table: Table) -> None:
 
 
 # -- announcements -----------------------------------------------------------
-def announcements(table: Table) -> None:
-    """Check each announcement and kontra; keep the valid ones in ``table.announced`` / ``table.kontra``.
+def announcements(table: KoenigrufenTable) -> None:
+    """Check each announcement and kontra; keep the valid ones in ``table.announced`` / ``table.kontra``
+    (``table.pair_kontra`` in a negative game).
 
     Trull, Vier Könige and Valat may be announced by anyone, the birds and
     König ultimo only by their holder; each bonus once.  A kontra comes from
@@ -114,7 +115,7 @@ def announcements(table: Table) -> None:
     _besserrufer_bird(table)
 
 
-def _bonus_problem(bonus: str, seat: int, table: Table, counted: tuple[str, ...]) -> str | None:
+def _bonus_problem(bonus: str, seat: int, table: KoenigrufenTable, counted: tuple[str, ...]) -> str | None:
     """Why ``seat`` may not announce ``bonus`` here, or None."""
     contract, hands = table.contract, table.play_hands
     if not counted:
@@ -135,7 +136,8 @@ def _bonus_problem(bonus: str, seat: int, table: Table, counted: tuple[str, ...]
     return None
 
 
-def _negative_kontra(table: Table, seat: int, target: str, level: int, against: str | None) -> str | None:
+def _negative_kontra(table: KoenigrufenTable, seat: int, target: str, level: int,
+                     against: str | None) -> str | None:
     """Apply a kontra in a negative game to its (opponent, declarer) chains; or say why it is invalid."""
     deal, declarers = table.deal, table.declarers
     if target != "game":
@@ -144,12 +146,12 @@ def _negative_kontra(table: Table, seat: int, target: str, level: int, against: 
     if level == 4:  # re: a declarer answers kontras said against them
         if seat not in declarers:
             return "re comes from a declarer"
-        chains = [key for key, k in table.kontra.items() if key[1] == seat and k == 2
+        chains = [key for key, k in table.pair_kontra.items() if key[1] == seat and k == 2
                   and (named is None or key[0] == named)]
         if not chains:
             return "no kontra against that declarer is waiting for a re"
         for key in chains:
-            table.kontra[key] = 4
+            table.pair_kontra[key] = 4
         return None
     if named is None:
         if len(declarers) > 1:
@@ -157,14 +159,14 @@ def _negative_kontra(table: Table, seat: int, target: str, level: int, against: 
         named = declarers[0]
     if named not in declarers or named == seat:
         return f"{deal.players[named]} is not a declarer this player can kontra"
-    current = table.kontra.get((seat, named), 1)
+    current = table.pair_kontra.get((seat, named), 1)
     if level != current * 2:
         return f"the next step of this player's kontra against {deal.players[named]} is ×{current * 2}"
-    table.kontra[(seat, named)] = level
+    table.pair_kontra[(seat, named)] = level
     return None
 
 
-def _besserrufer_bird(table: Table) -> None:
+def _besserrufer_bird(table: KoenigrufenTable) -> None:
     """A Besserrufer's declarer announces a bird held in the dealt hand (before the talon)."""
     if table.contract.name != "besserrufer" or table.declarer is None:
         return
@@ -178,7 +180,7 @@ def _besserrufer_bird(table: Table) -> None:
 
 
 # -- play ----------------------------------------------------------------------
-def decider(table: Table) -> Callable[[Game], bool] | None:
+def decider(table: KoenigrufenTable) -> Callable[[Game], bool] | None:
     """A negative game is decided once every declarer has taken too many tricks or can no longer reach
     the number the game needs; positive games and Trischaken only by the last trick."""
     contract, declarers = table.contract, table.declarers
@@ -189,7 +191,7 @@ def decider(table: Table) -> Callable[[Game], bool] | None:
 
 
 # -- outcome -----------------------------------------------------------------
-def outcome(table: Table) -> None:
+def outcome(table: KoenigrufenTable) -> None:
     """Card points, and the facts scoring needs, from the finished play (or the concession)."""
     deal, contract, options, out = table.deal, table.contract, table.options, table.out
     players = deal.players
@@ -247,7 +249,7 @@ def outcome(table: Table) -> None:
         king_last=full and _king_took_last(game, table.called_king),
         announced=announced,
         kontra={} if negative else dict(table.kontra),
-        pair_kontra=dict(table.kontra) if negative else {},
+        pair_kontra=dict(table.pair_kontra) if negative else {},
         offenders=offenders,
         decided_early=decided_at if decided_at is not None and decided_at < CARDS_PER_HAND else None,
     )
@@ -263,7 +265,7 @@ def _talon_gifts(piles: list[int], talon: tuple[int, ...], winners: list[int], o
         piles[winners[-1]] |= mask_of(talon)
 
 
-def _talon_shares(table: Table, opponents_took_trick: bool) -> tuple[int, int]:
+def _talon_shares(table: KoenigrufenTable, opponents_took_trick: bool) -> tuple[int, int]:
     """The talon cards that count for the declarer's side and for the opponents.
 
     Half games: the half not taken goes to the opponents (the declarer's

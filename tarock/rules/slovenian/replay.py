@@ -15,7 +15,7 @@ from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
 from tarock.game import Game
 from tarock.options import SlovenianOptions
 from tarock.rules.penalties import PlayedTricks, jass_trick_forfeit
-from tarock.replay_state import Table, claimed_rest, holder_side, side_piles
+from tarock.replay_state import SlovenianTable, claimed_rest, holder_side, side_piles
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, Contract, emperor_mode, mondfang_applies, trick_winner
 
 KONTRA_TARGETS = ("game", "pagat_ultimo", "king_ultimo", "valat", "mondfang")
@@ -23,7 +23,7 @@ _KONTRA_NAMES = {2: "kontra", 4: "re", 8: "sub", 16: "mord"}
 
 
 # -- announcements -----------------------------------------------------------
-def announcements(table: Table) -> None:
+def announcements(table: SlovenianTable) -> None:
     """Check each announcement and kontra; keep the valid ones in ``table.announced`` / ``table.kontra``."""
     deal, contract = table.deal, table.contract
     announced: dict[str, Side] = {}
@@ -67,7 +67,7 @@ def announcements(table: Table) -> None:
         table.kontra[target] = level
 
 
-def _bonus_problem(bonus: str, side: Side, seat: int, table: Table) -> str | None:
+def _bonus_problem(bonus: str, side: Side, seat: int, table: SlovenianTable) -> str | None:
     contract, hands, called_king = table.contract, table.play_hands, table.called_king
     if not contract.bonuses:
         return f"bonuses are not announced in {contract.label}"
@@ -86,7 +86,7 @@ def _bonus_problem(bonus: str, side: Side, seat: int, table: Table) -> str | Non
 
 
 # -- play ----------------------------------------------------------------------
-def decider(table: Table) -> Callable[[Game], bool] | None:
+def decider(table: SlovenianTable) -> Callable[[Game], bool] | None:
     """Berač / Odprti berač are decided when the declarer takes a trick, the valats when the declarer
     loses one; other contracts only by the last trick."""
     declarer = table.declarer
@@ -98,7 +98,7 @@ def decider(table: Table) -> Callable[[Game], bool] | None:
 
 
 # -- outcome -----------------------------------------------------------------
-def outcome(table: Table) -> None:
+def outcome(table: SlovenianTable) -> None:
     """Card points, and the facts scoring needs, from the finished play."""
     deal, game, contract, options, out = table.deal, table.game, table.contract, table.options, table.out
     assert game is not None
