@@ -34,6 +34,27 @@ def resolve_store(store: str | os.PathLike[str] | None) -> Path:
     return Path(os.environ.get("TAROCK_STORE") or DEFAULT_STORE)
 
 
+class NoStore(ValueError):
+    """The path names no store: nothing is there, or a directory no ingest has written to."""
+
+
+def existing_store(store_dir: str | os.PathLike[str], *, exported: bool = False) -> Path:
+    """``store_dir`` if it holds a store (a ``CURRENT`` file: ``ingest.layout``), else ``NoStore``.
+
+    A command that reads a store says so rather than answer with the empty tables a missing
+    directory reads as (a mistyped ``--store`` looked like an empty store).  ``exported``:
+    a DuckDB file written by ``tarock export`` is accepted too (``tarock report`` reads one).
+    """
+    path = Path(store_dir)
+    if path.is_dir() and (path / "CURRENT").is_file():
+        return path
+    if exported and path.is_file():
+        return path
+    if path.is_dir():
+        raise NoStore(f"no store at {path} (the directory holds no CURRENT file: no ingest has written there)")
+    raise NoStore(f"no store at {path}")
+
+
 def ingest(paths: Iterable[str | os.PathLike[str]], store_dir: str | os.PathLike[str], executor: str = "local", *,
            rescore: bool = False, quiet: bool = False, progress: ProgressCallback | None = None,
            ruleset_options: Mapping[str, Any] | None = None, limits: ReaderLimits | None = None,
@@ -80,8 +101,8 @@ def print_summary(summary: IngestSummary, console: Console | None = None) -> Non
 
 
 def query(store_dir: str | os.PathLike[str], text: str, params: Sequence[Any] | None = None) -> Any:
-    """``tarock sql``: one query over the store's views, as a polars DataFrame."""
-    return sql(store_dir, text, params)
+    """``tarock sql``: one query over the store's views, as a polars DataFrame (``NoStore``: no store there)."""
+    return sql(existing_store(store_dir), text, params)
 
 
 def print_frame(frame: Any, fmt: str = "table", stream: TextIO | None = None) -> None:
@@ -102,8 +123,15 @@ def print_frame(frame: Any, fmt: str = "table", stream: TextIO | None = None) ->
 
 
 def export(store_dir: str | os.PathLike[str], file: str | os.PathLike[str]) -> dict[str, int]:
-    """``tarock export``: the store as one DuckDB database file; rows per table."""
-    return export_duckdb(store_dir, file)
+    """``tarock export``: the store as one DuckDB database file; rows per table.
+
+    ``NoStore`` when there is no store; ValueError when ``file`` is a directory (the
+    database replaces ``file`` by a rename, which a directory refuses).
+    """
+    source = existing_store(store_dir)
+    if Path(file).is_dir():
+        raise ValueError(f"{file} is a directory: give the name of the DuckDB file to write")
+    return export_duckdb(source, file)
 
 
 def print_export(counts: Mapping[str, int], file: str | os.PathLike[str], console: Console | None = None) -> None:

@@ -242,7 +242,8 @@ StoreOption = Annotated[
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Record files or directories (searched recursively).")],
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Record files or directories (searched recursively); none with --rescore.")] = None,
     store: StoreOption = None,
     executor: Annotated[str, typer.Option("--executor", "-e", help="local, local:N, or tcp://HOST:PORT (Dask).")] = "local",
     rescore: Annotated[bool, typer.Option("--rescore", help="Rescore every stored deal under the current rules and options.")] = False,
@@ -253,17 +254,23 @@ def ingest(
 ) -> None:
     """Validate, score and store record files in the store: parallel, idempotent, nothing lost.
 
+    With --rescore and no paths, only the stored deals are scored again (docs/store.md, Rescore).
     Exit status: 0 when read = stored + rejected and no shard failed, 1 otherwise, 2 for usage errors.
     """
     from ingest.commands import ingest as run_ingest
-    from ingest.commands import print_summary, resolve_store
+    from ingest.commands import existing_store, print_summary, resolve_store
     from ingest.coordinator import GenerationMismatch
     from ingest.executors import ExecutorUnavailable
     from ingest.layout import StoreBusy
 
     overrides = parse_overrides(ruleset_option, penalty)
+    if not paths and not rescore:
+        typer.echo("tarock: give the record files or directories to ingest (or --rescore alone to score the "
+                   "stored deals again)", err=True)
+        raise typer.Exit(2)
     try:
-        summary = run_ingest(_existing(paths), resolve_store(store), executor, rescore=rescore, quiet=quiet,
+        target = resolve_store(store) if paths else existing_store(resolve_store(store))
+        summary = run_ingest(_existing(paths or []), target, executor, rescore=rescore, quiet=quiet,
                              ruleset_options=overrides, shard_size=shard_size)
     except (GenerationMismatch, StoreBusy, ExecutorUnavailable, ValueError) as exc:
         typer.echo(f"tarock: {exc}", err=True)
@@ -287,11 +294,11 @@ def sql_command(
     """Run a query over the store and print the result."""
     import duckdb
 
-    from ingest.commands import print_frame, query as run_query, resolve_store
+    from ingest.commands import NoStore, print_frame, query as run_query, resolve_store
 
     try:
         frame = run_query(resolve_store(store), query)
-    except duckdb.Error as exc:
+    except (duckdb.Error, NoStore) as exc:
         typer.echo(f"tarock: {exc}", err=True)
         raise typer.Exit(2) from None
     print_frame(frame, fmt.value)
@@ -306,7 +313,12 @@ def export(
     from ingest.commands import export as run_export
     from ingest.commands import print_export, resolve_store
 
-    print_export(run_export(resolve_store(store), duckdb_file), duckdb_file)
+    try:
+        counts = run_export(resolve_store(store), duckdb_file)
+    except (OSError, ValueError) as exc:  # NoStore, a directory, a file that cannot be written
+        typer.echo(f"tarock: {exc}", err=True)
+        raise typer.Exit(2) from None
+    print_export(counts, duckdb_file)
 
 
 @app.command()
@@ -327,12 +339,17 @@ def report(
 
     from analysis.filters import Filters
     from analysis.report import report as run_report
-    from ingest.commands import resolve_store
+    from ingest.commands import NoStore, existing_store, resolve_store
 
+    try:
+        source = existing_store(resolve_store(store), exported=True)
+    except NoStore as exc:
+        typer.echo(f"tarock: {exc}", err=True)
+        raise typer.Exit(2) from None
     try:
         filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
                           date.fromisoformat(date_to) if date_to else None, player, contract)
-        run_report(resolve_store(store), by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit)
+        run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 

@@ -43,18 +43,35 @@ def _kind(path: str | os.PathLike[str]) -> str:
     raise ValueError(f"{path}: the file name must end in .trk, .json, .jsonl or .ndjson (optionally .gz)")
 
 
+def _umask() -> int:
+    """This process's umask (read from /proc where there is one: setting it to ask is not thread-safe)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_records(deals: Iterable[Deal], path: str | os.PathLike[str]) -> int:
     """Write deals to ``path`` in the format its name says (atomically: a temp file, then a rename).
 
     ``.jsonl``: one canonical record per line; ``.json``: a list of them;
     ``.trk``: the canonical text; ``.gz`` compresses any of them
-    (reproducibly: no time stamp).  Returns the number of deals written.
+    (reproducibly: no time stamp).  The file gets the mode a plain ``open``
+    would give it (0666 less the umask), not the temp file's 0600.
+    Returns the number of deals written.
     """
     kind = _kind(path)
     target = Path(path)
     written = 0
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as raw:
             sink: Any = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if str(path).endswith(".gz") \
                 else raw
