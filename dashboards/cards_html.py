@@ -174,7 +174,8 @@ def deal_header_html(rp: DealReplay, deal: Mapping[str, object]) -> str:
     partner = f", partner <b>{escape(rp.partner)}</b>" if rp.partner else ""
     facts = [f"{STATUS_ICONS.get(rp.status, '')} {rp.status}", f"{len(rp.players)} players", f"deal {rp.deal_id}"]
     if deal.get("session"):
-        facts.append(f"session {deal['session']} #{deal['seq']}")
+        seq = deal.get("seq")
+        facts.append(f"session {deal['session']}" + ("" if seq is None else f" #{seq}"))
     if deal.get("date"):
         facts.append(str(deal["date"]))
     facts.append(f"from {deal.get('source_file')}:{deal.get('source_line')}")

@@ -9,6 +9,8 @@ through the callbacks below.
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from dashboards import url_state
@@ -21,10 +23,16 @@ _ASKED = "step"  # session key (and query parameter) of the step asked for, as t
 _PENDING = "replay_step_pending"
 
 
+_STEP = re.compile(r"[0-9]+")  # ASCII digits only: str.isdigit() also takes '²' and '٣', which int() refuses or reads
+
+
 def _step_text(text: str) -> str:
-    if text != "end" and not text.isdigit():
+    """A step asked for in the URL: ``end`` or ASCII digits (past nine of them: the end); ValueError otherwise."""
+    if text == "end":
+        return text
+    if not _STEP.fullmatch(text):
         raise ValueError(text)
-    return text
+    return "end" if len(text) > 9 else str(int(text))
 
 
 def adopt_url() -> None:
@@ -51,9 +59,17 @@ def resolve_step(n_steps: int) -> None:
     last = n_steps - 1
     asked = str(st.session_state.get(_ASKED, "0"))
     if st.session_state.pop(_PENDING, False) or STEP not in st.session_state:
-        st.session_state[STEP] = last if asked == "end" else min(int(asked), last)
+        st.session_state[STEP] = last if asked == "end" else min(_number(asked), last)
     else:
-        st.session_state[STEP] = min(max(int(st.session_state[STEP]), 0), last)
+        st.session_state[STEP] = min(max(_number(st.session_state[STEP]), 0), last)
+
+
+def _number(value: object) -> int:
+    """A step kept in the session as a number (0 for anything else: never a traceback)."""
+    try:
+        return int(str(value)) if _STEP.fullmatch(str(value)) and len(str(value)) <= 9 else 0
+    except ValueError:
+        return 0
 
 
 def move(delta: int, last: int) -> None:

@@ -5,17 +5,22 @@ record file (``.json``, ``.jsonl``, ``.ndjson``, ``.trk``, each optionally
 ``.gz``), it must fit ``MAX_UPLOAD_BYTES``, a ``.gz`` must decompress to at
 most ``MAX_DECOMPRESSED_BYTES``, and at least one record in it must parse —
 a file with no record at all (a picture, a spreadsheet, a log) is refused
-with a message and stores nothing.  The accepted files are written under a
-temporary directory named by their content hash, ingested with
-``ingest.commands.ingest`` in this process, then deleted: the store keeps
-the canonical records, not the files.  (A content-named directory keeps a
-new upload under the same file name from replacing an earlier one's shards.)
+with a message and stores nothing.  Each batch is written to a private
+directory of its own (``tempfile.mkdtemp``: a random name, mode 0700), each
+file in a sub-directory named by its content hash (two uploads of one name
+stay apart) and created exclusively, never through a symbolic link; the
+accepted files are ingested with ``ingest.commands.ingest`` in this
+process, and the directory is removed afterwards, whether the ingest
+succeeded or not: the store keeps the canonical records, not the files.
+(A fixed shared path such as ``/tmp/tarock-uploads`` let another user of
+the machine plant a link there and have an upload overwrite its target.)
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import re
 import shutil
 import tempfile
@@ -97,6 +102,13 @@ def _has_a_record(path: Path) -> bool:
     return any(item.deal is not None for item in read_records(path))
 
 
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (it must not exist, and is never reached through a link) holding ``data``, mode 0600."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
 def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResult:
     """Check every ``(name, content)`` upload, then ingest the accepted ones into ``store_dir`` in one run.
 
@@ -105,9 +117,8 @@ def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResu
     other options).
     """
     result = UploadResult(None)
-    root = Path(tempfile.gettempdir()) / "tarock-uploads"
+    root = Path(tempfile.mkdtemp(prefix="tarock-uploads-"))  # mode 0700, a name no one could guess
     accepted: list[Path] = []
-    written: list[Path] = []
     try:
         for name, data in files:
             problem = _problem(name, data)
@@ -115,10 +126,15 @@ def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResu
                 result.refused.append(Refused(name, problem))
                 continue
             folder = root / hashlib.sha256(data).hexdigest()[:16]
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
             path = folder / safe_name(name)
-            path.write_bytes(data)
-            written.append(folder)
+            if path.exists():  # the same bytes under the same name earlier in this batch: the same answer
+                if path in accepted:
+                    result.stored_as[name] = str(path)
+                else:
+                    result.refused.append(Refused(name, f"{name} is the same file as one refused above"))
+                continue
+            _write_new(path, data)
             if path.name.endswith(".gz") and _inflates_too_far(path):
                 result.refused.append(Refused(name, f"{name} decompresses to more than "
                                                     f"{_size(MAX_DECOMPRESSED_BYTES)}"))
@@ -131,6 +147,5 @@ def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResu
         if accepted:
             result.summary = ingest(accepted, store_dir, executor="local:1", quiet=True)
     finally:
-        for folder in written:
-            shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
     return result

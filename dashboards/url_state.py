@@ -20,6 +20,8 @@ from typing import Any
 
 import streamlit as st
 
+from dashboards.labels import plain
+
 _WRITTEN = "url_state_written"
 
 Decoder = Callable[[str], Any]
@@ -34,8 +36,9 @@ def adopt(decoders: Mapping[str, Decoder]) -> set[str]:
     """Copy into ``st.session_state`` every parameter whose URL text changed since this session wrote it
     (or whose widget's value Streamlit dropped when the page was left).
 
-    Returns the names adopted this run.  Text a decoder rejects is ignored
-    (the widget keeps its value and ``publish`` corrects the URL).
+    Returns the names adopted this run.  Text a decoder rejects — whatever it raises — is
+    ignored with a notice (a toast naming the parameter): the widget keeps its value and
+    ``publish`` corrects the URL.  A link is typed by anyone, so it is never a traceback.
     """
     written = _written()
     adopted = set()
@@ -46,10 +49,18 @@ def adopt(decoders: Mapping[str, Decoder]) -> set[str]:
         written[name] = text
         try:
             st.session_state[name] = decode(text)
-        except ValueError:
+        except Exception:  # noqa: BLE001 (any junk in the address: ignored, with a notice)
+            _ignored(name, text)
             continue
         adopted.add(name)
     return adopted
+
+
+def _ignored(name: str, text: str) -> None:
+    """Say that the address's ``name=text`` was ignored (the text quoted short, Markdown escaped)."""
+    shown = repr(text if len(text) <= 40 else text[:40] + "…")
+    st.toast(f"Ignored {plain(name)}={plain(shown)} in the address: not a value this page takes.",
+             icon=":material/link_off:")
 
 
 def publish(values: Mapping[str, str | None]) -> None:

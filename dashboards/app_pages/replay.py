@@ -19,7 +19,8 @@ def deal_label(row: dict[str, object]) -> str:
     """One search result as the picker shows it."""
     declarer = f" ({row['declarer']})" if row.get("declarer") else ""
     when = f" · {row['date']}" if row.get("date") else ""
-    session = f" · session {row['session']} #{row['seq']}" if row.get("session") else ""
+    seq = "" if row.get("seq") is None else f" #{row['seq']}"
+    session = f" · session {row['session']}{seq}" if row.get("session") else ""
     return f"{row['deal_id']}{when}{session} · {contract_label(str(row['contract']))}{declarer} · {row['status']}"
 
 
