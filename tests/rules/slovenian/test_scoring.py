@@ -1,7 +1,10 @@
 """Scoring of the ``slovenian`` ruleset from hand-written DealFacts.
 
 Every expected number is worked out by hand from RULES.md / seed 004 in the
-comment next to it — never copied from the code's output.
+comment next to it — never copied from the code's output.  Besides the
+numbers they pin every option's every branch, the sentence and the audit's
+basis of every kind of line, the result's other fields and the facts the
+scorer refuses.
 """
 
 from __future__ import annotations
@@ -16,11 +19,19 @@ from hypothesis import strategies as st
 
 from tarock.facts import DECLARER, OPPONENTS, DealFacts
 from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
+from tarock.rules.choices import choices_of
+from tarock.rules.sessions import SessionLedger
 from tarock.rules.slovenian.scoring import (
+    ANNOUNCEABLE,
     COMPONENTS,
     CONTRACT_VALUES,
+    DIFF_ROUNDINGS,
     DOUBLED_BY_RADELC,
+    KONTRA_NAMES,
+    KONTRA_TARGETS,
     NORMAL_CONTRACTS,
+    RADELC_SCOPES,
+    SESSION_END_PER_RADELC,
     Line,
     ScoreResult,
     round_difference,
@@ -389,13 +400,13 @@ def test_mondfang_of_an_opponent_is_written_by_that_opponent() -> None:
 
 def test_announced_mondfang_and_its_kontra_chain() -> None:
     # Defenders announce Mondfang and it happens to the declarer: -21 × 2 = -42; kontra'd (×2): -84.
-    base = dict(
-        declarer=DAVID,
-        partner=ANA,
-        card_points=points(43),
-        mondfang=(DAVID,),
-        announced=(("mondfang", OPPONENTS),),
-    )
+    base: dict[str, Any] = {
+        "declarer": DAVID,
+        "partner": ANA,
+        "card_points": points(43),
+        "mondfang": (DAVID,),
+        "announced": (("mondfang", OPPONENTS),),
+    }
     assert comp(score_deal(facts("dva", **base)), "mondfang") == [-42]
     assert comp(score_deal(facts("dva", kontra={"mondfang": 2}, **base)), "mondfang") == [-84]
 
@@ -465,7 +476,8 @@ def test_no_mondfang_in_other_higher_contracts(contract: str) -> None:
     ],
 )
 def test_higher_contracts_are_flat(contract: str, flag: str, value: bool, expected: int) -> None:
-    r = score_deal(facts(contract, declarer=CILKA, **{flag: value}), ZERO)
+    given: dict[str, Any] = {flag: value}
+    r = score_deal(facts(contract, declarer=CILKA, **given), ZERO)
     assert r.scores == {"Ana": 0, "Boris": 0, "Cilka": expected, "David": 0}
     assert r.radelci_after == ONE
     assert r.won is (expected > 0)
@@ -764,6 +776,381 @@ def test_austrian_renonce_is_not_doubled_by_a_radelc_and_cancels_none() -> None:
 def test_no_offenders_no_policy() -> None:
     r = score_deal(_dva())
     assert r.policy == "none" and r.unpenalised is None
+
+
+# --- the sentences and the audit's basis of every kind of line ------------------------------------
+# Each sentence is written out by hand from the line's rule and the breakdown format (value, then
+# "× <kontra name> <level>" for a kontra'd line); each basis lists the numbers the audit re-checks,
+# in the order they are recorded.
+
+
+def line_of(result: ScoreResult, component: str, player: str | None = None) -> Line:
+    """The one line of ``component`` (listing ``player``, when given)."""
+    (line,) = [ln for ln in result.lines
+               if ln.component == component and (player is None or player in ln.players)]
+    return line
+
+
+def basis(line: Line) -> list[tuple[str, int]]:
+    return list(line.basis.items())
+
+
+def test_game_and_difference_sentences_and_basis() -> None:
+    # Dva (20) won with 43 under game kontra ×2: game +20 × 2 = 40; difference 8 rounds to 10, × 2 = 20.
+    r = score_deal(facts("dva", declarer=DAVID, partner=ANA, card_points=points(43), kontra={"game": 2}))
+    game, diff = line_of(r, "game"), line_of(r, "difference")
+    assert (game.players, game.detail, game.value) == (("David", "Ana"), "Dva won: +20 × kontra 2", 40)
+    assert basis(game) == [("base", 20), ("sign", 1), ("kontra", 2)]
+    assert (diff.detail, diff.value) == ("card points 43, difference 8 rounded to 10, × kontra 2", 20)
+    assert basis(diff) == [("points", 43), ("raw", 8), ("rounded", 10), ("kontra", 2)]
+    # Tri lost with 30 under re ×4: -10 × 4 = -40; difference 30 - 35 = -5, already a multiple of 5 (no
+    # "rounded"), × 4 = -20.
+    r = score_deal(facts("tri", declarer=ANA, partner=BORIS, card_points=points(30), kontra={"game": 4}))
+    assert (line_of(r, "game").detail, line_of(r, "game").value) == ("Tri lost: -10 × re 4", -40)
+    assert basis(line_of(r, "game")) == [("base", 10), ("sign", -1), ("kontra", 4)]
+    assert (line_of(r, "difference").detail, line_of(r, "difference").value) == (
+        "card points 30, difference -5, × re 4", -20)
+    # sub ×8 and mord ×16 are the chain's next names: Tri won with 36 (difference 1 -> 0).
+    assert line_of(score_deal(_tri(kontra={"game": 8})), "game").detail == "Tri won: +10 × sub 8"
+    r = score_deal(facts("tri", declarer=ANA, partner=BORIS, card_points=points(36), kontra={"game": 16}))
+    assert (line_of(r, "game").detail, r.scores["Ana"]) == ("Tri won: +10 × mord 16", 160)
+    # diff_rounding none: 43 -> 8 as it is, and the sentence does not mention rounding.
+    r = score_deal(facts("dva", options={"diff_rounding": "none"}, declarer=DAVID, partner=ANA,
+                         card_points=points(43)))
+    diff = line_of(r, "difference")
+    assert (diff.detail, diff.value) == ("card points 43, difference 8", 8)
+    assert basis(line_of(r, "difference")) == [("points", 43), ("raw", 8), ("rounded", 8), ("kontra", 1)]
+
+
+def test_bonus_sentences_and_basis() -> None:
+    # Tri by Ana with Boris, 38 points.  Silent trula of the declarer's side +10; the defenders' silent
+    # kings -10; king ultimo silent +10; pagat ultimo announced by the defenders and made: -50 × its
+    # kontra 2 = -100.
+    r = score_deal(_tri(trula_side=DECLARER, kings_side=OPPONENTS, king_last=DECLARER,
+                        pagat_last=(OPPONENTS, True), announced=(("pagat_ultimo", OPPONENTS),),
+                        kontra={"pagat_ultimo": 2}))
+    assert line_of(r, "trula").detail == "silent trula made by the declarer's side: +10"
+    assert basis(line_of(r, "trula")) == [("base", 10), ("sign", 1), ("announced", 0), ("kontra", 1)]
+    assert line_of(r, "kings").detail == "silent all kings made by the opponents: -10"
+    assert line_of(r, "king_ultimo").detail == "silent king ultimo made by the declarer's side: +10"
+    pagat = line_of(r, "pagat_ultimo")
+    assert (pagat.detail, pagat.value) == (
+        "pagat ultimo announced by the opponents and made: -50 × kontra 2", -100)
+    assert basis(pagat) == [("base", 50), ("sign", -1), ("announced", 1), ("kontra", 2)]
+    # Announced by the declarer's side and failed: -20.
+    r = score_deal(_tri(announced=(("trula", DECLARER),)))
+    assert (line_of(r, "trula").detail, line_of(r, "trula").value) == ("trula announced and failed: -20", -20)
+    assert basis(line_of(r, "trula")) == [("base", 20), ("sign", -1), ("announced", 1), ("kontra", 1)]
+    # A silent valat takes the game kontra: +250 × 2; an announced one its own chain: -500 × re 4.
+    r = score_deal(replace(_tri(valat_side=DECLARER, kontra={"game": 2}), card_points=(70, 0)))
+    assert (line_of(r, "valat").detail, line_of(r, "valat").value) == (
+        "silent valat made by the declarer's side: +250 × kontra 2", 500)
+    assert basis(line_of(r, "valat")) == [("base", 250), ("sign", 1), ("announced", 0), ("kontra", 2)]
+    r = score_deal(_tri(announced=(("valat", DECLARER),), kontra={"valat": 4}))
+    valat = line_of(r, "valat")
+    assert (valat.detail, valat.value) == ("valat announced and failed: -500 × re 4", -2000)
+
+
+def test_mondfang_sentence_and_basis() -> None:
+    # Defenders announce Mondfang; David's (the declarer's) Mond is captured; Mondfang kontra ×2:
+    # -21 × 2 (announced) × 2 = -84.  Cilka's own Mond in another deal: -21 plain.
+    r = score_deal(_dva(mondfang=(DAVID,), announced=(("mondfang", OPPONENTS),), kontra={"mondfang": 2}))
+    line = line_of(r, "mondfang")
+    assert (line.players, line.detail, line.value) == (
+        ("David",), "Mondfang: David's Mond captured: -21 × 2 (announced) × kontra 2", -84)
+    assert basis(line) == [("base", 21), ("announced", 1), ("kontra", 2)]
+    line = line_of(score_deal(_dva(mondfang=(CILKA,))), "mondfang")
+    assert (line.players, line.detail, line.value) == (
+        ("Cilka",), "Mondfang: Cilka's Mond captured: -21", -21)
+    assert basis(line) == [("base", 21), ("announced", 0), ("kontra", 1)]
+
+
+def test_klop_sentences_and_basis() -> None:
+    # Ana takes no trick: +70; Cilka 48 > 35: -70; Boris and David write nothing (someone is at ±70).
+    r = score_deal(facts("klop", klop_points=(0, 12, 48, 10), klop_tricks=(0, 3, 7, 2)))
+    assert [(ln.players, ln.detail, ln.value) for ln in r.lines] == [
+        (("Ana",), "Klop: no trick taken: +70", 70),
+        (("Cilka",), "Klop: 48 card points, more than 35: -70", -70),
+    ]
+    assert basis(r.lines[0]) == [("points", 0), ("tricks", 0), ("base", 70)]
+    assert basis(r.lines[1]) == [("points", 48), ("tricks", 7), ("base", -70)]
+    # 35 points is not more than 35: -35; 36 is: -70 (and then only that player scores).
+    r = score_deal(facts("klop", klop_points=(35, 12, 13, 10), klop_tricks=(5, 3, 4, 2)))
+    assert (r.lines[0].detail, r.scores) == ("Klop: 35 card points: -35",
+                                            {"Ana": -35, "Boris": -12, "Cilka": -13, "David": -10})
+    assert basis(r.lines[1]) == [("points", 12), ("tricks", 3), ("base", -12)]
+    r = score_deal(facts("klop", klop_points=(36, 12, 12, 10), klop_tricks=(5, 3, 4, 2)))
+    assert r.scores == {"Ana": -70, "Boris": 0, "Cilka": 0, "David": 0}
+
+
+def test_radelc_sentences() -> None:
+    # radelc_scope declarer: David (declarer, 2 radelci) and Ana: (20 + 10) doubled: the radelc line adds
+    # 30 to each; no basis.
+    r = score_deal(_dva(), {"David": 2})
+    line = line_of(r, "radelc")
+    assert (line.players, line.detail, line.value) == (
+        ("David", "Ana"), "radelc: declarer holds 2, score doubled", 30)
+    assert line.basis == {}
+    # Klop: Ana (1 radelc) takes no trick: her +70 doubled by a line of +70.
+    r = score_deal(facts("klop", klop_points=(0, 12, 48, 10), klop_tricks=(0, 3, 7, 2)), {"Ana": 1})
+    line = line_of(r, "radelc")
+    assert (line.players, line.detail, line.value) == (
+        ("Ana",), "radelc: Ana holds 1, Klop result doubled", 70)
+
+
+def test_penalty_sentences_and_basis() -> None:
+    # slovenian_renons: Boris pays -(Dva 20) × game kontra 2 × 2 for David's (the declarer's) radelc = -80.
+    r = score_deal(_dva(offenders=(BORIS,), kontra={"game": 2}), {"David": 1})
+    line = line_of(r, "penalty")
+    assert (line.players, line.detail, line.value) == (
+        ("Boris",), "renons: -20 (Dva) × kontra 2 × 2 (declarer's radelc)", -80)
+    assert basis(line) == [("base", 20), ("kontra", 2), ("radelc", 2)]
+    # Klop: -70, no kontra, no declarer (so no declarer's radelc).
+    r = score_deal(facts("klop", klop_points=(10, 20, 25, 15), klop_tricks=(2, 4, 4, 2), offenders=(ANA,)))
+    assert (line_of(r, "penalty").detail, basis(line_of(r, "penalty"))) == (
+        "renons: -70 (Klop)", [("base", 70), ("kontra", 1), ("radelc", 1)])
+    # jass_trick_forfeit without replayed tricks falls back, and says so and why.
+    r = score_deal(_dva(options={"penalty": "jass_trick_forfeit"}, offenders=(BORIS,)))
+    assert line_of(r, "penalty").detail == (
+        "renons: -20 (Dva); jass_trick_forfeit does not apply (the tricks were not replayed), scored as "
+        "slovenian_renons")
+    # jass_trick_forfeit applied: a 0 line saying what moved.
+    played = _dva(options={"penalty": "jass_trick_forfeit"}, offenders=(BORIS,))
+    r = score_deal(replace(played, as_played=played, penalty_note="tricks 9-12 forfeited"))
+    line = line_of(r, "penalty")
+    assert (line.detail, line.value, basis(line)) == ("renons: tricks 9-12 forfeited", 0, [("base", 0)])
+
+
+def test_renonce_sentences_and_basis() -> None:
+    # austrian_renonce: Boris pays Dva's 20 to each of the three others: -60; each of them +20.
+    r = score_deal(_austrian(_dva(offenders=(BORIS,))))
+    pays, receives = r.lines
+    what = "renonce by Boris, who pays every other player as if they had won (Dva 20 = 20)"
+    assert (pays.players, pays.detail, pays.value) == (
+        ("Boris",), f"{what}: pays 20 to each of Ana, Cilka, David: -60", -60)
+    assert basis(pays) == [("base", 20), ("payments", 3)]
+    assert (receives.players, receives.detail, receives.value) == (
+        ("Ana", "Cilka", "David"), f"{what}: receives 20 from Boris", 20)
+    assert basis(receives) == [("base", 20)]
+    # 3 players, Tri (10) by Ana; all kings announced (20), king ultimo announced (20) under re ×4 (80),
+    # Mondfang announced (never paid), silent trula (never paid): A = 10 + 20 + 80 = 110.  Cilka pays it
+    # to each of two: -220.
+    f = facts("tri", players=P3, declarer=ANA, card_points=points(40), trula_side=DECLARER,
+              offenders=(CILKA,),
+              announced=(("kings", DECLARER), ("king_ultimo", DECLARER), ("mondfang", OPPONENTS)),
+              kontra={"king_ultimo": 4})
+    r = score_deal(_austrian(f))
+    assert r.scores == {"Ana": 110, "Boris": 110, "Cilka": -220}
+    assert r.lines[0].detail == (
+        "renonce by Cilka, who pays every other player as if they had won (Tri 10 + all kings announced 20 + "
+        "king ultimo announced 20 × re 4 = 110): pays 110 to each of Ana, Boris: -220")
+
+
+# --- every option, every branch ------------------------------------------------------------------------
+
+
+def test_option_radelci_off_everywhere() -> None:
+    # radelci false: a Klop doubles nothing, cancels nothing and awards nothing: Ana (holding 1) takes no
+    # trick, +70 flat; Cilka -70; the ledger stays as it was.
+    before = {"Ana": 1, "Boris": 0, "Cilka": 0, "David": 2}
+    klop = facts("klop", options={"radelci": False}, klop_points=(0, 12, 48, 10), klop_tricks=(0, 3, 7, 2))
+    r = score_deal(klop, before)
+    assert r.scores == {"Ana": 70, "Boris": 0, "Cilka": -70, "David": 0}
+    assert r.radelci_after == before and r.award_reason is None and r.cancelled == ()
+    # A silent valat: +250 flat although the declarer holds one, and no radelc for anyone.
+    valat = replace(_tri(options={"radelci": False}, valat_side=DECLARER), card_points=(70, 0))
+    r = score_deal(valat, {"Ana": 1})
+    assert r.scores["Ana"] == 250 and r.radelci_after == {"Ana": 1, "Boris": 0, "Cilka": 0, "David": 0}
+    # A renons penalty is not doubled by the declarer's radelc: Boris -20; David and Ana +30 each.
+    r = score_deal(_dva(options={"radelci": False}, offenders=(BORIS,)), {"David": 1})
+    assert r.scores == {"Ana": 30, "Boris": -20, "Cilka": 0, "David": 30}
+    # austrian_renonce in a Berač: the payments as always (Ana pays 70 to each of three), no radelc awarded.
+    r = score_deal(facts("berac", options={"radelci": False, "penalty": "austrian_renonce"}, declarer=BORIS,
+                         offenders=(ANA,)), {"Boris": 1})
+    assert r.scores == {"Ana": -210, "Boris": 70, "Cilka": 70, "David": 70}
+    assert r.radelci_after == {"Ana": 0, "Boris": 1, "Cilka": 0, "David": 0} and r.award_reason is None
+
+
+def test_klop_minus_70_with_a_radelc_is_doubled_and_cancels_nothing() -> None:
+    # Cilka (1 radelc) has 48 points: -70 × 2 = -140; only +70 cancels a radelc, so hers stays (1), and
+    # the Klop gives everyone one more: Ana 1, Boris 1, Cilka 2, David 1.
+    r = score_deal(facts("klop", klop_points=(0, 12, 48, 10), klop_tricks=(0, 3, 7, 2)), {"Cilka": 1})
+    assert r.scores == {"Ana": 70, "Boris": 0, "Cilka": -140, "David": 0}
+    assert r.radelci_after == {"Ana": 1, "Boris": 1, "Cilka": 2, "David": 1} and r.cancelled == ()
+    assert r.award_reason == "the Klop"
+
+
+def test_radelc_scope_each_player_both_hold() -> None:
+    # each_player: David (declarer, 2) and Ana (partner, 1) both hold: one line lists both, each doubles
+    # their own 30 -> 60; the game is won, so each loses one: David 1, Ana 0.
+    r = score_deal(_dva(options={"radelc_scope": "each_player"}), {"David": 2, "Ana": 1})
+    line = line_of(r, "radelc")
+    assert (line.players, line.detail, line.value) == (
+        ("David", "Ana"), "radelc: David holds 2, Ana holds 1, own score doubled", 30)
+    assert r.scores == {"Ana": 60, "Boris": 0, "Cilka": 0, "David": 60}
+    assert r.radelci_after == {"Ana": 0, "Boris": 0, "Cilka": 0, "David": 1}
+    assert r.cancelled == ("David", "Ana")
+    # Lost with 30 points: (-20 - 5) × 2 = -50 each, and a loss cancels nothing.
+    r = score_deal(facts("dva", options={"radelc_scope": "each_player"}, declarer=DAVID, partner=ANA,
+                         card_points=points(30)), {"David": 2, "Ana": 1})
+    assert r.scores == {"Ana": -50, "Boris": 0, "Cilka": 0, "David": -50}
+    assert r.radelci_after == {"Ana": 1, "Boris": 0, "Cilka": 0, "David": 2} and r.cancelled == ()
+    # Only the declarer holds one: only the declarer's score doubles (60); Ana writes 30.
+    r = score_deal(_dva(options={"radelc_scope": "each_player"}), {"David": 1})
+    assert r.scores == {"Ana": 30, "Boris": 0, "Cilka": 0, "David": 60}
+    assert line_of(r, "radelc").detail == "radelc: David holds 1, own score doubled"
+
+
+def test_mondfang_any_side_is_the_replays_not_the_scorers() -> None:
+    # mondfang_any_side decides (in the replay) whether a capture counts; the scorer charges whatever
+    # Mondfang the facts list: Ana's own-side capture listed -> -21 under either value of the option.
+    for any_side in (False, True):
+        r = score_deal(_dva(options={"mondfang_any_side": any_side}, mondfang=(ANA,)))
+        assert r.scores == {"Ana": 9, "Boris": 0, "Cilka": 0, "David": 30}
+
+
+def test_the_declarers_own_renons_with_a_radelc() -> None:
+    # David (declarer, 1 radelc) revokes: the hand 30, doubled by the radelc line (+30); his penalty
+    # -20 × 2 (his radelc) = -40 is not doubled again: 30 + 30 - 40 = 20.  Ana: 60.  The game was won, so
+    # his radelc is cancelled.
+    r = score_deal(_dva(offenders=(DAVID,)), {"David": 1})
+    assert r.scores == {"Ana": 60, "Boris": 0, "Cilka": 0, "David": 20}
+    assert comp(r, "radelc") == [30] and comp(r, "penalty") == [-40]
+    assert r.radelci_after == ZERO and r.unpenalised == {"Ana": 60, "Boris": 0, "Cilka": 0, "David": 60}
+
+
+# --- announcements ------------------------------------------------------------------------------------
+
+
+def test_both_sides_announce_the_same_bonus() -> None:
+    # Trula announced by the declarer's side, then by the defenders; the declarer's side holds it: their
+    # announcement made +20, the defenders' failed +20 (a failed defenders' announcement counts for the
+    # declarer's side).  15 + 40 = 55.
+    r = score_deal(_tri(trula_side=DECLARER, announced=(("trula", DECLARER), ("trula", OPPONENTS))))
+    assert [(ln.detail, ln.value) for ln in r.lines if ln.component == "trula"] == [
+        ("trula announced and made: +20", 20), ("trula announced by the opponents and failed: +20", 20)]
+    assert r.scores["Ana"] == 55
+
+
+def test_a_side_announcing_twice_counts_once() -> None:
+    # Ana and Boris both announce kings for the declarer's side: one announcement, made: +20; 15 + 20 = 35.
+    r = score_deal(_tri(kings_side=DECLARER, announced=(("kings", DECLARER), ("kings", DECLARER))))
+    assert comp(r, "kings") == [20] and r.scores["Boris"] == 35
+
+
+def test_announced_mondfang_doubles_only_against_the_side_it_was_made_against() -> None:
+    # The defenders announce Mondfang but lose their own Mond (Cilka's): the announcement was made against
+    # the declarer's side, so Cilka pays the plain -21.
+    r = score_deal(_dva(mondfang=(CILKA,), announced=(("mondfang", OPPONENTS),)))
+    assert comp(r, "mondfang") == [-21]
+    # Solo brez keeps its Mondfang lines, announced ones included: Boris's Mond against the defenders'
+    # announcement: -21 × 2 = -42; Solo brez won with 40: +80; 80 - 42 = 38.
+    r = score_deal(facts("solo_brez", declarer=BORIS, card_points=points(40), mondfang=(BORIS,),
+                         announced=(("mondfang", OPPONENTS),)))
+    assert r.scores == {"Ana": 0, "Boris": 38, "Cilka": 0, "David": 0}
+
+
+def test_valat_announced_by_the_opponents() -> None:
+    # The defenders announce valat and take every trick: -500 for the declarer's side, the hand is lost
+    # and everyone receives a radelc.
+    f = replace(_tri(valat_side=OPPONENTS, announced=(("valat", OPPONENTS),)), card_points=(0, 70))
+    r = score_deal(f, ZERO)
+    assert [(ln.detail, ln.value) for ln in r.lines] == [
+        ("valat announced by the opponents and made: -500", -500)]
+    assert r.won is False and r.radelci_after == ONE and r.award_reason == "the valat"
+    # They fail: +500 for the declarer's side, which wins the hand (a positive valat line) and so cancels
+    # Ana's radelc before everyone gets one: Ana 1 - 1 + 1 = 1.
+    r = score_deal(_tri(announced=(("valat", OPPONENTS),)), {"Ana": 1})
+    assert [(ln.detail, ln.value) for ln in r.lines if ln.component == "valat"] == [
+        ("valat announced by the opponents and failed: +500", 500)]
+    assert r.scores["Ana"] == 1000 and r.won is True and r.radelci_after == ONE
+
+
+# --- the result ----------------------------------------------------------------------------------------
+
+
+def test_result_fields() -> None:
+    # The ledger is read by name in playing order: a name not playing is ignored, a missing one holds 0.
+    r = score_deal(_dva(), {"Eva": 3, "David": 1})
+    assert list(r.radelci_before.items()) == [("Ana", 0), ("Boris", 0), ("Cilka", 0), ("David", 1)]
+    assert list(r.scores) == list(P4) and list(r.radelci_after) == list(P4)
+    assert (r.contract, r.declarer, r.won, r.policy, r.ruleset) == ("dva", "David", True, "none", "slovenian")
+    assert r.cancelled == ("David",) and r.award_reason is None and r.unpenalised is None
+    # No ledger at all: everyone holds 0.
+    assert score_deal(_dva(), None).radelci_before == ZERO
+    # Why everyone gets a radelc: the contract's label ("the <label>") for Klop and Berač and above, "the
+    # valat" for a valat line in a normal contract.
+    reasons = {c: score_deal(facts(c, declarer=ANA, card_points=points(40))).award_reason
+               for c in ("berac", "solo_brez", "odprti_berac", "barvni_valat", "valat")}
+    assert reasons == {"berac": "the Berač", "solo_brez": "the Solo brez", "odprti_berac": "the Odprti berač",
+                       "barvni_valat": "the Barvni valat", "valat": "the Valat"}
+    r = score_deal(facts("klop", klop_points=(10, 20, 25, 15), klop_tricks=(2, 4, 4, 2)))
+    assert (r.award_reason, r.won, r.declarer, r.contract) == ("the Klop", None, None, "klop")
+
+
+def test_facts_the_scorer_cannot_score_raise() -> None:
+    players = ("Ana", "Boris", "Cilka")
+    with pytest.raises(ValueError, match="unknown slovenian contract 'no_such_contract'"):
+        score_deal(DealFacts(players, "no_such_contract", declarer=0))
+    with pytest.raises(ValueError, match="a dva needs card points"):
+        score_deal(DealFacts(players, "dva", declarer=0))
+    with pytest.raises(ValueError, match="a dva needs card points"):  # checked before the seat is looked up
+        score_deal(DealFacts(players, "dva", declarer=5))
+    with pytest.raises(IndexError):
+        score_deal(DealFacts(players, "dva", declarer=5, card_points=(40, 30)))
+    with pytest.raises(ValueError, match="a solo_brez needs card points"):
+        score_deal(DealFacts(players, "solo_brez", declarer=0))
+    with pytest.raises(ValueError, match="a klop needs klop_points and klop_tricks"):
+        score_deal(DealFacts(players, "klop"))
+    with pytest.raises(ValueError):  # a pile short
+        score_deal(DealFacts(players, "klop", klop_points=(10, 20), klop_tricks=(1, 2)))
+
+
+def test_session_end_costs_100_per_uncancelled_radelc() -> None:
+    # Boris wins a Berač (+70): everyone receives a radelc.  Cilka then wins Solo tri with 50 holding one:
+    # (40 + 15) × 2 = 110 and her radelc is cancelled.  At the session's end every radelc still held
+    # costs 100, on a line of its own: Ana -100, Boris 70 - 100 = -30, Cilka 110, David -100.
+    ledger = SessionLedger.for_players(P4)
+    ledger.apply(facts("berac", declarer=BORIS))
+    ledger.apply(facts("solo_tri", declarer=CILKA, card_points=points(50)))
+    assert SESSION_END_PER_RADELC == -100
+    assert ledger.close() == {"Ana": -100, "Boris": -100, "Cilka": 0, "David": -100}
+    assert ledger.final_totals() == {"Ana": -100, "Boris": -30, "Cilka": 110, "David": -100}
+
+
+# --- the reference's named tables (the compiled scorer looks them up by name) ------------------------------
+
+
+@pytest.mark.parametrize("target, f, component, without, with_kontra", [
+    # game: Tri won with 38 (10 + 5), ×2 on game and difference.
+    ("game", {}, "game", 10, 20),
+    ("pagat_ultimo", {"pagat_last": (DECLARER, True), "announced": (("pagat_ultimo", DECLARER),)},
+     "pagat_ultimo", 50, 100),
+    ("king_ultimo", {"king_last": DECLARER, "announced": (("king_ultimo", DECLARER),)},
+     "king_ultimo", 20, 40),
+    ("mondfang", {"mondfang": (CILKA,)}, "mondfang", -21, -42),
+])
+def test_each_kontra_target_has_its_own_chain(target: str, f: dict[str, Any], component: str, without: int,
+                                              with_kontra: int) -> None:
+    assert target in KONTRA_TARGETS
+    assert comp(score_deal(_tri(**f)), component) == [without]
+    assert comp(score_deal(_tri(**f, kontra={target: 2})), component) == [with_kontra]
+
+
+def test_the_named_tables() -> None:
+    # Kontra chains: game, pagat ultimo, king ultimo, valat, Mondfang; trula and kings never (docs/rules.md).
+    assert set(KONTRA_TARGETS) == {"game", "pagat_ultimo", "king_ultimo", "valat", "mondfang"}
+    # An announced valat's own chain: 500 × 2 (the test of the game chain above leaves it untouched).
+    f = replace(_tri(valat_side=DECLARER, announced=(("valat", DECLARER),), kontra={"valat": 2}),
+                card_points=(70, 0))
+    assert comp(score_deal(f), "valat") == [1000]
+    # What can be announced: the bonuses and a Mondfang.
+    assert set(ANNOUNCEABLE) == {"trula", "kings", "pagat_ultimo", "king_ultimo", "valat", "mondfang"}
+    # The option values the scorer implements are every value the options declare.
+    choices = choices_of(SlovenianOptions)
+    assert set(DIFF_ROUNDINGS) == set(choices["diff_rounding"])
+    assert set(RADELC_SCOPES) == set(choices["radelc_scope"])
+    assert dict(KONTRA_NAMES) == {2: "kontra", 4: "re", 8: "sub", 16: "mord"}
 
 
 # --- shape -------------------------------------------------------------------------------------
