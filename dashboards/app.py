@@ -5,6 +5,8 @@ live in ``app_pages/`` (never ``pages/``, so Streamlit's legacy directory
 discovery stays off) and each has a ``url_path``: ``/replay?deal=ID&step=N``
 and the other pages' addresses are deep links, filters included, because
 every filter and selection is kept in the query string (``url_state``).
+A server that offers no uploads (``dashboards.pages``: served beyond this machine
+without ``--allow-uploads``) has no Ingest page.
 """
 
 from __future__ import annotations
@@ -12,18 +14,13 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboards import data
+from dashboards.pages import page_specs, uploads_enabled
 from dashboards.sidebar import sidebar_filters
 
 st.set_page_config(page_title="Tarock review", page_icon=":material/playing_cards:", layout="wide")
 
-PAGES = [
-    st.Page("app_pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
-    st.Page("app_pages/contracts.py", title="Contracts", icon=":material/bar_chart:", url_path="contracts"),
-    st.Page("app_pages/players.py", title="Players", icon=":material/groups:", url_path="players"),
-    st.Page("app_pages/audit.py", title="Audit", icon=":material/gavel:", url_path="audit"),
-    st.Page("app_pages/replay.py", title="Replay", icon=":material/playing_cards:", url_path="replay"),
-    st.Page("app_pages/ingest.py", title="Ingest", icon=":material/upload_file:", url_path="ingest"),
-]
+PAGES = [st.Page(spec.script, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=spec.default)
+         for spec in page_specs(uploads_enabled())]
 
 page = st.navigation(PAGES)
 sidebar_filters()

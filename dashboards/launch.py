@@ -1,9 +1,11 @@
 """Start the dashboard: ``streamlit run dashboards/app.py`` in a child process.
 
-The CLI's ``tarock dashboard [--store DIR] [--port N]`` calls ``run_dashboard``.
-The store reaches the app through ``TAROCK_STORE`` (the README: ``--store``, else
+The CLI's ``tarock dashboard [--store DIR] [--port N] [--host H] [--allow-uploads]`` calls
+``run_dashboard``.  The store reaches the app through ``TAROCK_STORE`` (the README: ``--store``, else
 ``$TAROCK_STORE``, else ``data/store``); the server binds to 127.0.0.1 unless told otherwise, runs
-headless, watches no files and sends no usage statistics.
+headless, watches no files and sends no usage statistics.  Whether it offers uploads reaches the app
+through ``TAROCK_DASHBOARD_UPLOADS`` (``dashboards.pages``): on another address than a loopback one,
+only with ``allow_uploads`` (and never with ``allow_uploads=False``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from dashboards.pages import UPLOADS_ENV, uploads_allowed
 
 APP = Path(__file__).resolve().parent / "app.py"
 """The Streamlit entrypoint (the router)."""
@@ -34,20 +38,25 @@ def streamlit_command(port: int = 8501, host: str = "127.0.0.1") -> list[str]:
     ]
 
 
-def dashboard_env(store: Path | None) -> dict[str, str]:
-    """The environment of the server process: this one, with ``TAROCK_STORE`` set when a store is given."""
+def dashboard_env(store: Path | None, host: str = "127.0.0.1", allow_uploads: bool | None = None) -> dict[str, str]:
+    """The environment of the server process: this one, with ``TAROCK_STORE`` set when a store is given
+    and ``TAROCK_DASHBOARD_UPLOADS`` saying whether a server on ``host`` offers uploads."""
     env = dict(os.environ)
     if store is not None:
         env["TAROCK_STORE"] = str(Path(store).resolve())
+    env[UPLOADS_ENV] = "1" if uploads_allowed(host, allow_uploads) else "0"
     return env
 
 
-def run_dashboard(store: Path | None, port: int = 8501, host: str = "127.0.0.1") -> int:
+def run_dashboard(store: Path | None, port: int = 8501, host: str = "127.0.0.1",
+                  allow_uploads: bool | None = None) -> int:
     """Serve the dashboard until the server stops (Ctrl-C stops it); returns its exit code.
 
     ``store`` None keeps ``TAROCK_STORE`` from the environment, else ``data/store``.
+    ``allow_uploads`` True offers the Ingest page, False makes the dashboard read-only; None
+    (the default) offers it only on a loopback ``host``.
     """
-    process = subprocess.Popen(streamlit_command(port, host), env=dashboard_env(store))
+    process = subprocess.Popen(streamlit_command(port, host), env=dashboard_env(store, host, allow_uploads))
     try:
         return process.wait()
     except KeyboardInterrupt:

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
+from dashboards.pages import uploads_enabled
 from ingest.csv_out import frame_csv
 
 REPLAY_PAGE = "app_pages/replay.py"
@@ -31,6 +32,6 @@ def no_deals_note(count: int) -> bool:
     """Say so when the filters keep no deal; True when there is nothing to show."""
     if count:
         return False
-    st.info("No deals match the filters (or the store is empty): widen the filters in the sidebar, "
-            "or add record files on the Ingest page.")
+    add = "add record files on the Ingest page" if uploads_enabled() else "add record files with tarock ingest"
+    st.info(f"No deals match the filters (or the store is empty): widen the filters in the sidebar, or {add}.")
     return True

@@ -373,13 +373,24 @@ def analyse(
 @app.command()
 def dashboard(
     store: StoreOption = None,
-    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8501,
+    port: Annotated[int, typer.Option("--port", help="Port to serve on.")] = 8501,
+    host: Annotated[str, typer.Option("--host", help="Address to bind (default 127.0.0.1: this machine only; "
+                                                     "0.0.0.0: every interface).")] = "127.0.0.1",
+    allow_uploads: Annotated[Optional[bool], typer.Option(
+        "--allow-uploads/--read-only", help="Offer the Ingest page (uploads into the store), or not; "
+                                            "default: only on 127.0.0.1.")] = None,
 ) -> None:
-    """Start the Streamlit dashboard over the store on 127.0.0.1."""
-    from dashboards.launch import run_dashboard
+    """Start the Streamlit dashboard over the store on 127.0.0.1 (``--host``: elsewhere, read-only unless
+    ``--allow-uploads``; put it behind a reverse proxy that asks for a password: docs/deployment.md)."""
+    from dashboards import launch
+    from dashboards.pages import uploads_allowed
 
-    typer.echo(f"dashboard on http://127.0.0.1:{port} (Ctrl+C stops it)", err=True)
-    raise typer.Exit(run_dashboard(store, port))
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"dashboard on http://{shown}:{port} (Ctrl+C stops it)", err=True)
+    if not uploads_allowed(host, allow_uploads):
+        typer.echo("read-only: no Ingest page (--allow-uploads offers it). The dashboard asks no password: "
+                   "serve it to others behind a reverse proxy that does (docs/deployment.md)", err=True)
+    raise typer.Exit(launch.run_dashboard(store, port, host=host, allow_uploads=allow_uploads))
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ import streamlit as st
 from dashboards import data
 from dashboards.labels import plain
 from dashboards.launch import MAX_UPLOAD_MB
+from dashboards.pages import uploads_enabled
 from dashboards.uploads import ACCEPTED_TYPES, UploadResult, ingest_uploads
 from ingest.coordinator import GenerationMismatch
 from ingest.layout import StoreBusy
@@ -59,6 +60,10 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
 
 
 st.title("Ingest")
+if not uploads_enabled():
+    st.error("This dashboard is read-only: it is served beyond this machine without --allow-uploads, so "
+             "nothing can be added to the store here. Use tarock ingest on the server.", icon=":material/lock:")
+    st.stop()
 st.caption(f"Add record files to the store `{data.store_path()}`: JSON (one record or a list), JSON Lines or the "
            f".trk text format, optionally gzipped, at most {MAX_UPLOAD_MB} MB each. Every deal is replayed, "
            "checked and scored as `tarock ingest` does; a file that holds no record is refused and stores nothing.")
