@@ -20,12 +20,14 @@ import orjson
 import polars as pl
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from analysis.audit import disputes
 from analysis.filters import NO_FILTERS, Filters
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
+from tarock.safe_text import escape_controls
 
 FORMATS = ("table", "csv", "json")
 DISPUTE_COLUMNS = {"deal_id": "deal", "player": "player", "recorded_score": "recorded", "score": "recomputed",
@@ -74,6 +76,11 @@ def _percent(value: float | None) -> str:
     return "" if value is None else f"{100 * value:.1f} %"
 
 
+def _cell(value: object) -> Text:
+    """A value from the store for the terminal: control characters escaped, never read as rich markup."""
+    return Text("" if value is None else escape_controls(str(value)))
+
+
 def _print_tables(console: Console, names: tuple[str, ...], rates: pl.DataFrame, apart: pl.DataFrame,
                   disputed: pl.DataFrame | None) -> None:
     groups = [c for c in rates.columns if c not in ("deals", "wins", "win_rate", "ci_low", "ci_high")]
@@ -84,11 +91,11 @@ def _print_tables(console: Console, names: tuple[str, ...], rates: pl.DataFrame,
         table.add_column(column, justify="right")
     for row in rates.iter_rows(named=True):
         interval = f"{_percent(row['ci_low'])} – {_percent(row['ci_high'])}"
-        table.add_row(*("" if row[c] is None else str(row[c]) for c in groups), f"{row['deals']:,}",
+        table.add_row(*(_cell(row[c]) for c in groups), f"{row['deals']:,}",
                       f"{row['wins']:,}", _percent(row["win_rate"]), interval)
     if not apart.is_empty():
-        table.caption = "Not counted (no declarer): " + ", ".join(
-            f"{row['contract']} {row['deals']:,}" for row in apart.iter_rows(named=True))
+        table.caption = _cell("Not counted (no declarer): " + ", ".join(
+            f"{row['contract']} {row['deals']:,}" for row in apart.iter_rows(named=True)))
     console.print(table)
     if disputed is None:
         return
@@ -98,5 +105,5 @@ def _print_tables(console: Console, names: tuple[str, ...], rates: pl.DataFrame,
         audit.add_column(heading, justify="right" if numeric else "left", no_wrap=column != "message",
                          ratio=1 if column == "message" else None)
     for row in disputed.iter_rows(named=True):
-        audit.add_row(*("" if row[c] is None else str(row[c]) for c in DISPUTE_COLUMNS))
+        audit.add_row(*(_cell(row[c]) for c in DISPUTE_COLUMNS))
     console.print(audit)

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ingest.config import IngestOptions
 from ingest.coordinator import IngestSummary, run_ingest
@@ -23,6 +24,7 @@ from ingest.progress import ProgressCallback, default_progress
 from ingest.shards import DEFAULT_SHARD_SIZE
 from ingest.store import export_duckdb, sql
 from tarock.formats.items import ReaderLimits
+from tarock.safe_text import escape_controls
 
 DEFAULT_STORE = Path("data/store")
 
@@ -75,13 +77,22 @@ def ingest(paths: Iterable[str | os.PathLike[str]], store_dir: str | os.PathLike
                           progress=progress or reporter)
 
 
+def _shown(text: object) -> Text:
+    """A path or message for the terminal: control characters escaped, never read as rich markup."""
+    return Text(escape_controls(str(text)))
+
+
 def print_summary(summary: IngestSummary, console: Console | None = None) -> None:
-    """The run in a few lines: counts, the ``read = stored + rejected`` check, failures."""
+    """The run in a few lines: counts, the ``read = stored + rejected`` check, failures, skipped files.
+
+    Paths and messages are shown with their control characters escaped (a file name is anyone's).
+    """
     console = console or Console(stderr=True)
     rate = f"{summary.deals_per_second:,.0f} deals/s" if summary.processed else "nothing new"
-    console.print(f"[bold]ingest[/] {summary.files} files, {summary.shards} shards "
-                  f"({summary.shards_skipped} already done, {len(summary.failed)} failed) "
-                  f"in {summary.seconds:.2f}s ({rate}) into {summary.store_dir} [dim]{summary.generation}[/]")
+    console.print(Text.assemble(
+        ("ingest", "bold"), f" {summary.files} files, {summary.shards} shards "
+        f"({summary.shards_skipped} already done, {len(summary.failed)} failed) "
+        f"in {summary.seconds:.2f}s ({rate}) into ", _shown(summary.store_dir), " ", (summary.generation, "dim")))
     check = "[green]ok[/]" if summary.balanced else "[bold red]MISMATCH: input items lost[/]"
     console.print(f"  read {summary.read} = stored {summary.stored} + rejected {summary.rejected}  {check}")
     console.print(f"  deals: {summary.ok} ok, {summary.renons} renons, {summary.error} error; "
@@ -95,9 +106,9 @@ def print_summary(summary: IngestSummary, console: Console | None = None) -> Non
             state = "was already current: nothing to rescore"
         console.print(f"  rescore: {summary.generation} {state}")
     for shard, message in summary.failed:
-        console.print(f"  [red]failed[/] {shard}: {message}", markup=True, highlight=False)
+        console.print(Text.assemble("  ", ("failed", "red"), " ", _shown(f"{shard}: {message}")), highlight=False)
     for path, why in summary.skipped:
-        console.print(f"  skipped {path}: {why}", markup=False, highlight=False, soft_wrap=True)
+        console.print(_shown(f"  skipped {path}: {why}"), highlight=False, soft_wrap=True)
 
 
 def query(store_dir: str | os.PathLike[str], text: str, params: Sequence[Any] | None = None) -> Any:
@@ -113,10 +124,12 @@ def print_frame(frame: Any, fmt: str = "table", stream: TextIO | None = None) ->
         stream.write(frame_csv(frame))
     elif fmt == "json":
         stream.write(frame.write_ndjson())
-    elif fmt == "table":
-        table = Table(*frame.columns)
+    elif fmt == "table":  # text from records: control characters escaped, never read as rich markup
+        table = Table()
+        for name in frame.columns:
+            table.add_column(_shown(name))
         for row in frame.iter_rows():
-            table.add_row(*("" if v is None else str(v) for v in row))
+            table.add_row(*(_shown("" if v is None else v) for v in row))
         Console(file=stream).print(table)
     else:
         raise ValueError(f"unknown format {fmt!r}: use table, csv or json")
@@ -137,6 +150,6 @@ def export(store_dir: str | os.PathLike[str], file: str | os.PathLike[str]) -> d
 def print_export(counts: Mapping[str, int], file: str | os.PathLike[str], console: Console | None = None) -> None:
     """One line per exported table."""
     console = console or Console(stderr=True)
-    console.print(f"[bold]export[/] {file}")
+    console.print(Text.assemble(("export", "bold"), " ", _shown(file)))
     for table, rows in counts.items():
         console.print(f"  {table}: {rows} rows")

@@ -15,6 +15,7 @@ import orjson
 import typer
 
 from tarock.options import OptionError, check_overrides
+from tarock.safe_text import escape_controls
 
 app = typer.Typer(
     add_completion=False,
@@ -53,14 +54,19 @@ def parse_overrides(pairs: list[str] | None, penalty: str | None = None) -> dict
 def _existing(paths: list[Path]) -> list[Path]:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        typer.echo(f"tarock: no such file or directory: {', '.join(missing)}", err=True)
+        _error(f"no such file or directory: {', '.join(missing)}")
         raise typer.Exit(2)
     return paths
 
 
+def _error(text: object) -> None:
+    """``tarock: TEXT`` on stderr, its control characters escaped (a path or a message may quote a record)."""
+    typer.echo(escape_controls(f"tarock: {text}", keep="\n"), err=True)
+
+
 def _skip_notice(path: Path, why: str) -> None:
     """Say on stderr that a file found in a directory is not read, and why (``iter_record_files``)."""
-    typer.echo(f"tarock: skipped {path}: {why}", err=True)
+    _error(f"skipped {path}: {why}")
 
 
 def _dump(obj: Any) -> str:
@@ -106,7 +112,7 @@ def check(
             continue
         for f in summary.findings:
             where = f" trick {f.trick}" if f.trick is not None else ""
-            out.write(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}\n")
+            out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}") + "\n")
     total = sum(counts.values())
     line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
             f"{n_findings} findings")
@@ -176,8 +182,8 @@ def _report_counts(counts: Any, out: Path) -> None:
     """Print what a conversion or import wrote and every input it had to leave out."""
     for f in counts.findings:
         where = f"{f.file}:{f.line}" if f.file else "-"
-        typer.echo(f"{where}: {f.code} {f.message}", err=True)
-    typer.echo(f"wrote {counts.written:,} records to {out}; {counts.rejected:,} rejected")
+        typer.echo(escape_controls(f"{where}: {f.code} {f.message}"), err=True)
+    typer.echo(escape_controls(f"wrote {counts.written:,} records to {out}; {counts.rejected:,} rejected"))
 
 
 @app.command()
@@ -214,7 +220,7 @@ def import_openspiel(
     try:
         counts = run_import(src, out)
     except (ImportError, ValueError) as exc:
-        typer.echo(f"tarock: {exc}", err=True)
+        _error(exc)
         raise typer.Exit(2) from None
     _report_counts(counts, out)
     raise typer.Exit(1 if counts.rejected else 0)
@@ -273,7 +279,7 @@ def ingest(
         summary = run_ingest(_existing(paths or []), target, executor, rescore=rescore, quiet=quiet,
                              ruleset_options=overrides, shard_size=shard_size)
     except (GenerationMismatch, StoreBusy, ExecutorUnavailable, ValueError) as exc:
-        typer.echo(f"tarock: {exc}", err=True)
+        _error(exc)
         raise typer.Exit(2) from None
     print_summary(summary)
     raise typer.Exit(summary.exit_code)
@@ -299,7 +305,7 @@ def sql_command(
     try:
         frame = run_query(resolve_store(store), query)
     except (duckdb.Error, NoStore) as exc:
-        typer.echo(f"tarock: {exc}", err=True)
+        _error(exc)
         raise typer.Exit(2) from None
     print_frame(frame, fmt.value)
 
@@ -316,7 +322,7 @@ def export(
     try:
         counts = run_export(resolve_store(store), duckdb_file)
     except (OSError, ValueError) as exc:  # NoStore, a directory, a file that cannot be written
-        typer.echo(f"tarock: {exc}", err=True)
+        _error(exc)
         raise typer.Exit(2) from None
     print_export(counts, duckdb_file)
 
@@ -344,7 +350,7 @@ def report(
     try:
         source = existing_store(resolve_store(store), exported=True)
     except NoStore as exc:
-        typer.echo(f"tarock: {exc}", err=True)
+        _error(exc)
         raise typer.Exit(2) from None
     try:
         filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
@@ -367,7 +373,7 @@ def analyse(
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
     for item in analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, fmt.value):
-        sys.stdout.write((_dump(item) if fmt is Format.json else str(item)) + "\n")
+        sys.stdout.write((_dump(item) if fmt is Format.json else escape_controls(str(item), keep="\n")) + "\n")
 
 
 @app.command()

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from tarock.formats.items import ReadItem
 from tarock.check.sheet import Sheet, SheetRow
-from tarock.safe_text import csv_cell
+from tarock.safe_text import csv_cell, escape_controls
 
 RADELC = "○"
 
@@ -37,23 +37,32 @@ def _cell(row: SheetRow, player: str) -> Text:
     return text
 
 
+def _shown(text: str, style: str = "") -> Text:
+    """Text from a record for the terminal: control characters escaped, never read as rich markup."""
+    return Text(escape_controls(text), style=style)
+
+
 def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | None = None) -> None:
-    """Print every sheet as a table, then the audit notes and unreadable records."""
+    """Print every sheet as a table, then the audit notes and unreadable records.
+
+    Names, sessions, ids and messages come from records: they are shown as ``Text`` with their
+    control characters escaped (``tarock.safe_text.escape_controls``), never as rich markup.
+    """
     console = console or Console(highlight=False)
     for sheet in sheets:
         title = f"Session {sheet.session}" if sheet.session is not None else "Deals outside any session"
-        table = Table(title=title, title_justify="left")
+        table = Table(title=_shown(title), title_justify="left")
         table.add_column("Hand", justify="right")
         table.add_column("Contract")
         for p in sheet.players:
-            table.add_column(p, justify="right")
+            table.add_column(_shown(p), justify="right")
         for row in sheet.rows:
             contract = (row.contract or "?").replace("_", " ")
             if row.declarer:
                 contract += f" ({row.declarer})"
             if row.sheet_only:
                 contract += " [sheet]"
-            table.add_row(str(row.hand), Text(contract), *[_cell(row, p) for p in sheet.players])
+            table.add_row(str(row.hand), _shown(contract), *[_cell(row, p) for p in sheet.players])
         table.add_section()
         table.add_row("", "Total", *[_figure(sheet.totals[p]) for p in sheet.players])
         if sheet.keeps_radelci:
@@ -66,10 +75,10 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
                 if f.code == "A_SCORE_MISMATCH" or f.severity in ("error", "renons"):
                     style = "red" if f.severity in ("error", "renons", "audit") else ""
                     where = f" trick {f.trick}" if f.trick else ""
-                    console.print(Text(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style=style))
+                    console.print(_shown(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style))
     for item in bad:
         assert item.finding is not None
-        console.print(Text(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", style="red"))
+        console.print(_shown(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", "red"))
 
 
 def render_csv(sheets: list[Sheet]) -> str:
