@@ -84,7 +84,8 @@ def _start_time(pid: int) -> str | None:
     ("") when the process exists.
     """
     try:
-        fields = open(f"/proc/{pid}/stat", encoding="ascii", errors="replace").read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
     except FileNotFoundError:
         return None
     except OSError:
