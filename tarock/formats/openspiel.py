@@ -42,6 +42,7 @@ from tarock.deal import SLOVENIAN_CONTRACTS, Deal
 from tarock.findings import Finding
 from tarock.formats.codec import deal_from_obj, RecordError
 from tarock.formats.items import ReaderLimits
+from tarock.formats.reader import open_problem, open_regular
 from tarock.formats.writer import Counts, write_records
 
 OPENSPIEL_CONTRACTS = SLOVENIAN_CONTRACTS
@@ -246,8 +247,13 @@ def read_games(path: str | os.PathLike[str], limits: ReaderLimits = ReaderLimits
 
 def _lines(file: str, limits: ReaderLimits) -> Iterator[tuple[int, Any, str | None]]:
     """(line, parsed JSON, problem) of each non-blank line; a line past ``max_line_bytes`` is a problem."""
-    opener = gzip.open if file.endswith(".gz") else open
-    with opener(file, "rb") as stream:
+    try:
+        raw = open_regular(file)  # never a FIFO (it would wait for a writer) nor a device
+    except OSError as exc:
+        yield 0, None, open_problem(exc)
+        return
+    stream = gzip.GzipFile(fileobj=raw, mode="rb") if file.endswith(".gz") else raw
+    with raw, stream:
         number = 0
         while raw := stream.readline(limits.max_line_bytes + 2):
             number += 1

@@ -82,8 +82,8 @@ def open_regular(path: str | os.PathLike[str]) -> Any:
         raise
 
 
-def _open_problem(exc: OSError) -> str:
-    """The E_PARSE text of a file that cannot be opened."""
+def open_problem(exc: OSError) -> str:
+    """The E_PARSE text of a file that cannot be opened (``open_regular``'s error)."""
     if isinstance(exc, NotRegularFile):
         return str(exc)
     return f"the file cannot be opened ({exc.strerror or exc})"
@@ -565,7 +565,7 @@ def read_records(
     try:
         raw = open_regular(file)
     except OSError as exc:
-        message = _open_problem(exc)
+        message = open_problem(exc)
         yield ReadItem(file, 0, None, Finding(code="E_PARSE", message=message, file=file, line=0), None)
         return
     stream = gzip.GzipFile(fileobj=raw, mode="rb") if gz else raw

@@ -41,6 +41,7 @@ from tarock.options import OptionError, SlovenianOptions, slovenian_options
 from tarock.formats.codec import deal_from_obj, lookup_name, RecordError
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.formats.trk import CONTRACT_ALIASES
+from tarock.formats.reader import open_problem, open_regular
 from tarock.formats.writer import Counts, write_records
 
 CODE = "A_SCORE_MISMATCH"
@@ -232,11 +233,31 @@ def _dialect(head: str) -> type[csv.Dialect] | csv.Dialect:
     return Sheet
 
 
+MAX_SHEET_BYTES = 64 << 20
+"""The largest score sheet read: a club's sheet of a lifetime is a few hundred KiB."""
+
+
 def read_sheet(path: str | os.PathLike[str]) -> tuple[list[SheetRow], list[Finding]]:
-    """The rows of a CSV score sheet, and an ``E_PARSE`` finding for each row (or header) that cannot be read."""
+    """The rows of a CSV score sheet, and an ``E_PARSE`` finding for each row (or header) that cannot be read.
+
+    Only a regular file is read (``open_regular``: a FIFO would wait for a writer), and at most
+    ``MAX_SHEET_BYTES`` of it; a file that cannot be read is one finding at line 0.
+    """
     file = str(path)
-    with open(file, encoding="utf-8-sig", newline="") as fh:
-        return parse_sheet(fh.read(), file)
+    try:
+        with open_regular(file) as fh:
+            data = fh.read(MAX_SHEET_BYTES + 1)
+    except OSError as exc:
+        return [], [Finding(code="E_PARSE", message=open_problem(exc), file=file, line=0)]
+    if len(data) > MAX_SHEET_BYTES:
+        return [], [Finding(code="E_PARSE", message=f"the sheet is larger than {MAX_SHEET_BYTES >> 20} MiB",
+                            file=file, line=0)]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return [], [Finding(code="E_PARSE", message=f"the sheet is not UTF-8 text ({exc.reason} at byte "
+                                                    f"{exc.start})", file=file, line=0)]
+    return parse_sheet(text, file)
 
 
 def parse_sheet(text: str, file: str | None = None) -> tuple[list[SheetRow], list[Finding]]:

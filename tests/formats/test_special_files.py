@@ -100,3 +100,22 @@ def test_check_rejects_special_files_named_explicitly(tmp_path: Path) -> None:
     assert lines[0].startswith(f"{fifo}:0 -: E_PARSE ") and "named pipe" in lines[0]
     assert lines[1].startswith(f"{zero}:0 -: E_PARSE ") and "character device" in lines[1]
     assert "2 deals: 0 ok, 0 renons, 2 error" in done.stdout
+
+
+def test_imports_reject_a_fifo_instead_of_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "sheet.csv"
+    os.mkfifo(fifo)
+    done = tarock("import", "sheet", str(fifo), "-o", str(tmp_path / "out.jsonl"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"{fifo}:0: E_PARSE " in done.stderr and "named pipe" in done.stderr
+    games = tmp_path / "games.jsonl"
+    os.mkfifo(games)
+    code = ("import sys; from tarock.formats.openspiel import read_games; "
+            "print([(f.code, f.line, f.message) for f in read_games(sys.argv[1])])")
+    try:
+        read = subprocess.run([sys.executable, "-c", code, str(games)], capture_output=True, text=True,
+                              timeout=GUARD, cwd=ROOT, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail("reading OpenSpiel games from a FIFO did not finish")
+    assert read.returncode == 0, read.stderr
+    assert "'E_PARSE', 0," in read.stdout and "named pipe" in read.stdout
