@@ -96,7 +96,7 @@ def check(
     Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
     """
     from tarock.check.checker import check_items
-    from tarock.check.result import encode
+    from tarock.check.result import encode_line
     from tarock.formats.reader import iter_record_files, read_many
 
     overrides = parse_overrides(ruleset_option, penalty)
@@ -104,11 +104,14 @@ def check(
     counts = {"ok": 0, "renons": 0, "error": 0}
     n_findings = 0
     out = sys.stdout
+    json_out = out.buffer if fmt is Format.json else None  # JSON lines go out as the encoder's bytes
+    line_buffer = bytearray()
     for summary in check_items(read_many(paths), overrides):
         counts[summary.status] = counts.get(summary.status, 0) + 1
         n_findings += len(summary.findings)
-        if fmt is Format.json:
-            out.write(encode(summary).decode() + "\n")
+        if json_out is not None:
+            encode_line(summary, line_buffer)
+            json_out.write(line_buffer)
             continue
         for f in summary.findings:
             where = f" trick {f.trick}" if f.trick is not None else ""

@@ -2,7 +2,8 @@
 
 Ingest stores exactly what a ``DealCheck`` holds (``ingest.rows.ShardRows``), score sheets are built from
 it (``tarock.check.sheet``), and the command line prints it.  The structs encode, field by field in the order
-declared here, to the JSON object of docs/store.md and DESIGN.md: ``encode`` is the one way to print one.
+declared here, to the JSON object of docs/store.md and DESIGN.md: ``encode`` and ``encode_line`` are the
+way to print one.
 
 ``card_points`` holds whole points: two sides, or per player in Klop and Trischaken (Königrufen's counting
 1/3 rounds thirds to the nearest point, which keeps the win at ≥ 36 ⇔ ≥ 35⅔).
@@ -17,7 +18,7 @@ import msgspec
 from tarock.findings import Finding
 
 __all__ = ["BreakdownLine", "CheckResult", "CheckedFinding", "DealCheck", "Trick", "UnreadableCheck",
-           "encode", "located"]
+           "encode", "encode_line", "located"]
 
 
 class Trick(TypedDict):
@@ -120,3 +121,10 @@ _ENCODER = msgspec.json.Encoder()
 def encode(result: CheckResult) -> bytes:
     """The compact JSON object of a check result (one line of ``tarock check --format json``)."""
     return _ENCODER.encode(result)
+
+
+def encode_line(result: CheckResult, buffer: bytearray) -> None:
+    """``buffer`` made the JSON line of a check result, newline included (reusing one buffer for every
+    line spares a bytes object per line)."""
+    _ENCODER.encode_into(result, buffer)
+    buffer.append(0x0A)
