@@ -42,6 +42,8 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
         "bidding_order": ("forehand_last", "forehand_first"),
         "radelc_scope": ("declarer", "each_player"),
         "klop_radelc_double": (True, False),
+        # the compiled scorer cancels a Klop +70's radelc; Palčka's "cancels none" is the reference's alone
+        "klop_cancels_radelc": (True,),
     },
     "koenigrufen": {
         # Königrufen takes no fast lane and no bulk path: only the kernel's ``play`` and ``seats``, with the

@@ -40,6 +40,7 @@ from tarock.findings import Finding
 from tarock.options import OptionError, SlovenianOptions, slovenian_options
 from tarock.formats.codec import deal_from_obj, lookup_name, RecordError
 from tarock.rules.slovenian.contracts import CONTRACTS
+from tarock.rules.slovenian.scoring import klop_cancels
 from tarock.formats.trk import CONTRACT_ALIASES
 from tarock.formats.reader import open_problem, open_regular
 from tarock.formats.writer import Counts, write_records
@@ -546,8 +547,8 @@ def _radelci_after(row: SheetRow, held: Mapping[str, int], opts: SlovenianOption
         return [after]
     if contract.is_klop:
         for p, value in row.scores.items():
-            if value > 0 and after.get(p, 0) > 0:
-                after[p] -= 1  # a +70 cancels one
+            if klop_cancels(value, opts) and after.get(p, 0) > 0:
+                after[p] -= 1
     elif row.declarer is not None and row.scores.get(row.declarer, 0) > 0 and after.get(row.declarer, 0) > 0:
         after[row.declarer] -= 1  # a win cancels one of the declarer's
     awarded = {p: n + 1 for p, n in after.items()}

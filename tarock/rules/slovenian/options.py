@@ -31,6 +31,7 @@ class SlovenianOptions(OptionsBase):
     bidding_order: str = option("forehand_last", "forehand_first")
     radelc_scope: str = option("declarer", "each_player")
     klop_radelc_double: bool = option(True, False)
+    klop_cancels_radelc: bool = option(True, False)
 
 
 PRESETS: Mapping[str, Mapping[str, Any]] = {

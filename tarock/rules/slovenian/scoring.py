@@ -36,6 +36,7 @@ from types import MappingProxyType
 import msgspec
 
 from tarock.facts import DECLARER, OPPONENTS, DealFacts, Side
+from tarock.rules.slovenian.options import SlovenianOptions
 from tarock.rules.slovenian.contracts import CONTRACTS
 
 # --- the rules as data ------------------------------------------------------
@@ -668,10 +669,17 @@ def _radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> t
     return [line], (cancelled if play.won else [])
 
 
+def klop_cancels(value: int, options: SlovenianOptions) -> bool:
+    """Whether a player's Klop result cancels one of their radelci: a +70 (doubled or not) does, unless
+    ``klop_cancels_radelc`` is off.  The score-sheet audit (``tarock.formats.sheet_csv``) asks the same."""
+    return value > 0 and options.klop_cancels_radelc
+
+
 def _klop_radelc_lines(
     facts: DealFacts, play: _Play, before: Mapping[str, int]
 ) -> tuple[list[Line], list[str]]:
-    """Klop: a player holding a radelc has their result doubled (option); a +70 cancels one."""
+    """Klop: a player holding a radelc has their result doubled (``klop_radelc_double``); a +70 cancels one
+    (``klop_cancels_radelc``)."""
     lines, cancelled = [], []
     for line in play.lines:
         (name,) = line.players
@@ -683,7 +691,7 @@ def _klop_radelc_lines(
                     (name,), "radelc", f"radelc: {name} holds {before[name]}, Klop result doubled", line.value
                 )
             )
-        if line.value == KLOP_FULL:
+        if klop_cancels(line.value, facts.options):
             cancelled.append(name)
     return lines, cancelled
 

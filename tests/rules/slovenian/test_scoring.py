@@ -568,6 +568,20 @@ def test_option_klop_radelc_double_off() -> None:
     assert r.radelci_after == ONE
 
 
+def test_option_klop_cancels_radelc_off() -> None:
+    # Palčka's rule: a Klop +70 cancels no radelc. Ana (1 radelc) takes no trick: still +70 × 2 = +140
+    # (klop_radelc_double stays on), but her radelc stays, and the Klop awards everyone one: 1 + 1 = 2.
+    # Boris and David (1 each) and Cilka (0) get theirs as before: 2, 1, 2.
+    r = score_deal(
+        facts("klop", options={"klop_cancels_radelc": False}, klop_points=(0, 12, 48, 10),
+              klop_tricks=(0, 3, 7, 2)),
+        {"Ana": 1, "Boris": 1, "Cilka": 0, "David": 1},
+    )
+    assert r.scores == {"Ana": 140, "Boris": 0, "Cilka": -70, "David": 0}
+    assert r.radelci_after == {"Ana": 2, "Boris": 2, "Cilka": 1, "David": 2}
+    assert r.cancelled == ()
+
+
 # --- radelci -----------------------------------------------------------------------------------
 
 
