@@ -736,8 +736,10 @@ def _unique(seats: Iterable[int]) -> list[int]:
 def _penalty_lines(facts: DealFacts, c: _Contract, before: Mapping[str, int]) -> list[Line]:
     """``slovenian_renons``: each offender, once, writes -(contract value) (Klop -70).
 
-    × the game kontra, × 2 when the declarer holds a radelc (opponents' penalties too).
-    Also the fallback of ``jass_trick_forfeit`` when it does not apply (``facts.penalty_note``).
+    × the game kontra, × 2 when the declarer holds a radelc (opponents' penalties too).  In Klop the -70
+    is part of the offender's own Klop result, so it is doubled when the offender holds a radelc and
+    ``klop_radelc_double`` is on.  Also the fallback of ``jass_trick_forfeit`` when it does not apply
+    (``facts.penalty_note``).
     """
     policy = facts.options.penalty
     base = c.penalty_base
@@ -750,16 +752,15 @@ def _penalty_lines(facts: DealFacts, c: _Contract, before: Mapping[str, int]) ->
     if policy == "jass_trick_forfeit":
         why = facts.penalty_note or "the tricks were not replayed"
         text += f"; jass_trick_forfeit does not apply ({why}), scored as slovenian_renons"
-    return [
-        Line(
-            (facts.players[s],),
-            "penalty",
-            text,
-            -base * k * radelc,
-            MappingProxyType({"base": base, "kontra": k, "radelc": radelc}),
-        )
-        for s in _unique(facts.offenders)
-    ]
+    klop_double = facts.contract == "klop" and facts.options.radelci and facts.options.klop_radelc_double
+    lines = []
+    for s in _unique(facts.offenders):
+        name = facts.players[s]
+        own = 2 if klop_double and before[name] >= 1 else radelc
+        detail = text + (f" × 2 ({name}'s radelc: part of the Klop result)" if own > radelc else "")
+        lines.append(Line((name,), "penalty", detail, -base * k * own,
+                          MappingProxyType({"base": base, "kontra": k, "radelc": own})))
+    return lines
 
 
 def renonce_amount(facts: DealFacts) -> tuple[int, str]:

@@ -683,6 +683,25 @@ def test_klop_renons_is_minus_70_and_not_a_70_result() -> None:
     assert r.scores == {"Ana": -80, "Boris": -20, "Cilka": -25, "David": -15}
 
 
+def test_klop_renons_by_a_radelc_holder_is_doubled_as_part_of_the_klop_result() -> None:
+    # Klop, Ana holds a radelc and revokes: her Klop result (-10) and the -70 penalty are one Klop result,
+    # doubled by her radelc (klop_radelc_double): (-10 - 70) × 2 = -160 (radelc line -10, penalty -140).
+    # Boris (no radelc) writes -20; Cilka (a radelc) -25 × 2 = -50; David -15.
+    before = {"Ana": 1, "Boris": 0, "Cilka": 1, "David": 0}
+    r = score_deal(facts("klop", klop_points=(10, 20, 25, 15), klop_tricks=(2, 4, 4, 2), offenders=(ANA,)),
+                   before)
+    assert r.scores == {"Ana": -160, "Boris": -20, "Cilka": -50, "David": -15}
+    assert comp(r, "penalty") == [-140]
+    # With klop_radelc_double off nothing is doubled: -10 - 70 = -80.
+    r = score_deal(facts("klop", options={"klop_radelc_double": False}, klop_points=(10, 20, 25, 15),
+                         klop_tricks=(2, 4, 4, 2), offenders=(ANA,)), before)
+    assert r.scores["Ana"] == -80
+    # An offender without a radelc pays the plain -70 whoever else holds one: Boris -20 - 70 = -90.
+    r = score_deal(facts("klop", klop_points=(10, 20, 25, 15), klop_tricks=(2, 4, 4, 2), offenders=(BORIS,)),
+                   before)
+    assert r.scores["Boris"] == -90 and comp(r, "penalty") == [-70]
+
+
 def test_penalty_record_as_played() -> None:
     r = score_deal(_dva(options={"penalty": "record_as_played"}, offenders=(BORIS,)))
     assert comp(r, "penalty") == []
