@@ -2,10 +2,12 @@
 
 Typer-independent: the CLI parses its options into a ``Filters``, a ``by``
 and a format, and calls ``report``.  Formats: ``table`` (rich tables, with
-colour on a terminal), ``csv`` (the win rates; with ``audit`` a blank line
-and the disputes follow), ``json`` (one object: ``{"win_rates": [...],
-"disputes": [...]}``, rows as objects).  The deals without a declarer
-(Klop, Trischaken) are not in the win rates; the table says how many.
+colour on a terminal; each dispute a line of figures and its explanation
+indented below, so it reads at 80 columns), ``csv`` (one table: the win
+rates, or with ``parts=("disputes",)`` the disputes; a CSV file holds one
+table), ``json`` (one object: ``{"win_rates": [...], "disputes": [...]}``,
+rows as objects).  The deals without a declarer (Klop, Trischaken) are not
+in the win rates; the table says how many.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TextIO
 import orjson
 import polars as pl
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -30,43 +33,49 @@ from ingest.csv_out import frame_csv
 from tarock.safe_text import escape_controls
 
 FORMATS = ("table", "csv", "json")
-DISPUTE_COLUMNS = {"deal_id": "deal", "player": "player", "recorded_score": "recorded", "score": "recomputed",
-                   "message": "why"}
-"""The columns of the disputes table as printed (``table`` format), with their headings."""
+PARTS = ("rates", "disputes")
+"""What a report can print: the win rates, the disputed scores."""
 
 
 def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "contract",
            filters: Filters = NO_FILTERS, fmt: str = "table", audit: bool = False,
-           stream: TextIO | None = None) -> None:
+           stream: TextIO | None = None, parts: Sequence[str] | None = None) -> None:
     """Print the win-rate report of a store directory or exported DuckDB file to ``stream`` (stdout).
 
-    Raises ValueError for an unknown ``by`` or ``fmt`` (before touching the store).
+    ``parts`` picks what is printed (``PARTS``); None means the win rates, and the disputes too with
+    ``audit``.  Raises ValueError for an unknown ``by``, ``fmt`` or part, or for a CSV of two tables
+    (before touching the store).
     """
     names = groupings(by)
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    shown = tuple(parts) if parts is not None else ("rates", "disputes") if audit else ("rates",)
+    if not shown or any(part not in PARTS for part in shown):
+        raise ValueError(f"parts must be some of {', '.join(PARTS)}, not {shown!r}")
+    if fmt == "csv" and len(shown) > 1:
+        raise ValueError("a CSV holds one table: print the win rates or the disputes (parts)")
     out = stream or sys.stdout
     owned = not isinstance(source, Store)
     store = Store.of(source)
     with store if owned else nullcontext(store):
-        rates = win_rates(store, filters, names)
-        disputed = disputes(store, filters) if audit else None
+        rates = win_rates(store, filters, names) if "rates" in shown else None
+        disputed = disputes(store, filters) if "disputes" in shown else None
         if fmt == "csv":
-            _write_csv(out, rates, disputed)
+            out.write(frame_csv(rates if rates is not None else disputed))
         elif fmt == "json":
             _write_json(out, rates, disputed)
         else:
-            _print_tables(Console(file=out), names, rates, undeclared(store, filters), disputed)
+            console = Console(file=out)
+            if rates is not None:
+                _print_rates(console, names, rates, undeclared(store, filters))
+            if disputed is not None:
+                _print_disputes(console, disputed)
 
 
-def _write_csv(out: TextIO, rates: pl.DataFrame, disputed: pl.DataFrame | None) -> None:
-    out.write(frame_csv(rates))
-    if disputed is not None:
-        out.write("\n" + frame_csv(disputed))
-
-
-def _write_json(out: TextIO, rates: pl.DataFrame, disputed: pl.DataFrame | None) -> None:
-    body: dict[str, object] = {"win_rates": rates.to_dicts()}
+def _write_json(out: TextIO, rates: pl.DataFrame | None, disputed: pl.DataFrame | None) -> None:
+    body: dict[str, object] = {}
+    if rates is not None:
+        body["win_rates"] = rates.to_dicts()
     if disputed is not None:
         body["disputes"] = disputed.to_dicts()
     out.write(orjson.dumps(body).decode() + "\n")
@@ -81,8 +90,12 @@ def _cell(value: object) -> Text:
     return Text("" if value is None else escape_controls(str(value)))
 
 
-def _print_tables(console: Console, names: tuple[str, ...], rates: pl.DataFrame, apart: pl.DataFrame,
-                  disputed: pl.DataFrame | None) -> None:
+def _signed(value: object) -> str:
+    """A score as the score sheet writes it; a figure not recorded is blank (no difference against it)."""
+    return "not recorded" if value is None else f"{value:+d}" if isinstance(value, int) else str(value)
+
+
+def _print_rates(console: Console, names: tuple[str, ...], rates: pl.DataFrame, apart: pl.DataFrame) -> None:
     groups = [c for c in rates.columns if c not in ("deals", "wins", "win_rate", "ci_low", "ci_high")]
     table = Table(title=f"Win rates of declared contracts by {' × '.join(names)}")
     for column in groups:
@@ -97,13 +110,19 @@ def _print_tables(console: Console, names: tuple[str, ...], rates: pl.DataFrame,
         table.caption = _cell("Not counted (no declarer): " + ", ".join(
             f"{row['contract']} {row['deals']:,}" for row in apart.iter_rows(named=True)))
     console.print(table)
-    if disputed is None:
-        return
-    audit = Table(title=f"Disputed scores ({disputed.height:,})")
-    for column, heading in DISPUTE_COLUMNS.items():
-        numeric = column.endswith("score")
-        audit.add_column(heading, justify="right" if numeric else "left", no_wrap=column != "message",
-                         ratio=1 if column == "message" else None)
+
+
+def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
+    """Each disputed score as one line of figures (deal, player, recorded, recomputed) and its explanation
+    indented below it: a table with the explanation as a column wraps it over 4-5 lines at 80 columns."""
+    console.print(Text(f"Disputed scores ({disputed.height:,})", style="bold"))
     for row in disputed.iter_rows(named=True):
-        audit.add_row(*(_cell(row[c]) for c in DISPUTE_COLUMNS))
-    console.print(audit)
+        head = Text("• ")
+        head.append(_cell(row["deal_id"]))
+        head.append("  ")
+        player = _cell(row["player"])
+        player.stylize("bold")
+        head.append(player)
+        head.append(f"  recorded {_signed(row['recorded_score'])}, recomputed {_signed(row['score'])}")
+        console.print(head)
+        console.print(Padding(_cell(row["message"]), (0, 0, 0, 4)))

@@ -17,6 +17,39 @@ import typer
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
 
+_TYPE_NAMES = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH", "bool": "BOOLEAN"}
+
+
+def _plain_metavar(self: Any, ctx: Any) -> str | None:
+    """How a parameter's value shows in ``--help``, as click shows it: nothing for a flag (``--audit``,
+    not ``--audit <bool>``), ``[a|b|c]`` for a choice, else its metavar or its type's name (``TEXT``,
+    ``PATH``; a repeatable option shows its element's)."""
+    if getattr(self, "is_flag", False) or getattr(self, "count", False):
+        return None
+    if self.metavar is not None:
+        return str(self.metavar)
+    label = self.display_type(ctx).strip("<>")
+    while label.startswith("list[") and label.endswith("]"):
+        label = label[5:-1]
+    if "|" in label:
+        return f"[{label}]"
+    return _TYPE_NAMES.get(label, label.upper())
+
+
+def _usage_name(self: Any) -> str:
+    """An argument in the usage line as click writes it: ``FILES...``, ``[PATHS]...``."""
+    name = (self.metavar or self.name or "").upper()
+    name = name if self.required else f"[{name}]"
+    return name + ("..." if self.nargs != 1 else "")
+
+
+# The installed typer prints every parameter's Python type in the help (``--audit <bool>``,
+# ``<list[str]>``, ``{files}``); the command line reads like a normal one, with click's metavars
+# (tests/test_cli_help.py).
+typer.core.TyperOption.display_type_rich = _plain_metavar  # type: ignore[method-assign]
+typer.core.TyperArgument.display_type_rich = _plain_metavar  # type: ignore[method-assign]
+typer.core.TyperArgument._usage_display_name = _usage_name  # type: ignore[method-assign]
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -24,8 +57,19 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from tarock import __version__
+
+        typer.echo(f"tarock {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
     """Replay recorded tarock deals, find every rule violation, recompute and audit the scores."""
 
 
@@ -75,11 +119,11 @@ def _dump(obj: Any) -> str:
 
 OptionOverrides = Annotated[
     Optional[list[str]],
-    typer.Option("--ruleset-option", "-o", help="Override a ruleset option, KEY=VALUE (repeatable)."),
+    typer.Option("--ruleset-option", "-o", metavar="KEY=VALUE", help="Override a ruleset option, KEY=VALUE (repeatable)."),
 ]
 PenaltyOption = Annotated[
     Optional[str],
-    typer.Option("--penalty", help="Penalty policy for renons: slovenian_renons, record_as_played, "
+    typer.Option("--penalty", metavar="POLICY", help="Penalty policy for renons: slovenian_renons, record_as_played, "
                                    "jass_trick_forfeit, austrian_renonce or annul (same as -o penalty=…)."),
 ]
 
@@ -186,7 +230,8 @@ def _report_counts(counts: Any, out: Path) -> None:
     for f in counts.findings:
         where = f"{f.file}:{f.line}" if f.file else "-"
         typer.echo(escape_controls(f"{where}: {f.code} {f.message}"), err=True)
-    typer.echo(escape_controls(f"wrote {counts.written:,} records to {out}; {counts.rejected:,} rejected"))
+    records = "record" if counts.written == 1 else "records"
+    typer.echo(escape_controls(f"wrote {counts.written:,} {records} to {out}; {counts.rejected:,} rejected"))
 
 
 @app.command()
@@ -245,7 +290,7 @@ def import_sheet(
 
 StoreOption = Annotated[
     Optional[Path],
-    typer.Option("--store", help="Store directory (default: $TAROCK_STORE, else data/store)."),
+    typer.Option("--store", metavar="DIR", help="Store directory (default: $TAROCK_STORE, else data/store)."),
 ]
 
 
@@ -330,20 +375,57 @@ def export(
     print_export(counts, duckdb_file)
 
 
+class ReportPart(str, Enum):
+    rates = "rates"
+    disputes = "disputes"
+
+
+def _folded(text: str) -> str:
+    """``text`` without case, accents, underscores or spaces: "Odprti berač" and "odprti_berac" alike."""
+    import unicodedata
+
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return "".join(ch for ch in bare.casefold() if ch.isalnum())
+
+
+def contract_name(text: str) -> str:
+    """The stored contract name ``text`` means: a name (``solo_tri``) or the label the dashboard shows
+    (``Solo tri``, ``Berač``), in any case, with or without accents.  An unknown one is a usage error
+    (exit 2) that lists the valid labels, so a typo does not print an empty table."""
+    from analysis.vocabulary import CONTRACT_LADDER
+    from tarock.rules.rulesets import contract_label
+
+    known = {_folded(name): name for name in CONTRACT_LADDER}
+    known.update({_folded(contract_label(name)): name for name in CONTRACT_LADDER})
+    found = known.get(_folded(text))
+    if found is None:
+        valid = ", ".join(contract_label(name) for name in CONTRACT_LADDER)
+        raise typer.BadParameter(f"unknown contract {text!r}; one of: {valid}", param_hint="--contract")
+    return found
+
+
 @app.command()
 def report(
     store: StoreOption = None,
-    by: Annotated[Optional[list[str]], typer.Option("--by", help="contract, declarer, seat, ruleset or month (repeatable).")] = None,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="slovenian or koenigrufen.")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help="3 or 4.")] = None,
-    date_from: Annotated[Optional[str], typer.Option("--from", help="First date (YYYY-MM-DD).")] = None,
-    date_to: Annotated[Optional[str], typer.Option("--to", help="Last date (YYYY-MM-DD).")] = None,
-    player: Annotated[Optional[str], typer.Option("--player", help="Deals this player played.")] = None,
-    contract: Annotated[Optional[str], typer.Option("--contract", help="One contract.")] = None,
+    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month]", help="contract, declarer, seat, ruleset or month (repeatable).")] = None,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="[slovenian|koenigrufen]", help="slovenian or koenigrufen.")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", metavar="[3|4]", help="3 or 4.")] = None,
+    date_from: Annotated[Optional[str], typer.Option("--from", metavar="DATE", help="First date (YYYY-MM-DD).")] = None,
+    date_to: Annotated[Optional[str], typer.Option("--to", metavar="DATE", help="Last date (YYYY-MM-DD).")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", metavar="NAME", help="Deals this player played.")] = None,
+    contract: Annotated[Optional[str], typer.Option(
+        "--contract", metavar="CONTRACT",
+        help="One contract, by its name or the dashboard's label (Berač, solo_tri; any case or accents).")] = None,
     fmt: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     audit: Annotated[bool, typer.Option("--audit", help="Also list the disputed scores.")] = False,
+    what: Annotated[Optional[ReportPart], typer.Option(
+        "--what", help="Print only this part: the win rates or the disputes (with -f csv and --audit, "
+                       "each CSV is one table: default disputes).")] = None,
 ) -> None:
-    """Contract win rates with 95 % Wilson intervals from the store; with --audit, the disputes."""
+    """Contract win rates with 95 % Wilson intervals from the store; with --audit, the disputes.
+
+    Exit status: 0, or 2 for usage errors (an unknown contract lists the valid ones) or no store.
+    """
     from datetime import date
 
     from analysis.filters import Filters
@@ -357,8 +439,14 @@ def report(
         raise typer.Exit(2) from None
     try:
         filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
-                          date.fromisoformat(date_to) if date_to else None, player, contract)
-        run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit)
+                          date.fromisoformat(date_to) if date_to else None, player,
+                          None if contract is None else contract_name(contract))
+        if what is ReportPart.disputes:
+            audit = True
+        elif what is None and audit and fmt is FrameFormat.csv:
+            what = ReportPart.disputes  # one CSV table per output (docs: README, tarock report)
+        run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit,
+                   parts=None if what is None else (what.value,))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tarock.formats.items import ReadItem
-from tarock.check.sheet import Sheet, SheetRow
+from tarock.check.sheet import SESSION_END_PER_RADELC, Sheet, SheetRow
 from tarock.safe_text import csv_cell, escape_controls
 
 RADELC = "○"
@@ -76,9 +76,24 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
                     style = "red" if f.severity in ("error", "renons", "audit") else ""
                     where = f" trick {f.trick}" if f.trick else ""
                     console.print(_shown(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style))
+    if sheets:
+        console.print(legend(any(sheet.keeps_radelci for sheet in sheets)), style="dim")
     for item in bad:
         assert item.finding is not None
         console.print(_shown(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", "red"))
+
+
+def legend(radelci: bool) -> Text:
+    """What the sheet's marks and closing rows mean, printed under the sheets (radelci rows only where a
+    sheet keeps them)."""
+    parts = ["— nothing written for that player in that hand",
+             "(sheet N) the recorded figure where it differs from the recomputed one",
+             "(audit) a sheet-only figure its arithmetic audit disputes"]
+    if radelci:
+        parts[:0] = [f"{RADELC} a radelc open after the hand (that player's next scores count double)"]
+        parts += [f"Session end: {SESSION_END_PER_RADELC:+d} for each radelc still open",
+                  "Final: the total plus the session end"]
+    return Text("Legend: " + "; ".join(parts) + ".")
 
 
 def render_csv(sheets: list[Sheet]) -> str:
@@ -100,7 +115,7 @@ def render_csv(sheets: list[Sheet]) -> str:
                 if p not in row.cells:
                     continue
                 value = row.cells[p]
-                recorded = None if row.recorded is None else row.recorded.get(p, 0)
+                recorded = None if row.recorded is None else row.recorded.get(p)  # blank: not recorded
                 write(sheet.session or "", row.hand, row.id, row.contract, row.declarer or "", row.status, p,
                       "" if value is None else value, "" if recorded is None else recorded,
                       int(p in row.mismatches or p in row.disputed), (row.radelci_after or {}).get(p, ""))

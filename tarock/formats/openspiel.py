@@ -65,7 +65,10 @@ def _pyspiel() -> Any:
     try:
         import pyspiel
     except ImportError:
-        raise OpenSpielError("importing OpenSpiel games needs OpenSpiel: pip install 'tarock[openspiel]'") from None
+        # tarock is not on the package index: the extra installs from a checkout (scripts/setup.sh)
+        raise OpenSpielError("importing OpenSpiel games needs OpenSpiel (the openspiel extra): from the checkout, "
+                             "run `bash scripts/setup.sh openspiel` or `.venv/bin/pip install -e '.[openspiel]'`"
+                             ) from None
     return pyspiel
 
 

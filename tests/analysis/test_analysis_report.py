@@ -49,10 +49,25 @@ def test_csv(store_dir: Path) -> None:
         ("forehand", 2, 1), ("second", 3, 3), ("third", 1, 0), ("dealer", 1, 1)]
 
 
-def test_csv_with_audit_appends_the_disputes(store_dir: Path) -> None:
-    rates, disputes = render(store_dir, fmt="csv", audit=True).split("\n\n")
-    assert pl.read_csv(io.StringIO(rates))["contract"][0] == "tri"
+def test_csv_is_one_table_the_rates_or_the_disputes(store_dir: Path) -> None:
+    rates = render(store_dir, fmt="csv", parts=("rates",))
+    assert "\n\n" not in rates and pl.read_csv(io.StringIO(rates))["contract"][0] == "tri"
+    disputes = render(store_dir, fmt="csv", parts=("disputes",))
+    assert "\n\n" not in disputes
     assert pl.read_csv(io.StringIO(disputes))["deal_id"].to_list() == ["s1-4", "s1-6"]
+    with pytest.raises(ValueError, match="one table"):
+        render(store_dir, fmt="csv", audit=True)
+
+
+def test_audit_reads_at_80_columns(store_dir: Path) -> None:
+    """Each dispute: one line of figures, the explanation indented below; no line over 80 columns."""
+    text = render(store_dir, parts=("disputes",))  # rich's width without a terminal: 80 columns
+    assert "Disputed scores (2)" in text and "Win rates" not in text
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    head = next(i for i, line in enumerate(lines) if "s1-6" in line)
+    assert "Bor" in lines[head] and "recorded -55" in lines[head] and "recomputed -110" in lines[head]
+    assert lines[head + 1].startswith("    ")  # the explanation, indented, on the lines below
 
 
 def test_json_from_an_exported_file(store_dir: Path, tmp_path: Path) -> None:
