@@ -368,8 +368,8 @@ class CleanRows(_PartitionRows):
         own = dict(zip(self.ROW, _transposed(self.deals, len(self.ROW))))
         names, roster, roster_names = self._names
         seats = roster_names[roster]
-        players = pa.ListArray.from_arrays(pa.array(np.arange(0, count * n + 1, n, dtype=np.int32)),
-                                           names.take(pa.array(seats.ravel())))
+        offsets = pa.array(np.arange(0, count * n + 1, n, dtype=np.int32), pa.int32())
+        players = pa.ListArray.from_arrays(offsets, names.take(pa.array(seats.ravel())))
         made = {"players": players, "dealer": names.take(pa.array(seats[:, -1])),
                 "forehand": names.take(pa.array(seats[:, 0]))}
         columns = []
@@ -395,10 +395,10 @@ class CleanRows(_PartitionRows):
             at = roster_names[roster.reshape(-1, 1), seat_columns.reshape(len(roster), -1)].ravel()
             return pa.DictionaryArray.from_arrays(pa.array(at, pa.int32()), name_dictionary, safe=False)
 
-        card_array = pa.DictionaryArray.from_arrays(pa.array(cards.ravel().astype(np.int32)), _CODE_DICTIONARY,
-                                                   safe=False)  # the kernel writes only cards
+        codes = pa.array(cards.ravel().astype(np.int32), pa.int32())
+        card_array = pa.DictionaryArray.from_arrays(codes, _CODE_DICTIONARY, safe=False)  # the kernel writes only cards
         players = named(seats)
-        offsets = pa.array(np.arange(0, len(raw) * n + 1, n, dtype=np.int32))
+        offsets = pa.array(np.arange(0, len(raw) * n + 1, n, dtype=np.int32), pa.int32())
         tricks = keys.table(trick_deal, file_schema("tricks"), [
             pa.array(trick_no), named(seats[:, 0]), named(winners),
             pa.ListArray.from_arrays(offsets, card_array), pa.ListArray.from_arrays(offsets, players),
