@@ -11,6 +11,7 @@ only with ``allow_uploads`` (and never with ``allow_uploads=False``).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -48,17 +49,33 @@ def dashboard_env(store: Path | None, host: str = "127.0.0.1", allow_uploads: bo
     return env
 
 
+FORWARDED = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+"""Signals that stop ``tarock dashboard``: each is passed on to the Streamlit child, so the server never
+outlives the command and keeps serving the port."""
+
+
 def run_dashboard(store: Path | None, port: int = 8501, host: str = "127.0.0.1",
                   allow_uploads: bool | None = None) -> int:
-    """Serve the dashboard until the server stops (Ctrl-C stops it); returns its exit code.
+    """Serve the dashboard until the server stops (Ctrl-C or SIGTERM stops it); returns its exit code.
 
     ``store`` None keeps ``TAROCK_STORE`` from the environment, else ``data/store``.
     ``allow_uploads`` True offers the Ingest page, False makes the dashboard read-only; None
-    (the default) offers it only on a loopback ``host``.
+    (the default) offers it only on a loopback ``host``.  SIGTERM, SIGHUP and SIGINT sent to this
+    process are forwarded to the child, and this process exits when the child has (the port is free).
     """
     process = subprocess.Popen(streamlit_command(port, host), env=dashboard_env(store, host, allow_uploads))
+
+    def forward(signum: int, _frame: object) -> None:
+        if process.poll() is None:
+            process.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in FORWARDED}
     try:
-        return process.wait()
-    except KeyboardInterrupt:
-        process.terminate()
-        return process.wait()
+        while True:
+            try:
+                return process.wait()
+            except KeyboardInterrupt:  # a handler set before ours; pass it on and keep waiting
+                forward(signal.SIGINT, None)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
