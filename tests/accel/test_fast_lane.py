@@ -33,7 +33,8 @@ from tarock.formats.codec import deal_from_obj
 from tarock.formats.items import ReadItem
 from tarock.sim.simulate import simulate_sessions
 
-pytestmark = pytest.mark.skipif(accel.KERNEL is None, reason="the accelerator is not built here")
+pytestmark = [pytest.mark.skipif(accel.KERNEL is None, reason="the accelerator is not built here"),
+              pytest.mark.slow]  # the differential suite: ~112,000 deals both ways
 
 RENONS = {"R_FOLLOW_SUIT", "R_MUST_TAROK", "R_MUST_OVERTRUMP", "R_PAGAT", "R_OUT_OF_TURN", "R_STASH"}
 

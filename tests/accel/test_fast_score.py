@@ -208,6 +208,7 @@ def announce(rng: random.Random, rec: dict[str, Any]) -> None:
 
 
 @needs_c
+@pytest.mark.slow
 def test_replayed_deals_score_alike() -> None:
     """Random legal deals of every contract replayed in the fast lane (some with announcements and kontras),
     each scored under every option set with random radelci: the C scorer equals the reference."""
@@ -271,6 +272,7 @@ def random_announcements(rng: random.Random) -> tuple[tuple[tuple[str, Side], ..
 
 
 @needs_c
+@pytest.mark.slow
 def test_random_facts_score_alike() -> None:
     """80,000 random raw facts of every contract, 3 and 4 players, every option set, random radelci,
     announcements and kontras, plain and awkward names: the C scorer equals the reference."""

@@ -53,6 +53,7 @@ def assert_consistent(store: Path) -> int:
         con.close()
 
 
+@pytest.mark.slow
 def test_kill_minus_9_leaves_a_consistent_store_that_a_rerun_completes(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "deals.jsonl", session_records(1500, seed=21, session_size=(1, 8)))
     store = tmp_path / "store"
@@ -78,6 +79,7 @@ def test_kill_minus_9_leaves_a_consistent_store_that_a_rerun_completes(tmp_path:
     assert snapshot(store) == snapshot(clean)
 
 
+@pytest.mark.slow
 def test_a_reader_never_sees_a_partial_shard(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "deals.jsonl", session_records(1500, seed=22))
     store = tmp_path / "store"
@@ -94,6 +96,7 @@ def test_a_reader_never_sees_a_partial_shard(tmp_path: Path) -> None:
     assert len(set(seen)) > 2  # the reader saw the store grow
 
 
+@pytest.mark.slow
 @pytest.mark.dask
 def test_a_dask_cluster_stores_what_the_local_pool_stores(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")

@@ -61,6 +61,7 @@ def test_a_clean_simulation_has_no_findings(tmp_path: Path, players: int) -> Non
     assert truth_path(out).read_bytes() == b""
 
 
+@pytest.mark.slow
 def test_injected_mistakes_are_exactly_what_check_finds(tmp_path: Path) -> None:
     out = tmp_path / "mistakes.jsonl.gz"
     stats = write_simulation(out, 4, sessions=250, deals_per_session=20, seed=5, mistakes=0.2)
@@ -153,6 +154,7 @@ def test_three_players_call_no_king_and_play_no_solo() -> None:
     assert all(len(r["players"]) == 3 for r in records)
 
 
+@pytest.mark.slow
 def test_contract_mix_looks_like_real_play() -> None:
     contracts = Counter(r["contract"] for r, _ in simulate(4, 1000, 20, 2026, 0.0, workers=2))
     total = sum(contracts.values())
