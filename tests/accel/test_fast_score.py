@@ -432,7 +432,7 @@ def fake(module: Any, **names: Any) -> Any:
     ({"KINDS": ("klop", "normal", "doubled")}, "doubled"),
     ({"ROUNDINGS": ("nearest5", "nearest10")}, "nearest10"),
     ({"SCOPES": ("declarer", "everyone")}, "everyone"),
-    ({"OPTION_VALUES": {"klop_cancels_radelc": (False, True)}}, "klop_cancels_radelc"),
+    ({"OPTION_VALUES": {"klop_counts_twice": (False, True)}}, "klop_counts_twice"),
     ({"PLAN": ("contract", "talon")}, "talon"),
     ({"SIDES": (None, "opponents", "declarer")}, "side codes"),
     ({"DECLARER_FACTS": ("declarer_points", "called_king")}, "called_king"),
