@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
-from dashboards.labels import contract_label
+from dashboards.labels import cards_text, contract_label, deal_status
 from dashboards.replay_model import DealReplay, PlayView, SeatView, Step
 
 SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
@@ -157,12 +157,21 @@ def talon_html(step: Step) -> str:
     return CSS + '<div class="tk-wrap"><div class="tk-talon">' + "".join(groups) + "</div></div>"
 
 
+def stash_html(step: Step) -> str:
+    """The cards laid away, drawn from the Stash step on (they count for the declarer at the end)."""
+    if not step.stash:
+        return ""
+    cards = "".join(card_html(c, marked=True) for c in step.stash)
+    return (CSS + '<div class="tk-wrap"><div class="tk-seat"><div class="tk-who">Laid away</div>'
+            f'<div class="tk-hand">{cards}</div></div></div>')
+
+
 def notes_html(step: Step) -> str:
     """The step's sentences and its findings (code and sentence, coloured by severity)."""
-    lines = "".join(f"<li>{escape(line)}</li>" for line in step.lines)
+    lines = "".join(f"<li>{escape(cards_text(line))}</li>" for line in step.lines)
     found = "".join(
         f'<div class="tk-finding tk-{escape(f.severity)}"><span class="tk-code">{escape(f.code)}</span>'
-        f"{escape(f.message)}</div>"
+        f"{escape(cards_text(f.message))}</div>"
         for f in step.findings
     )
     return f'{CSS}<div class="tk-notes"><ul>{lines}</ul>{found}</div>'
@@ -172,7 +181,8 @@ def deal_header_html(rp: DealReplay, deal: Mapping[str, object]) -> str:
     """The contract, who played it, and where the stored deal comes from (its ``deals`` row)."""
     who = f"declarer <b>{escape(rp.declarer)}</b>" if rp.declarer else "no declarer"
     partner = f", partner <b>{escape(rp.partner)}</b>" if rp.partner else ""
-    facts = [f"{STATUS_ICONS.get(rp.status, '')} {rp.status}", f"{len(rp.players)} players", f"deal {rp.deal_id}"]
+    icon, status = deal_status(rp.status, (f.code for step in rp.steps for f in step.findings))
+    facts = [f"{icon} {status}", f"{len(rp.players)} players", f"deal {rp.deal_id}"]
     if deal.get("session"):
         seq = deal.get("seq")
         facts.append(f"session {deal['session']}" + ("" if seq is None else f" #{seq}"))

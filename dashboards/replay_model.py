@@ -21,7 +21,9 @@ from typing import Any
 from dashboards.labels import contract_label
 from tarock.rules.koenigrufen import contracts as koenigrufen
 from tarock.rules.slovenian import contracts as slovenian
-from tarock.cards import CARD_POINTS, CARD_SUIT, CODES, cards_of, mask_of
+import re
+
+from tarock.cards import CARD_POINTS, CARD_SUIT, CODE_INDEX, CODES, cards_of, mask_of
 from tarock.engine import Replay, replay
 from tarock.findings import Finding
 from tarock.formats.codec import loads
@@ -47,6 +49,20 @@ _PHASE_OF_CODE = {
 """Where a finding without a trick belongs; any other code belongs to the final ``score`` step."""
 
 _SUIT_ORDER = (0, 1, 2, 3, 4)  # taroks, hearts, diamonds, spades, clubs
+_HELD = re.compile(r"\bholding ([A-Z0-9]+(?:(?:,? | or | and )[A-Z0-9]+)*)")
+"""The cards a renons sentence says the player held back ("… while holding D1", tarock/rules/play.py)."""
+
+
+def held_back(findings: Iterable[Finding]) -> int:
+    """The cards the renons findings of a trick say their players held back, as a mask (drawn ringed in the
+    player's hand, so the viewer sees what should have been played)."""
+    mask = 0
+    for f in findings:
+        if f.severity != "renons" or f.trick is None:
+            continue
+        for match in _HELD.finditer(f.message):
+            mask |= mask_of(CODE_INDEX[w] for w in re.split(r",? | or | and ", match.group(1)) if w in CODE_INDEX)
+    return mask
 
 
 def step_for_finding(code: str, trick: int | None) -> int | None:
@@ -114,6 +130,7 @@ class Step:
     trick: tuple[PlayView, ...] = ()
     leader: str | None = None
     winner: str | None = None
+    stash: tuple[str, ...] = ()  # the cards laid away, shown from the Stash step on
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +217,8 @@ class _Builder:
 
     def step(self, index: int, phase: str, title: str, seats: tuple[SeatView, ...], lines: list[str],
              **extra: Any) -> Step:
+        if index >= PHASES.index("stash") and self.stash:
+            extra.setdefault("stash", display_order(self.stash))
         return Step(index, phase, title, seats, tuple(lines), tuple(self.findings_at.get(index, ())), **extra)
 
     # -- the phases before play ------------------------------------------------
@@ -257,7 +276,7 @@ class _Builder:
                 lines.append(f"{a.player}: {level} on {_words(a.kontra or 'game')}.")
         if not lines:
             lines.append("No announcements.")
-        return self.step(4, "announcements", "Announcements", self.seats(self.play_hands), lines)
+        return self.step(4, "announcements", "Announcements", self.seats(self.play_hands, marked=self.pick), lines)
 
     # -- play and the end --------------------------------------------------------
     def trick_steps(self) -> list[Step]:
@@ -273,7 +292,11 @@ class _Builder:
             leader, won_by = self.players[seats[0]], self.players[winner]
             points = sum(CARD_POINTS[c] for c in cards)
             lines = [f"{leader} leads; {won_by} wins the trick ({points} raw card points)."]
-            steps.append(self.step(index, "trick", f"Trick {t}", self.seats(self.play_hands, gone=gone), lines,
+            held = held_back(self.findings_at.get(index, ()))
+            if held:
+                lines.append("The ringed card in the offender's hand is the one the rules asked for.")
+            steps.append(self.step(index, "trick", f"Trick {t}",
+                                   self.seats(self.play_hands, gone=gone, marked=(held | self.pick) & ~gone), lines,
                                    trick_no=t, trick=plays, leader=leader, winner=won_by))
         return steps
 

@@ -77,6 +77,11 @@ def move(delta: int, last: int) -> None:
     st.session_state[STEP] = min(max(st.session_state.get(STEP, 0) + delta, 0), last)
 
 
+def jump(to: int) -> None:
+    """Go to step ``to`` (the previous / next finding buttons' callback)."""
+    st.session_state[STEP] = to
+
+
 def write_url(deal_id: str | None, step: int | None) -> None:
     """Put the deal and step shown into the URL."""
     text = None if deal_id is None or step is None else str(step)

@@ -8,7 +8,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import data, replay_nav
-from dashboards.cards_html import deal_header_html, hands_html, notes_html, talon_html, trick_html
+from dashboards.cards_html import deal_header_html, hands_html, notes_html, stash_html, talon_html, trick_html
 from dashboards.data import Filters
 from dashboards.labels import contract_label, plain
 from dashboards.replay_model import DealReplay, Step
@@ -42,18 +42,36 @@ def pick_deal(filters: Filters) -> None:
                      on_change=lambda: replay_nav.choose_deal(st.session_state["replay_pick"]))
 
 
+def step_caption(rp: DealReplay, i: int) -> str:
+    """A step as the slider names it: "Trick 3 · step 8 of 17", with a mark when it carries a finding."""
+    flag = " ⚠" if rp.steps[i].findings else ""
+    return f"{rp.steps[i].title}{flag} · step {i + 1} of {len(rp.steps)}"
+
+
 def navigation(rp: DealReplay) -> Step:
-    """Previous / next buttons around a slider over the steps; returns the step shown."""
+    """Previous / next buttons around a slider over the steps, and buttons to the previous / next step
+    that carries a finding (marked ⚠ on the slider); returns the step shown."""
     last = len(rp.steps) - 1
     replay_nav.resolve_step(len(rp.steps))
+    at = st.session_state[replay_nav.STEP]
     back, slider, forward = st.columns([2, 11, 2], vertical_alignment="bottom")
     back.button("◀ Previous", key="prev", on_click=replay_nav.move, args=(-1, last), width="stretch",
-                disabled=st.session_state[replay_nav.STEP] == 0)
+                disabled=at == 0)
     forward.button("Next ▶", key="next", on_click=replay_nav.move, args=(1, last), width="stretch",
-                   disabled=st.session_state[replay_nav.STEP] == last)
+                   disabled=at == last)
     slider.select_slider("Step", options=list(range(last + 1)), key=replay_nav.STEP,
-                         format_func=lambda i: rp.steps[i].title)
-    return rp.steps[st.session_state[replay_nav.STEP]]
+                         format_func=lambda i: step_caption(rp, i))
+    marked = [s.index for s in rp.steps if s.findings]
+    before = [i for i in marked if i < at]
+    after = [i for i in marked if i > at]
+    left, middle, right = st.columns([2, 11, 2], vertical_alignment="center")
+    left.button("◀ Finding", key="prev_finding", on_click=replay_nav.jump, args=(before[-1] if before else at,),
+                width="stretch", disabled=not before, help="The previous step with a finding.")
+    right.button("Finding ▶", key="next_finding", on_click=replay_nav.jump, args=(after[0] if after else at,),
+                 width="stretch", disabled=not after, help="The next step with a finding.")
+    where = ", ".join(rp.steps[i].title for i in marked) or "none"
+    middle.caption(f"Step {at + 1} of {last + 1}. Steps with a finding (⚠): {where}.")
+    return rp.steps[at]
 
 
 def score_tables(results: pl.DataFrame) -> None:
@@ -62,12 +80,19 @@ def score_tables(results: pl.DataFrame) -> None:
         st.info("No recomputed score: the record has an error.")
         return
     st.markdown("**Scores**")
-    st.dataframe(results.select("player", "role", "score", "recorded_score", "score_diff", "radelci_before",
-                                "radelci_after"), hide_index=True, column_config={
+    signed = {c: pl.when(pl.col(c).is_null()).then(pl.lit("")).otherwise(pl.format("{}{}", pl.when(pl.col(c) > 0)
+              .then(pl.lit("+")).otherwise(pl.lit("")), pl.col(c))) for c in ("recorded_score", "score_diff")}
+    # blank means "not recorded": no figure, and no difference against a missing one (issue 23)
+    shown = results.select("player", "role", "score", "recorded_score", "score_diff", "radelci_before",
+                           "radelci_after").with_columns(
+        recorded_score=signed["recorded_score"],
+        score_diff=pl.when(pl.col("recorded_score").is_null()).then(pl.lit("")).otherwise(signed["score_diff"]),
+        role=pl.col("role").fill_null(""))
+    st.dataframe(shown, hide_index=True, column_config={
         "player": "Player", "role": "Role",
         "score": st.column_config.NumberColumn("Recomputed", format="%+d"),
-        "recorded_score": st.column_config.NumberColumn("Recorded", format="%+d"),
-        "score_diff": st.column_config.NumberColumn("Recorded − recomputed", format="%+d"),
+        "recorded_score": st.column_config.TextColumn("Recorded", help="Blank: not recorded."),
+        "score_diff": st.column_config.TextColumn("Recorded − recomputed"),
         "radelci_before": st.column_config.NumberColumn("Radelci before", format="localized"),
         "radelci_after": st.column_config.NumberColumn("Radelci after", format="localized"),
     })
@@ -114,5 +139,7 @@ else:
 if step.phase == "score":
     score_tables(detail.results)
 st.html(hands_html(step))
-st.caption("Cards already played are greyed out; blue rings mark the cards taken from the talon or laid away; "
-           "the leader's row is outlined in green.")
+if step.stash:
+    st.html(stash_html(step))
+st.caption("Cards already played are greyed out; blue rings mark the cards taken from the talon or laid away "
+           "(and, in a renons trick, the card the rules asked for); the leader's row is outlined in green.")

@@ -25,6 +25,7 @@ PAGES = {
     "Ingest": "app_pages/ingest.py",
 }
 RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"
+RENONS_SHOWN = "Boris played II on a diamond lead while holding 1♦"  # the replay names cards as drawn
 
 
 @pytest.fixture(scope="module")
@@ -174,23 +175,23 @@ def test_replay_at_the_renons_trick_shows_its_sentence(store: Path) -> None:
     at = open_page("Replay", deal="example-r_follow_suit", step="5")
     assert at.subheader[0].value == "Trick 1"
     shown = html_text(at)
-    assert "R_FOLLOW_SUIT" in shown and RENONS_SENTENCE in shown
+    assert "R_FOLLOW_SUIT" in shown and RENONS_SHOWN in shown
     assert "Ana leads; Boris wins the trick" in shown
     at.button(key="next").click().run()
     assert at.subheader[0].value == "Trick 2"
-    assert RENONS_SENTENCE not in html_text(at)
+    assert RENONS_SHOWN not in html_text(at)
     assert at.query_params["step"] in ("6", ["6"])
 
 
 def test_replay_stash_step_and_score_step(store: Path) -> None:
     at = open_page("Replay", deal="example-r_stash", step="3")
     assert at.subheader[0].value == "Stash"
-    assert "Cilka laid away the king DK; kings may not be laid away" in html_text(at)
+    assert "Cilka laid away the king K♦; kings may not be laid away" in html_text(at)
     at = open_page("Replay", deal="disputed-1", step="end")
     assert at.subheader[0].value == "Score"
     assert "recorded +30 for Ana, recomputed +40" in html_text(at)
     scores = at.dataframe[0].value.set_index("player")
-    assert scores.loc["Ana", ["score", "recorded_score"]].tolist() == [40, 30]
+    assert scores.loc["Ana", ["score", "recorded_score", "score_diff"]].tolist() == [40, "+30", "-10"]
 
 
 def test_replay_search_and_pick(store: Path) -> None:
