@@ -139,8 +139,8 @@ def check(
 
     Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
     """
-    from tarock.check.checker import check_items
-    from tarock.check.result import encode_line
+    from tarock.check.result import DealCheck, encode_line
+    from tarock.check.sessions import check_stream
     from tarock.formats.reader import iter_record_files, read_many
 
     overrides = parse_overrides(ruleset_option, penalty)
@@ -150,19 +150,27 @@ def check(
     out = sys.stdout
     json_out = out.buffer if fmt is Format.json else None  # JSON lines go out as the encoder's bytes
     line_buffer = bytearray()
-    for summary in check_items(read_many(paths), overrides):
-        counts[summary.status] = counts.get(summary.status, 0) + 1
-        n_findings += len(summary.findings)
+    duplicates = 0
+    for summary in check_stream(lambda: read_many(paths), overrides):
         if json_out is not None:
             encode_line(summary, line_buffer)
             json_out.write(line_buffer)
+        if isinstance(summary, DealCheck) and summary.duplicate_of is not None:
+            duplicates += 1  # reported once: counted and shown with its first copy
+            if json_out is None:
+                out.write(escape_controls(f"{summary.file}:{summary.line} {summary.id}: duplicate of "
+                                          f"{summary.duplicate_of}, not scored again") + "\n")
+            continue
+        counts[summary.status] = counts.get(summary.status, 0) + 1
+        n_findings += len(summary.findings)
+        if json_out is not None:
             continue
         for f in summary.findings:
             where = f" trick {f.trick}" if f.trick is not None else ""
             out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}") + "\n")
     total = sum(counts.values())
     line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
-            f"{n_findings} findings")
+            f"{n_findings} findings" + (f"; {duplicates} duplicates not counted again" if duplicates else ""))
     typer.echo(line, err=fmt is Format.json)
     raise typer.Exit(1 if counts["renons"] or counts["error"] else 0)
 
@@ -449,6 +457,123 @@ def report(
                    parts=None if what is None else (what.value,))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+
+
+@app.command()
+def show(
+    deal_id: Annotated[str, typer.Argument(metavar="DEAL_ID", help="The id of a stored deal.")],
+    store: StoreOption = None,
+) -> None:
+    """Print one stored deal: header, hands and talon, bidding, tricks, findings and the score breakdown.
+
+    The terminal view of the dashboard's Replay page (the same replay model, cards named as drawn there).
+    Exit status: 0, or 2 when there is no store or no deal with that id.
+    """
+    from rich.console import Console
+
+    from analysis.deals import deal_detail
+    from analysis.store import Store
+    from ingest.commands import NoStore, existing_store, resolve_store
+
+    try:
+        source = existing_store(resolve_store(store), exported=True)
+    except NoStore as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
+    with Store.of(source) as opened:
+        detail = deal_detail(opened, deal_id)
+    if detail is None or not detail.record:
+        _error(f"the store has no deal with the id {deal_id!r}")
+        raise typer.Exit(2)
+    _render_deal(Console(highlight=False), detail)
+
+
+def _render_deal(console: Any, detail: Any) -> None:
+    """``tarock show``'s body: the Replay page's model (``dashboards/replay_model.py``) drawn as rich text.
+    Everything from a record is ``Text`` with its control characters escaped, never rich markup."""
+    import orjson
+    from rich.table import Table
+    from rich.text import Text
+
+    from dashboards.labels import card_text, cards_text, contract_label, deal_status
+    from dashboards.replay_model import build_replay
+    from tarock.findings import Finding
+
+    def shown(text: object, style: str = "") -> Text:
+        return Text(escape_controls(cards_text(str(text))), style=style)
+
+    deal = detail.deal
+    options = orjson.loads(deal["options_json"]) if deal.get("options_json") else None
+    audited = [Finding(r["code"], r["message"], player=r["player"])
+               for r in detail.findings.filter(detail.findings["code"] == "A_SCORE_MISMATCH").iter_rows(named=True)]
+    rp = build_replay(orjson.dumps(detail.record), options, audited)
+    icon, status = deal_status(rp.status, (f.code for step in rp.steps for f in step.findings))
+    who = f"declarer {rp.declarer}" if rp.declarer else "no declarer"
+    partner = f", partner {rp.partner}" if rp.partner else ""
+    console.print(shown(f"{contract_label(rp.contract)} — {who}{partner}", "bold"))
+    facts = [f"{icon} {status}", f"{len(rp.players)} players", f"deal {rp.deal_id}"]
+    if deal.get("session"):
+        facts.append(f"session {deal['session']}" + ("" if deal.get("seq") is None else f" #{deal['seq']}"))
+    if deal.get("date"):
+        facts.append(str(deal["date"]))
+    facts.append(f"from {deal.get('source_file')}:{deal.get('source_line')}")
+    console.print(shown(" · ".join(facts), "dim"))
+
+    first = rp.steps[0]
+    hands = Table(title="Hands", title_justify="left")
+    hands.add_column("Player")
+    hands.add_column("Cards")
+    for seat in first.seats:
+        hands.add_row(shown(seat.name), shown(" ".join(card_text(c) for c in seat.cards)))
+    if first.talon:
+        hands.add_row("Talon", " ".join(card_text(c) for c in first.talon))
+    console.print(hands)
+    for step in rp.steps[1:5]:
+        console.print(Text(step.title, style="bold"))
+        for line in step.lines:
+            console.print(Text("  ").append(shown(line)))
+    stored_points = dict(zip(detail.tricks["trick_no"], detail.tricks["points"])) if not detail.tricks.is_empty() \
+        else {}
+    tricks = Table(title="Tricks", title_justify="left")
+    for column in ("#", "Cards (leader first)", "Winner", "Points"):
+        tricks.add_column(column, justify="right" if column in ("#", "Points") else "left")
+    for step in rp.steps:
+        if step.trick_no is None:
+            continue
+        cards = Text(", ").join(shown(f"{p.player} {card_text(p.card)}" + (" ⚠" if p.faulty else ""),
+                                      "red" if p.faulty else "") for p in step.trick)
+        points = str(stored_points.get(step.trick_no, ""))
+        tricks.add_row(str(step.trick_no), cards, shown(step.winner or ""), points)
+    console.print(tricks)
+    findings = [f for step in rp.steps for f in step.findings]
+    console.print(Text(f"Findings ({len(findings)})", style="bold"))
+    for f in findings:
+        where = f"trick {f.trick}: " if f.trick is not None else ""
+        console.print(Text("  ").append(shown(f"{where}{f.code} {f.message}",
+                                              "red" if f.severity in ("renons", "error") else "yellow")))
+    results = detail.results
+    if results.is_empty() or results["score"].is_null().all():
+        console.print("No recomputed score: the record has an error.")
+        return
+    scores = Table(title="Scores", title_justify="left")
+    for column in ("Player", "Role", "Recomputed", "Recorded", "Recorded − recomputed"):
+        scores.add_column(column, justify="left" if column in ("Player", "Role") else "right")
+    for row in results.iter_rows(named=True):
+        recorded = row["recorded_score"]
+        scores.add_row(shown(row["player"]), shown(row["role"] or ""), f"{row['score']:+d}",
+                       "" if recorded is None else f"{recorded:+d}",
+                       "" if recorded is None or row["score_diff"] is None else f"{row['score_diff']:+d}")
+    console.print(scores)
+    breakdown = Table(title="Breakdown (each listed player writes the value)", title_justify="left")
+    for column in ("Line", "Detail", "Players", "Value each"):
+        breakdown.add_column(column, justify="right" if column == "Value each" else "left")
+    lines: dict[tuple[str, str, tuple[str, ...], int], None] = {}
+    for text in results["breakdown_json"].drop_nulls():
+        for line in orjson.loads(text):
+            lines[(line["component"], line["detail"], tuple(line["players"]), line["value"])] = None
+    for component, detail_text, players, value in lines:
+        breakdown.add_row(shown(component), shown(detail_text), shown(", ".join(players)), f"{value:+d}")
+    console.print(breakdown)
 
 
 @app.command()

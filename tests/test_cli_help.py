@@ -106,3 +106,25 @@ def test_openspiel_without_the_extra_names_the_checkout_install(tmp_path: Path,
     assert "bash scripts/setup.sh openspiel" in result.output
     assert ".venv/bin/pip install -e '.[openspiel]'" in result.output
     assert "tarock[openspiel]'" not in result.output.replace("-e '.[openspiel]'", "")
+
+
+@pytest.fixture(scope="module")
+def review_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.support.dashboard_fixture import build_store as build_review_store
+
+    return build_review_store(tmp_path_factory.mktemp("show"))
+
+
+def test_show_prints_one_stored_deal(review_store: Path) -> None:
+    code, out = run("show", "example-r_follow_suit", "--store", str(review_store))
+    assert code == 0
+    for part in ("Dva — declarer Cilka", "⚠ renons", "Hands", "Tricks", "Findings (1)", "Scores", "Breakdown"):
+        assert part in out
+    assert "Boris played II on a diamond lead while holding 1♦" in out  # cards named as the dashboard draws them
+
+
+def test_show_a_disputed_deal_says_so_and_an_unknown_id_exits_2(review_store: Path) -> None:
+    code, out = run("show", "disputed-1", "--store", str(review_store))
+    assert code == 0 and "disputed" in out and "None" not in out
+    code, _ = run("show", "no-such-deal", "--store", str(review_store))
+    assert code == 2
