@@ -11,13 +11,19 @@ without ``--allow-uploads``) has no Ingest page.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from dashboards import data
 from dashboards.pages import page_specs, uploads_enabled
 from dashboards.sidebar import sidebar_filters
 
-st.set_page_config(page_title="Tarock review", page_icon=":material/playing_cards:", layout="wide")
+ICON = Path(__file__).resolve().parent / "assets" / "icon.png"
+"""The page icon, served by this server: an emoji or a Material name would make the browser fetch it from an
+external host, which fails offline (tests/dashboards/test_dashboard_browser.py fails on any console error)."""
+
+st.set_page_config(page_title="Tarock review", page_icon=str(ICON), layout="wide")
 
 PAGES = [st.Page(spec.script, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=spec.default)
          for spec in page_specs(uploads_enabled())]

@@ -14,6 +14,7 @@ The browser is the system's chromium (``CHROMIUM``, default ``/usr/lib/chromium/
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import time
@@ -40,7 +41,7 @@ PAGES = {  # screenshot name: (deep link, main heading)
     "contracts": ("/contracts?by=declarer", "Contracts"),
     "players": ("/players", "Players"),
     "audit": ("/audit", "Audit"),
-    "replay": ("/replay?deal=example-r_follow_suit&step=5", "Replay"),
+    "replay": ("/replay?deal=example-r_follow_suit&step=5", "Replay"),  # the renons trick
     "replay-score": ("/replay?deal=disputed-1&step=end", "Replay"),
     "ingest": ("/ingest", "Ingest"),
 }
@@ -112,14 +113,54 @@ def shoot(page: Page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
+@pytest.fixture
+def console_errors(page: Page) -> list[str]:
+    """Every console error and failed request of the page (an external font or icon host offline, a script
+    error): the dashboard serves everything itself, so a test using this fixture fails on any."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
+    page.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+            if response.status >= 400 else None)
+    return errors
+
+
+_PROBE = re.compile(r"404 http://127\.0\.0\.1:\d+/[a-z]+/_stcore/(health|host-config)")
+"""Streamlit's own start-up probe on a deep link: it asks ``/<page>/_stcore/…`` first and then the server
+root, so these two 404s (and the console line each prints) are not errors of the dashboard."""
+
+
+def real_errors(errors: list[str]) -> list[str]:
+    """``errors`` without Streamlit's deep-link probe and the generic console line each 404 prints."""
+    probes = sum(1 for e in errors if _PROBE.fullmatch(e))
+    kept = [e for e in errors if not _PROBE.fullmatch(e)]
+    generic = "Failed to load resource: the server responded with a status of 404 (Not Found)"
+    for _ in range(probes):
+        if generic in kept:
+            kept.remove(generic)
+    return kept
+
+
+def table_texts(page: Page) -> list[str]:
+    """The cell texts of every table on the page (``st.dataframe`` keeps an accessible copy of its visible
+    cells in the DOM, next to the canvas it draws on)."""
+    return [text.strip() for text in page.locator('[data-testid="stDataFrame"] td, table td').all_inner_texts()]
+
+
 @pytest.mark.parametrize("name", list(PAGES))
-def test_every_page_opens_by_its_deep_link(page: Page, app_url: str, name: str) -> None:
+def test_every_page_opens_by_its_deep_link(page: Page, app_url: str, name: str, console_errors: list[str]) -> None:
     link, heading = PAGES[name]
     page.goto(app_url + link)
     wait_for_app(page)
     expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     shoot(page, name)
+    assert "None" not in table_texts(page)
+    external = [url for url in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+                if not url.startswith(app_url) and not url.startswith(("data:", "blob:"))]
+    assert external == []
+    assert real_errors(console_errors) == []
 
 
 def test_replay_next_moves_to_the_next_trick(page: Page, app_url: str) -> None:
