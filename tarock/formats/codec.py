@@ -39,7 +39,7 @@ from tarock.deal import (
     Recorded,
 )
 from tarock.options import options_for
-from tarock.formats.decode import fast_deal
+from tarock.formats.decode import SCORE_LIMIT, SEQ_MAX, TRICK_MAX, fast_deal
 
 """What a ``read_records`` caller's ``take`` makes of a record it reads itself."""
 
@@ -175,12 +175,17 @@ def lookup_name(text: str, known: frozenset[str]) -> str | None:
         return None
 
 
-def _int(value: Any, where: str, minimum: int | None = None) -> int:
-    """``value`` as an int (true/false are not numbers here), at least ``minimum``."""
+def _int(value: Any, where: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as an int (true/false are not numbers here), at least ``minimum`` and at most ``maximum``.
+
+    With both bounds the message names the range: the store's column types bound what it can keep.
+    """
     if type(value) is not int:
         raise RecordError(f"{where} must be a whole number, not {json_kind(value)}")
     if minimum is not None and value < minimum:
         raise RecordError(f"{where} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise RecordError(f"{where} must be between {minimum} and {maximum}, not {value}")
     return value
 
 
@@ -334,8 +339,8 @@ def _event(value: Any, players: frozenset[str], where: str) -> Event:
     return Event(
         kind,
         player=None if player is None else _player(player, players, f"{where}.player"),
-        trick=None if trick is None else _int(trick, f"{where}.trick", 1),
-        after_trick=None if after is None else _int(after, f"{where}.after_trick", 0),
+        trick=None if trick is None else _int(trick, f"{where}.trick", 1, TRICK_MAX),
+        after_trick=None if after is None else _int(after, f"{where}.after_trick", 0, TRICK_MAX),
         card=None if card is None else _card(card, f"{where}.card"),
     )
 
@@ -346,7 +351,8 @@ def _scores(value: Any, players: tuple[str, ...], where: str) -> Mapping[str, in
     for name, score in obj.items():
         if name not in players:
             raise RecordError(f"{where}: {_q(name)} is not one of the players")
-        _int(score, f"{where}.{name}")
+        if not -SCORE_LIMIT <= _int(score, f"{where}.{name}") <= SCORE_LIMIT:
+            raise RecordError(f"{where}.{name} must be between {-SCORE_LIMIT} and {SCORE_LIMIT}, not {score}")
     return MappingProxyType({p: obj[p] for p in players if p in obj})
 
 
@@ -415,7 +421,7 @@ def _claim(value: Any, players: frozenset[str]) -> Claim:
     _only(obj, _CLAIM_KEYS, "claim")
     return Claim(
         _player(obj.get("player"), players, "claim.player"),
-        _int(obj.get("after_trick"), "claim.after_trick", 0),
+        _int(obj.get("after_trick"), "claim.after_trick", 0, TRICK_MAX),
     )
 
 
@@ -496,7 +502,7 @@ def deal_from_obj(obj: Any) -> Deal:
         tricks=tuple([cards for cards, _ in parsed]),
         trick_players=tuple([names for _, names in parsed]),
         session=session,
-        seq=None if seq is None else _int(seq, "seq", 0),
+        seq=None if seq is None else _int(seq, "seq", 0, SEQ_MAX),
         date=None if get("date") is None else _date(obj["date"]),
         options=EMPTY if options is None else _options(options, ruleset),
         hands=None if get("hands") is None else _hands(obj["hands"], players),

@@ -58,11 +58,23 @@ from tarock.options import options_for
 MAX_NAME = 100
 """The longest player name accepted; the same as ``tarock.formats.codec.MAX_NAME`` (a test keeps them equal)."""
 
+SEQ_MAX = 2**63 - 1
+"""The largest ``seq``: the store keeps it as a BIGINT (64 signed bits)."""
+SCORE_LIMIT = 10**9
+"""The largest magnitude of a recorded score or radelci count: the store keeps a recorded score, and its
+difference to the recomputed one, as 32-bit INTEGERs (docs/records.md)."""
+TRICK_MAX = 2**31 - 1
+"""The largest trick number of a table event or claim (``trick``, ``after_trick``): findings keep it as INTEGER."""
+
 Int = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
 """A whole number in 64 signed bits: orjson reads larger ones as floats (or as ints up to 2**64 - 1,
 which are simply declined here), while msgspec would read them as ints."""
-Count = Annotated[int, Meta(ge=0, le=2**63 - 1)]
-"""A whole number at least 0 (``seq``, ``after_trick``, ``trick``)."""
+Count = Annotated[int, Meta(ge=0, le=SEQ_MAX)]
+"""A whole number at least 0 that the store keeps as a BIGINT (``seq``)."""
+TrickNo = Annotated[int, Meta(ge=0, le=TRICK_MAX)]
+"""A trick number of an event or claim (``after_trick``, ``trick``); out of range declines."""
+Score = Annotated[int, Meta(ge=-SCORE_LIMIT, le=SCORE_LIMIT)]
+"""A recorded score or radelci count; out of range declines (the reference rejects it, naming the range)."""
 Card = Literal[CODES]  # type: ignore[valid-type]
 """A canonical card code; msgspec hands back the very ``CODES`` string (hash already known), so no copy."""
 OptionValue = str | bool | Int | None
@@ -87,20 +99,20 @@ class _Event(Struct, forbid_unknown_fields=True, omit_defaults=True):
     """A table event; null fields are absent, as in the reference."""
 
     event: str
-    trick: Count | None = None
-    after_trick: Count | None = None
+    trick: TrickNo | None = None
+    after_trick: TrickNo | None = None
     player: str | None = None
     card: Card | None = None
 
 
 class _Claim(Struct, forbid_unknown_fields=True):
     player: str
-    after_trick: Count
+    after_trick: TrickNo
 
 
 class _Recorded(Struct, forbid_unknown_fields=True, omit_defaults=True):
-    scores: dict[str, Int]
-    radelci: dict[str, Int] | None = None
+    scores: dict[str, Score]
+    radelci: dict[str, Score] | None = None
 
 
 class _Record(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -17,6 +17,7 @@ import glob
 import gzip
 import json
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -433,7 +434,8 @@ MUTATIONS: list[tuple[str, Callable[[dict[str, Any]], None], bool | None]] = [
     ("score float", setter("recorded.scores.Ana", 1.5), False),
     ("score bool", setter("recorded.scores.Ana", True), False),
     ("score huge", setter("recorded.scores.Ana", 10**30), False),
-    ("score -2**63", setter("recorded.scores.Ana", -(2**63)), True),
+    ("score 10**9", setter("recorded.scores.Ana", 10**9), True),
+    ("score -10**9", setter("recorded.scores.Ana", -(10**9)), True),
     ("scores empty", setter("recorded.scores", {}), True),
     ("no scores", lambda obj: obj["recorded"].pop("scores"), False),
     ("radelci null", setter("recorded.radelci", None), True),
@@ -586,6 +588,31 @@ def test_other_inputs_read_as_before(monkeypatch: pytest.MonkeyPatch, value: Any
     assert same_outcome(with_fast, run())
 
 
+PAST_THE_COLUMNS = [
+    ("seq 2**63", setter("seq", 2**63), f"seq must be between 0 and {2**63 - 1}"),
+    ("score -2**63", setter("recorded.scores.Ana", -(2**63)), "recorded.scores.Ana must be between -1000000000 and"),
+    ("score 2**31", setter("recorded.scores.Ana", 2**31), "recorded.scores.Ana must be between -1000000000 and"),
+    ("score -10**9-1", setter("recorded.scores.Ana", -(10**9) - 1), "recorded.scores.Ana must be between"),
+    ("radelci 2**31", setter("recorded.radelci.Ana", 2**31), "recorded.radelci.Ana must be between"),
+    ("claim 2**31", setter("claim.after_trick", 2**31), "claim.after_trick must be between 0 and 2147483647"),
+    ("event 2**31", setter("events.0.after_trick", 2**31), "events[0].after_trick must be between 0 and 2147483647"),
+]
+
+
+@pytest.mark.parametrize(("change", "reason"), [(c, r) for _, c, r in PAST_THE_COLUMNS],
+                         ids=[n for n, _, _ in PAST_THE_COLUMNS])
+def test_values_past_the_store_columns_decline_and_the_reference_names_the_range(
+    change: Callable[[dict[str, Any]], None], reason: str
+) -> None:
+    """Issue 24: a value the store's column cannot hold is E_PARSE (it failed the whole shard at write time)."""
+    obj = base_record()
+    change(obj)
+    text = compact(obj)
+    assert check(text) is None
+    with pytest.raises(RecordError, match="^" + re.escape(reason)):
+        codec.loads(text)
+
+
 def test_readers_read_mutated_lines_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = []
     for _, change, _ in MUTATIONS:
@@ -669,7 +696,7 @@ def plain_records(draw: st.DrawFn) -> dict[str, Any]:
             {"player": st.sampled_from(players), "after_trick": st.integers(0, 16)}
         ),
         "recorded": st.fixed_dictionaries(
-            {"scores": st.dictionaries(st.sampled_from(players), st.integers(-(2**63), 2**63 - 1))},
+            {"scores": st.dictionaries(st.sampled_from(players), st.integers(-(10**9), 10**9))},
             optional={"radelci": st.dictionaries(st.sampled_from(players), st.integers(-5, 5)) | st.none()},
         ),
     }

@@ -273,6 +273,16 @@ BAD_RECORDS: list[tuple[dict[str, Any], str]] = [
     ({"recorded": {"radelci": {}}}, "recorded needs scores"),
     ({"session": [1]}, "session must be a text or a number, not a list"),
     ({"seq": "3"}, "seq must be a whole number, not a string"),
+    # issue 24: every value must fit the store's column (seq BIGINT; a recorded score, and its difference to
+    # the recomputed one, INTEGER; an event's trick INTEGER), else one record lost its whole shard
+    ({"seq": 2**63}, f"seq must be between 0 and {2**63 - 1}, not {2**63}"),
+    ({"recorded": {"scores": {"Ana": 2**31}}}, "recorded.scores.Ana must be between -1000000000 and 1000000000"),
+    ({"recorded": {"scores": {"Ana": 2**63}}}, "recorded.scores.Ana must be between -1000000000 and 1000000000"),
+    ({"recorded": {"scores": {"Ana": -(2**31)}}}, "recorded.scores.Ana must be between -1000000000 and 1000000000"),
+    ({"recorded": {"scores": {"Ana": 0}, "radelci": {"Ana": 2**40}}}, "recorded.radelci.Ana must be between"),
+    ({"claim": {"player": "Ana", "after_trick": 2**31}}, "claim.after_trick must be between 0 and 2147483647"),
+    ({"events": [{"event": "out_of_turn", "trick": 2**31, "player": "Ana"}]},
+     "events[0].trick must be between 1 and 2147483647"),
     ({"date": "yesterday"}, 'date "yesterday" is not an ISO 8601 date'),
     ({"options": {"radelci": "maybe"}}, "options: option radelci cannot be 'maybe'"),
     ({"options": {"preset": ["x"]}}, "options:"),
