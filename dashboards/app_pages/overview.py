@@ -12,7 +12,9 @@ filters = current_filters()
 st.title("Overview")
 head = data.headline(filters)
 first, last = head["date_from"], head["date_to"]
-span = f"from {first} to {last}" if first and last else "no dates recorded"
+dated = filters.date_from is not None or filters.date_to is not None
+span = (f"from {first} to {last}" if first and last
+        else "no deal in these dates" if dated and not head["deals"] else "no dates recorded")
 st.caption(f"Deals in the store that match the sidebar filters ({span}).")
 
 deals, sessions, players, renons, disputed = st.columns(5)

@@ -53,3 +53,9 @@ def test_replay_slider_counts_steps_and_jumps_between_findings(store: Path) -> N
 def test_replay_stash_stays_visible_after_the_stash_step(store: Path) -> None:
     at = open_page("Replay", deal="example-r_stash", step="5")
     assert "Laid away" in html_text(at)
+
+
+def test_overview_says_no_deal_in_these_dates(store: Path) -> None:
+    at = open_page("Overview", **{"from": "1990-01-01", "to": "1990-01-02"})
+    captions = " ".join(c.value for c in at.caption)
+    assert "no deal in these dates" in captions and "no dates recorded" not in captions
