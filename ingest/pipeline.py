@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import gc
 import time
-from itertools import pairwise
-from operator import itemgetter
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from tarock.formats.decode import Plain
 from tarock.formats.codec import dumps, loads, RecordError
 from tarock.formats.items import ReadItem
 from tarock.formats.reader import read_records
-from tarock.rules.sessions import order_session
+from tarock.check.sessions import SessionOrderer, SessionPlan, SessionScorer, content_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,29 +101,30 @@ Entry = ReadItem | Plain
 """A shard's record: read the usual way, or taken by the bulk path."""
 
 
-def session_order(items: list[Entry]) -> list[Entry]:
-    """The items with each session's deals put in ``seq`` order, in the slots that session occupies."""
-    slots: dict[str, list[int]] = {}
-    seqs: list[int | None] = []
-    for index, item in enumerate(items):
-        if isinstance(item, Plain):
-            session, seq = item.session, item.seq
-        else:
-            deal = item.deal
-            assert deal is not None
-            session, seq = deal.session, deal.seq
-        seqs.append(seq)
-        if session is not None:
-            slots.setdefault(session, []).append(index)
-    ordered = list(items)
-    for indices in slots.values():
-        given = [seqs[j] for j in indices]
-        if None not in given and all(a <= b for a, b in pairwise(given)):  # type: ignore[operator]
-            continue  # in order already, as most logs are: ``order_session`` would keep it so
-        ranked = order_session([(seqs[j], items[j]) for j in indices], seq=itemgetter(0))
-        for slot, (_, item) in zip(indices, ranked):
-            ordered[slot] = item
-    return ordered
+def _session_seq(entry: Entry) -> tuple[str | None, int | None]:
+    if isinstance(entry, Plain):
+        return entry.session, entry.seq
+    assert entry.deal is not None
+    return entry.deal.session, entry.deal.seq
+
+
+def _digest(entry: Entry) -> str:
+    if isinstance(entry, Plain):
+        return entry.digest
+    assert entry.deal is not None
+    return content_hash(entry.deal)
+
+
+def session_order(items: list[Entry]) -> tuple[list[Entry], SessionPlan]:
+    """The items in scoring order (``tarock.check.sessions``: each session's deals in ``seq`` order), and
+    the plan of their sessions."""
+    plan = SessionPlan.of(_session_seq(e) for e in items)
+    orderer: SessionOrderer[Entry] = SessionOrderer(plan)
+    out: list[Entry] = []
+    for e in items:
+        out.extend(orderer.push(*_session_seq(e), e))
+    out.extend(orderer.finish())
+    return out, plan
 
 
 @contextmanager
@@ -192,18 +192,29 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
                                                            options.overrides)
     source = _stored_items(shard, rows, raw_limit) if shard.rescore else _file_items(shard, rows, options, bulk)
     with _collector_spared() as spare:
-        items = session_order(list(source))
+        items, plan = session_order(list(source))
         spare()
         read = len(items) + rows.rejected
-        checker = Checker(options.overrides)
+        digests = [_digest(e) for e in items]
+        copies = {d for d, n in Counter(digests).items() if n > 1}  # these take the usual path, to be scored once
+        digests.reverse()
+        scorer = SessionScorer(plan, checker=Checker(options.overrides))
+        checker = scorer.checker
         for entry in _drain(items):
+            digest = digests.pop()
+            warnings = None
             if isinstance(entry, Plain):
                 assert bulk is not None  # only the bulk path takes records as ``Plain``
-                try:
-                    if bulk.add(entry):
-                        continue
-                except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
-                    pass
+                if digest not in copies:
+                    warnings = scorer.seq_warnings(entry.session, entry.seq, shard.path, entry.line)
+                    if not warnings:
+                        if entry.session is not None:
+                            bulk.share_ledger(entry.session, checker)
+                        try:
+                            if bulk.add(entry):
+                                continue
+                        except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
+                            pass
                 item = bulk.item(entry)
             else:
                 item = entry
@@ -215,7 +226,7 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
             if bulk is not None and deal.session is not None:
                 bulk.share_ledger(deal.session, checker)
             try:
-                rows.add_deal(item, checker.check_deal(deal, item.file, item.line))
+                rows.add_deal(item, scorer.score(deal, item.file, item.line, digest, warnings)[0])
             except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)
                 reason = f"internal error while checking the record: {type(exc).__name__}: {exc}"
                 rows.add_reject(item.file, item.line, reason, dumps(deal)[:raw_limit])

@@ -34,6 +34,7 @@ SEVERITY: dict[str, str] = {
     "R_OWN_KING": RENONS,
     "R_OUT_OF_TURN": RENONS,
     "W_MISDEAL": WARNING,
+    "W_SEQ": WARNING,
     "M_BAD_CLAIM": MISPLAY,
     "A_SCORE_MISMATCH": AUDIT,
 }

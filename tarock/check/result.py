@@ -82,7 +82,7 @@ class DealCheck(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     has several).  The scoring fields (``scores`` to ``unpenalised``) are None for a deal in error;
     ``breakdown`` and ``radelci_before`` are None for a sheet-only deal, whose ``scores`` are the recorded
     figures and which alone has ``sheet_only`` (true).  ``recorded`` is the record's own scores, if any.
-    The two fields with defaults are left out of the JSON when at them: their absence is the shape of
+    The fields with defaults are left out of the JSON when at them: their absence is the shape of
     a Slovenian deal and of a replayed one.
     """
 
@@ -110,6 +110,9 @@ class DealCheck(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     unpenalised: dict[str, int] | None
     recorded: dict[str, int] | None
     sheet_only: bool = False
+    duplicate_of: str | None = None
+    """``FILE:LINE`` of the first copy when this deal was seen before (the same content hash): the copy
+    carries that copy's result with no findings of its own, and did not advance the session's ledger."""
 
 
 CheckResult = DealCheck | UnreadableCheck

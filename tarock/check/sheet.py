@@ -16,11 +16,10 @@ from typing import Any, Iterable
 
 from msgspec.structs import asdict
 
-from tarock.check.checker import Checker
 from tarock.check.result import CheckedFinding, DealCheck
+from tarock.check.sessions import SessionPlan, SessionScorer, ordered
 from tarock.formats.items import ReadItem
 from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC
-from tarock.rules.sessions import order_session
 
 
 @dataclass
@@ -84,24 +83,36 @@ class Sheet:
 
 
 def build_sheets(items: Iterable[ReadItem], overrides: dict[str, Any] | None = None) -> tuple[list[Sheet], list[ReadItem]]:
-    """Score sheets per session (in order of first appearance), and the unreadable items."""
-    groups: dict[str | None, list[ReadItem]] = {}
+    """Score sheets per session (in order of first appearance), and the unreadable items.
+
+    The session model of every command (``tarock.check.sessions``): each session's deals in ``seq`` order,
+    a deal seen before (the same content hash) on the sheet once.
+    """
+    deals: list[ReadItem] = []
     bad: list[ReadItem] = []
+    sheets: dict[str | None, Sheet] = {}
     for item in items:
         if item.deal is None:
             bad.append(item)
         else:
-            groups.setdefault(item.deal.session, []).append(item)
-    checker = Checker(overrides)
-    sheets = []
-    for session, members in groups.items():
-        sheet = Sheet(session)
-        ordered = order_session(members, lambda it: it.deal.seq if it.deal else None)
-        for hand, item in enumerate(ordered, 1):
-            assert item.deal is not None  # the unreadable items went to ``bad``
-            _add_row(sheet, hand, checker.check_deal(item.deal, item.file, item.line))
-        sheets.append(sheet)
-    return sheets, bad
+            deals.append(item)
+            if item.deal.session not in sheets:
+                sheets[item.deal.session] = Sheet(item.deal.session)
+    key = _session_seq
+    plan = SessionPlan.of(key(item) for item in deals)
+    scorer = SessionScorer(plan, overrides)
+    for item in ordered(deals, key):
+        assert item.deal is not None  # the unreadable items went to ``bad``
+        result, copy = scorer.score(item.deal, item.file, item.line)
+        if not copy:
+            sheet = sheets[item.deal.session]
+            _add_row(sheet, len(sheet.rows) + 1, result)
+    return list(sheets.values()), bad
+
+
+def _session_seq(item: ReadItem) -> tuple[str | None, int | None]:
+    assert item.deal is not None
+    return item.deal.session, item.deal.seq
 
 
 def _add_row(sheet: Sheet, hand: int, s: DealCheck) -> None:
