@@ -2,9 +2,9 @@
 (``tarock.check.result``).
 
 Shared by ``tarock check`` and ingest so that both say exactly the same
-thing about a deal.  Deals of one session are scored in input order with a
-radelci ledger per session (records of a session are expected in ``seq``
-order; ``tarock score`` and ingest sort a session by ``seq`` first).  Sheet-only
+thing about a deal.  Deals of one session are scored in the order given with a
+radelci ledger per session; ``tarock.check.sessions`` (the session model every
+command uses) gives them in ``seq`` order, each copy once.  Sheet-only
 records (a score sheet's hands, ``tarock import sheet``) are not scored: their
 recorded figures are the scores, and the sheet audit checks their arithmetic.
 """
