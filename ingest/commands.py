@@ -93,7 +93,12 @@ def print_summary(summary: IngestSummary, console: Console | None = None) -> Non
         ("ingest", "bold"), f" {summary.files} files, {summary.shards} shards "
         f"({summary.shards_skipped} already done, {len(summary.failed)} failed) "
         f"in {summary.seconds:.2f}s ({rate}) into ", _shown(summary.store_dir), " ", (summary.generation, "dim")))
-    check = "[green]ok[/]" if summary.balanced else "[bold red]MISMATCH: input items lost[/]"
+    if summary.balanced:
+        check = "[green]ok[/]"
+    elif summary.failed:
+        check = f"[bold red]NOT ok: {len(summary.failed)} shard(s) failed, their items counted nowhere[/]"
+    else:
+        check = "[bold red]MISMATCH: input items lost[/]"
     console.print(f"  read {summary.read} = stored {summary.stored} + rejected {summary.rejected}  {check}")
     console.print(f"  deals: {summary.ok} ok, {summary.renons} renons, {summary.error} error; "
                   f"{summary.deduplicated} stored twice (shown once)")

@@ -82,7 +82,9 @@ class IngestSummary:
 
     @property
     def balanced(self) -> bool:
-        return self.read == self.stored + self.rejected
+        """``read = stored + rejected`` holds for every planned shard: never when a shard failed (its items
+        are counted nowhere, so the sums of the others prove nothing)."""
+        return not self.failed and self.read == self.stored + self.rejected
 
     @property
     def exit_code(self) -> int:

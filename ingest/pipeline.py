@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 from ingest.bulk import BulkPath
 from ingest.config import IngestOptions
 from ingest.layout import StoreLayout
-from ingest.rows import ShardRows
+from ingest.rows import CheckedShardRows, ShardRows
 from ingest.shards import Shard
 from ingest.writer import publish_shard
 from tarock import ENGINE_VERSION
@@ -173,12 +173,17 @@ def _drain(items: list[Entry]) -> Iterator[Entry]:
         yield items.pop()
 
 
-def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> ShardReport:
+def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
+                  record_by_record: bool = False) -> ShardReport:
     """Read, check, score and store one shard; skipped when its marker is already complete.
 
     Every input item becomes one ``deals`` row or one ``rejects`` row: a
     record the checker fails on (a bug, never expected) is rejected with the
-    exception as its reason rather than stopping the shard.
+    exception as its reason rather than stopping the shard.  So is a record
+    whose rows the store cannot hold: when turning the shard's rows into
+    Arrow tables fails, the shard is redone ``record_by_record`` on the usual
+    path (``CheckedShardRows``), which rejects that record and keeps its
+    neighbours.
     """
     layout = StoreLayout.at(store_dir)
     generation = options.generation
@@ -186,10 +191,10 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
     if done is not None:
         return ShardReport.skipped_from(done)
     started = time.perf_counter()
-    rows = ShardRows(shard.key, options.overrides)
+    rows = (CheckedShardRows if record_by_record else ShardRows)(shard.key, options.overrides)
     raw_limit = options.limits.raw_limit
-    bulk = None if shard.rescore else BulkPath.for_shard(rows, shard.path, shard.abspath, options.limits,
-                                                           options.overrides)
+    bulk = None if shard.rescore or record_by_record else BulkPath.for_shard(
+        rows, shard.path, shard.abspath, options.limits, options.overrides)
     source = _stored_items(shard, rows, raw_limit) if shard.rescore else _file_items(shard, rows, options, bulk)
     with _collector_spared() as spare:
         items, plan = session_order(list(source))
@@ -231,7 +236,15 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions) -> Shard
                 reason = f"internal error while checking the record: {type(exc).__name__}: {exc}"
                 rows.add_reject(item.file, item.line, reason, dumps(deal)[:raw_limit])
         spare()
-        tables = rows.tables()
+        try:
+            tables = rows.tables()
+        except Exception:  # noqa: BLE001 (a record the store cannot hold: found and rejected record by record)
+            if record_by_record:
+                raise
+            tables = None
+    if tables is None:
+        del rows, bulk, source
+        return process_shard(shard, store_dir, options, record_by_record=True)
     counts = {"read": read, "stored": sum(t.num_rows for _, t in tables["deals"]),
               "rejected": sum(t.num_rows for _, t in tables["rejects"]), **rows.counts}
     marker = {"path": shard.path, "abspath": shard.abspath, "fingerprint": shard.fingerprint,

@@ -559,6 +559,30 @@ class ShardRows:
         return out
 
 
+class RowsError(ValueError):
+    """A record whose rows the store's columns cannot hold (a value past its type, text Arrow refuses, …)."""
+
+
+class CheckedShardRows(ShardRows):
+    """``ShardRows`` that turns each deal's rows into Arrow tables as it is added, so a record the store
+    cannot hold raises ``RowsError`` from ``add_deal`` (its caller rejects that record) instead of failing
+    ``tables()`` and with it every deal of the shard.
+
+    Slower (every deal is converted twice), so ingest uses it only to redo a shard whose ``tables()``
+    failed (``ingest.pipeline.process_shard``), on the usual path (no bulk path: its rows are the C
+    extension's to build).
+    """
+
+    def add_deal(self, item: ReadItem, check: DealCheck) -> None:
+        alone = ShardRows(self.shard_key, self.overrides)
+        alone.add_deal(item, check)
+        try:
+            alone.tables()
+        except Exception as exc:  # noqa: BLE001 (whatever Arrow raises on it)
+            raise RowsError(f"the store cannot hold this record's rows: {type(exc).__name__}: {exc}") from exc
+        super().add_deal(item, check)
+
+
 def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], lines: np.ndarray) -> dict[str, pa.Table]:
     """Two sets of tables of one file's deals merged into the order the deals were added (``lines``: their
     source lines in that order), each deal's rows kept in their order.
