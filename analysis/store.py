@@ -6,8 +6,10 @@ completed shards, duplicates hidden), an exported ``.duckdb`` file is opened
 ``read_only`` (its tables carry the same names and columns).  The database
 is opened once per ``Store`` and shared: ``connect()`` hands out a cursor of
 it, which is cheap and safe to use from one thread each (a dashboard serves
-every session from its own thread).  A directory store sees shards completed
-after it was opened only after ``refresh()``.
+every session from its own thread).  A directory store notices a new state of
+the store (another ingest's shards, a rescore's generation: ``StoreLayout.stamp``,
+a few ``stat`` calls per cursor) and reopens, so a long-lived handle never
+keeps views over files a later ingest deletes; ``refresh()`` reopens at once.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any, Self
 import duckdb
 import polars as pl
 
+from ingest.layout import StoreLayout, StoreStamp
 from ingest.store import open_store
 
 
@@ -30,6 +33,8 @@ class Store:
     def __init__(self, source: str | os.PathLike[str]) -> None:
         self.source = Path(source)
         self._db: duckdb.DuckDBPyConnection | None = None
+        self._stamp: StoreStamp | None = None
+        """The store's stamp when ``_db`` was opened (directory stores)."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -48,7 +53,13 @@ class Store:
                 if self.is_file:
                     self._db = duckdb.connect(str(self.source), read_only=True)
                 else:
+                    self._stamp = StoreLayout.at(self.source).stamp()
                     self._db = open_store(self.source)
+            elif self._stamp is not None and (stamp := StoreLayout.at(self.source).stamp()) != self._stamp:
+                # another ingest changed the store: new views; the old database is left to the cursors still
+                # using it (closing it would break their queries) and freed with the last of them
+                self._stamp = stamp
+                self._db = open_store(self.source)
             return self._db
 
     def connect(self) -> duckdb.DuckDBPyConnection:
@@ -70,6 +81,7 @@ class Store:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+                self._stamp = None
 
     def __enter__(self) -> Self:
         return self

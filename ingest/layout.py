@@ -7,6 +7,7 @@
       .lock                         held by the one ingest coordinator at work (its process id inside)
       .lock.guard                   held for a moment while a coordinator takes .lock
       ingest_runs/run-<id>.parquet  one row per finished run, across generations
+      .garbage.json                 files no completed shard lists, and since when (deleted after GRACE_SECONDS)
       <generation>/                 "gen-v<ENGINE_VERSION>-<options hash>"
         _shards/<key>.json          completion marker of a shard: lists its files
         deals/ruleset=R/n_players=N/part-<key>.parquet
@@ -42,6 +43,14 @@ MARKERS = "_shards"
 DUPLICATES_FILE = "duplicates/part-dedup.parquet"
 _PART = re.compile(r"part-([0-9a-f]+)\.parquet$")
 _GENERATION = re.compile(r"gen-[A-Za-z0-9._-]+$")
+GARBAGE_FILE = ".garbage.json"
+GRACE_SECONDS = 600.0
+"""How long a file no completed shard lists any more (a retired shard's, a generation's after a rescore) is
+kept before an ingest deletes it: a reader that opened the store before it was superseded (the dashboard's
+handle, a query running) can still read it meanwhile (docs/store.md)."""
+
+StoreStamp = tuple[Any, ...]
+"""What changes whenever the shards a new reader would see change (``StoreLayout.stamp``)."""
 
 
 class StoreBusy(RuntimeError):
@@ -158,6 +167,23 @@ class StoreLayout:
             return None
         return name or None
 
+    def stamp(self) -> StoreStamp:
+        """A few ``stat`` calls and one small read that change whenever what ``open_store`` would show
+        changes: ``CURRENT`` replaced, a marker of the current generation written or removed (its
+        directory changes), ``duplicates`` replaced.  A reader compares stamps to know it must reopen."""
+        def of(path: Path) -> tuple[int, int, int] | None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                return None
+            return st.st_ino, st.st_mtime_ns, st.st_size
+
+        current = self.read_current()
+        if current is None:
+            return (None,)
+        return (current, of(self.current_file), of(self.root / current / MARKERS),
+                of(self.duplicates_path(current)))
+
     def generations(self) -> list[str]:
         """Every generation directory present."""
         if not self.root.is_dir():
@@ -262,17 +288,40 @@ class StoreLayout:
         fresh.write_bytes(b"")
         os.replace(fresh, path)
 
-    def collect_garbage(self, keep: set[str]) -> None:
+    def collect_garbage(self, keep: set[str], grace: float | None = None) -> None:
         """Delete what no completed shard of a kept generation refers to.
 
         Generations not in ``keep``, temp files of interrupted writes, the
         files of retired or interrupted shards, and markers whose files are
         gone.  Run by the coordinator under the lock, before it starts work,
         so a reader only ever loses files of shards it could no longer see
-        after reopening the store.
+        after reopening the store.  Generations and shard files are deleted
+        only once this has found them unreferenced at least ``grace`` seconds
+        (``GRACE_SECONDS``) before (noted in ``.garbage.json``): a reader
+        opened before they were superseded keeps working meanwhile.
         """
+        grace = GRACE_SECONDS if grace is None else grace
+        now = time.time()
+        try:
+            seen: dict[str, float] = orjson.loads((self.root / GARBAGE_FILE).read_bytes())
+            if not isinstance(seen, dict):
+                seen = {}
+        except (OSError, orjson.JSONDecodeError):
+            seen = {}
+        noted: dict[str, float] = {}
+
+        def due(path: Path) -> bool:
+            """Whether ``path``, unreferenced now, was already so ``grace`` seconds ago (else noted)."""
+            rel = str(path.relative_to(self.root))
+            since = seen.get(rel)
+            since = since if isinstance(since, (int, float)) and since <= now else now
+            if now - since >= grace:
+                return True
+            noted[rel] = since
+            return False
+
         for name in self.generations():
-            if name not in keep:
+            if name not in keep and due(self.root / name):
                 shutil.rmtree(self.root / name, ignore_errors=True)
         for name in keep:
             gen_dir = self.root / name
@@ -285,11 +334,21 @@ class StoreLayout:
             for root, _dirs, files in os.walk(gen_dir):
                 for fname in files:
                     part = _PART.match(fname)
-                    stale = fname.endswith(".tmp") or (part is not None and part.group(1) not in done)
-                    if stale:
+                    if fname.endswith(".tmp") or (part is not None and part.group(1) not in done
+                                                  and due(Path(root, fname))):
                         Path(root, fname).unlink(missing_ok=True)
         for leftover in self.runs_dir.glob("*.tmp") if self.runs_dir.is_dir() else ():
             leftover.unlink(missing_ok=True)
+        if noted or seen:
+            body = orjson.dumps(noted)
+            _write_replace(self.root / GARBAGE_FILE, body)
+
+
+def _write_replace(path: Path, body: bytes) -> None:
+    """Write a small file whole: a temp file beside it, then ``os.replace``."""
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temp.write_bytes(body)
+    os.replace(temp, path)
 
 
 def read_marker(path: Path) -> dict[str, Any] | None:

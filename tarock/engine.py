@@ -53,7 +53,7 @@ class _Ruleset:
         contracts: the contracts by name.
         cards_per_hand: hand size by number of players (the table sizes played).
         unavailable: why a contract is not played at this table (size, options), or None.
-        leader: who leads trick 1, given the contract and the declarers.
+        leader: who leads trick 1, given the contract, the declarers, the options and the deal.
         winning: what decides a trick (``tarock.rules.play.trick_winner``'s
             ``trumps`` and ``emperor``), given the contract and the options.
         check_bidding: replays the bidding (``tarock.rules.bidding``).
@@ -67,12 +67,14 @@ class _Ruleset:
         decider: for a contract that can be decided before the last trick,
             the test whether it is decided after the tricks played so far.
         announcements, outcome: the ruleset's phases.
+        several_declarers: whether the contract may be declared by several players at once, given the
+            options (Königrufen's Piccolo, Zwiccolo, Triccolo unless ``several_declarers`` is off).
     """
 
     contracts: Mapping[str, Any]
     cards_per_hand: Mapping[int, int]
     unavailable: Callable[[Any, int, Any], str | None]
-    leader: Callable[[Any, tuple[int, ...]], int]
+    leader: Callable[[Any, tuple[int, ...], Any, Deal], int]
     winning: Callable[[Any, Any], tuple[bool, int]]
     check_bidding: Callable[[list[tuple[int, str]], int, Any, tuple[str, ...]], BiddingOutcome]
     misdeal_warning: bool
@@ -82,14 +84,17 @@ class _Ruleset:
     announcements: Callable[[Table], None]
     decider: Callable[[Table], Callable[[Game], bool] | None]
     outcome: Callable[[Table], None]
+    several_declarers: Callable[[Any, Any], bool]
 
 
 _RULESETS: dict[str, _Ruleset] = {
     "slovenian": _Ruleset(
         contracts=slovenian.CONTRACTS,
         cards_per_hand=slovenian.CARDS_PER_HAND,
-        unavailable=lambda c, n, _: None if slovenian.allowed_contract(c, n) else "is not played with 3 players",
-        leader=lambda c, declarers: declarers[0] if c.declarer_leads and declarers else 0,
+        unavailable=lambda c, n, options: None if slovenian.allowed_contract(c, n, options)
+        else "is not played with 3 players",
+        leader=lambda c, declarers, options, deal: slovenian_replay.leader(
+            c, declarers, options, tuple(a.bonus for a in deal.announcements)),
         winning=lambda c, options: (c.trumps, slovenian.emperor_mode(c, options)),
         check_bidding=slovenian.check_bidding,
         misdeal_warning=True,
@@ -99,12 +104,13 @@ _RULESETS: dict[str, _Ruleset] = {
         announcements=slovenian_replay.announcements,
         decider=slovenian_replay.decider,
         outcome=slovenian_replay.outcome,
+        several_declarers=lambda c, options: c.parallel,
     ),
     "koenigrufen": _Ruleset(
         contracts=koenigrufen.CONTRACTS,
         cards_per_hand={koenigrufen.N_PLAYERS: koenigrufen.CARDS_PER_HAND},
         unavailable=lambda c, n, options: koenigrufen.unavailable(c, options),
-        leader=koenigrufen.leader,
+        leader=lambda c, declarers, _options, _deal: koenigrufen.leader(c, declarers),
         winning=lambda c, options: (c.trumps, koenigrufen.table_rules(c, options)[2]),
         check_bidding=koenigrufen.check_bidding,
         misdeal_warning=False,
@@ -114,6 +120,7 @@ _RULESETS: dict[str, _Ruleset] = {
         announcements=koenigrufen_replay.announcements,
         decider=koenigrufen_replay.decider,
         outcome=koenigrufen_replay.outcome,
+        several_declarers=koenigrufen.several_declarers,
     ),
 }
 TALON_SIZE = 6
@@ -180,7 +187,7 @@ def _replay(deal: Deal, overrides: Mapping[str, Any] | None, out: Replay) -> Non
     if deal.extra.get("sheet_only") is True:
         _sheet_only(deal, ruleset, contract, options, out)
         return
-    leader = ruleset.leader(contract, declarers)
+    leader = ruleset.leader(contract, declarers, options, deal)
     demotions = events.plan(deal, contract)
     table = Table(deal, out, options, contract, declarers,
                   _seats(deal, ruleset, contract, options, leader, demotions))
@@ -248,7 +255,7 @@ def _declarers(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, out: 
                                f"it, not {names}")
         return ()
     if isinstance(given, tuple):
-        if not contract.parallel:
+        if not ruleset.several_declarers(contract, options):
             report(out, "E_BID", f"{contract.label} is played by one declarer, but the record names several")
         return tuple(sorted(deal.seat(p) for p in given))
     if given is not None:

@@ -77,6 +77,12 @@ _LIMIT = 4096
 
 
 def accepts(options: object) -> bool:
+        # decided by the reference's contract checks, bidding and scoring, never by the kernel's play
+        "zwiccolo": (True, False),
+        "several_declarers": (True, False),
+        "sechserdreier_doubles_valat": (False, True),
+        "king_ultimo_by_party": (False, True),
+        "valat_takes_game_kontra": (False, True),
     """Whether the accelerator implements ``options``: every dataclass field of its class is declared for
     its ruleset in ``DECLARED`` and holds a declared value.  Remembered by the options object's identity
     (hashing a frozen options object hashes every field, too slow per deal)."""

@@ -19,6 +19,7 @@ import polars as pl
 import pytest
 from msgspec.structs import asdict
 
+import ingest.layout
 from ingest.config import IngestOptions
 from ingest.coordinator import GenerationMismatch, IngestSummary, run_ingest
 from ingest.layout import StoreLayout
@@ -213,7 +214,7 @@ def test_sessions_split_into_shards_score_like_one_pass(tmp_path: Path) -> None:
     assert any(r[1] for r in expected.values())  # radelci were carried between deals
 
 
-def test_rescore_replaces_every_result(tmp_path: Path) -> None:
+def test_rescore_replaces_every_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_jsonl(tmp_path / "deals.jsonl", session_records(120, seed=5, session_size=(3, 10)))
     store = tmp_path / "store"
     first = run_ingest([path], store, "local:1", shard_size=30)
@@ -233,7 +234,10 @@ def test_rescore_replaces_every_result(tmp_path: Path) -> None:
         '{"diff_rounding":"none","radelci":false}'}
     again = run_ingest([path], store, "local:1", options=options, shard_size=30)
     assert again.shards_skipped == again.shards  # the rescored shards are the file's shards
-    assert old not in StoreLayout.at(store).generations()  # collected by the next run
+    assert old in StoreLayout.at(store).generations()  # kept for readers that opened it, GRACE_SECONDS
+    monkeypatch.setattr(ingest.layout, "GRACE_SECONDS", 0.0)
+    run_ingest([path], store, "local:1", options=options, shard_size=30)
+    assert old not in StoreLayout.at(store).generations()  # collected by a run after the grace period
 
 
 def test_an_edited_file_replaces_its_old_shards(tmp_path: Path) -> None:

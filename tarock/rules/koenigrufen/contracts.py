@@ -129,10 +129,18 @@ def game_value(contract: Contract, options: KoenigrufenOptions) -> int:
 
 
 def unavailable(contract: Contract, options: KoenigrufenOptions) -> str | None:
-    """Why ``contract`` is not played under ``options`` (Triccolo is an option), or None."""
+    """Why ``contract`` is not played under ``options`` (Triccolo and Zwiccolo are options), or None."""
     if contract.name == "triccolo" and not options.triccolo:
         return "is not played unless the option triccolo is on"
+    if contract.name in ("zwiccolo", "zwiccolo_ouvert") and not options.zwiccolo:
+        return "is not played unless the option zwiccolo is on"
     return None
+
+
+def several_declarers(contract: Contract, options: KoenigrufenOptions) -> bool:
+    """Whether several players may declare ``contract`` at once: the peer games (Piccolo, Zwiccolo, Triccolo)
+    unless the option ``several_declarers`` is off."""
+    return contract.parallel and options.several_declarers
 
 
 def card_score(mask: int, options: KoenigrufenOptions) -> int:
@@ -217,13 +225,14 @@ def decided(contract: Contract, taken: int, remaining: int) -> bool:
 @lru_cache(maxsize=8)
 def _bidding_rules(options: KoenigrufenOptions) -> BiddingRules:
     """Forehand speaks first and may pass without losing the forehand games; Sechserdreier is
-    forehand's first word or nothing; Piccolo, Zwiccolo and Triccolo are joined, not outbid."""
+    forehand's first word or nothing; Piccolo, Zwiccolo and Triccolo are joined, not outbid (unless the
+    option ``several_declarers`` is off)."""
 
     def why_not(contract: Biddable) -> str | None:
         return unavailable(CONTRACTS[contract.name], options)
 
     return BiddingRules(CONTRACTS, tuple(range(N_PLAYERS)), True, None, why_not, OPENING_ONLY,
-                        frozenset(c.name for c in CONTRACTS.values() if c.parallel))
+                        frozenset(c.name for c in CONTRACTS.values() if several_declarers(c, options)))
 
 
 def check_bidding(bids: list[tuple[int, str]], n_players: int, options: KoenigrufenOptions,

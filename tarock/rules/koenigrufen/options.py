@@ -40,6 +40,12 @@ class KoenigrufenOptions(OptionsBase):
     ``trischaken_jungfrau``: ``pot`` — players who took no trick (Jungfrauen) collect everything the losers
     pay, split equally (a share rounded up, the loser paying the rounding); ``double``: a Jungfrau receives
     double and the others their single share.
+    ``zwiccolo``: Zwiccolo and Zwiccolo ouvert are played.  ``several_declarers``: Piccolo, Zwiccolo and
+    Triccolo may be played by several declarers at once (``false``: a later bid of the same game must outbid).
+    ``sechserdreier_doubles_valat``: a lost Sechserdreier doubles the valat too (not only the game).
+    ``king_ultimo_by_party``: König ultimo is made when the called king's party takes the last trick holding
+    it (``false``: the called king itself must take it).  ``valat_takes_game_kontra``: the game's kontra
+    multiplies the valat too (only where kontras count, ``kontra_in_score``).
     """
 
     ruleset: ClassVar[str] = "koenigrufen"
@@ -59,6 +65,11 @@ class KoenigrufenOptions(OptionsBase):
     concession_pays_announced: bool = option(True, False)
     trischaken_ties: str = option("share", "earliest")
     trischaken_jungfrau: str = option("pot", "double")
+    zwiccolo: bool = option(True, False)
+    several_declarers: bool = option(True, False)
+    sechserdreier_doubles_valat: bool = option(False, True)
+    king_ultimo_by_party: bool = option(False, True)
+    valat_takes_game_kontra: bool = option(False, True)
 
     def __post_init__(self) -> None:
         if self.counting == "1/1" and self.min_win_score is None:
@@ -67,5 +78,21 @@ class KoenigrufenOptions(OptionsBase):
             raise OptionError("min_win_score belongs to counting 1/1; counting 1/3 wins with 35 points and 2 Blatt")
 
 
-PRESETS: Mapping[str, Mapping[str, Any]] = {}
-"""Named rule tables of Königrufen."""
+PRESETS: Mapping[str, Mapping[str, Any]] = {
+    # the Upper-Austrian cup table (OÖ cup rules 4/2023): Raiffeisen's values and rules except these
+    # (docs/koenigrufen.md, "Preset oberoesterreich")
+    "oberoesterreich": {
+        "zwiccolo": False,
+        "triccolo": False,
+        "several_declarers": False,
+        "quapil": True,
+        "trischaken_talon": "last_trick",
+        "emperor_trick": False,
+        "color_discard_restriction": True,
+        "sechserdreier_doubles_valat": True,
+        "king_ultimo_by_party": True,
+        "valat_takes_game_kontra": True,
+        "kontra_in_score": False,
+    },
+}
+"""Named rule tables of Königrufen: ``-o preset=NAME`` or ``{"preset": NAME}`` in a record's options."""

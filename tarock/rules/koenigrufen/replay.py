@@ -246,7 +246,7 @@ def outcome(table: KoenigrufenTable) -> None:
         trull_side=holder_side(TRULA_MASK, declarer_pile, opp_pile),
         kings_side=holder_side(KINGS_MASK, declarer_pile, opp_pile),
         birds=_birds(game, side) if full else (),
-        king_last=full and _king_took_last(game, table.called_king),
+        king_last=full and _king_took_last(game, table.called_king, side, options),
         announced=announced,
         kontra={} if negative else dict(table.kontra),
         pair_kontra=dict(table.pair_kontra) if negative else {},
@@ -300,7 +300,13 @@ def _birds(game: Game, side: dict[int, Side]) -> tuple[tuple[str, Side, bool], .
     return tuple(found)
 
 
-def _king_took_last(game: Game, king: int | None) -> bool:
-    """König ultimo: the called king itself took the last trick."""
+def _king_took_last(game: Game, king: int | None, side: dict[int, Side], options: KoenigrufenOptions) -> bool:
+    """König ultimo made: the called king itself took the last trick, or (``king_ultimo_by_party``) its
+    holder's party took the last trick, which holds the called king."""
     cards, seats = game.tricks[-1], game.trick_seats[-1]
-    return king is not None and king in cards and game.winners[-1] == seats[cards.index(king)]
+    if king is None or king not in cards:
+        return False
+    holder, winner = seats[cards.index(king)], game.winners[-1]
+    if options.king_ultimo_by_party:
+        return side[winner] == side[holder]
+    return winner == holder

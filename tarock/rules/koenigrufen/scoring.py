@@ -312,18 +312,33 @@ def _bonus_items(facts: KoenigrufenFacts, announced_only: bool = False) -> list[
 
 
 def _valat_item(facts: KoenigrufenFacts, value: int, winning: Side, announced: bool, by: Side) -> _Item:
-    """A valat: ×4 / ×8 the game value (or Wien and Tirol's fixed 10 / 20); an announced one × its kontra."""
-    per_game, silent, full = VALAT_VALUES[facts.options.values]
+    """A valat: ×4 / ×8 the game value (or Wien and Tirol's fixed 10 / 20); an announced one × its kontra;
+    × the game's kontra too with ``valat_takes_game_kontra``; × 2 against the declarer of a Sechserdreier
+    with ``sechserdreier_doubles_valat``."""
+    options = facts.options
+    per_game, silent, full = VALAT_VALUES[options.values]
     base = (full if announced else silent) * (value if per_game else 1)
     k = _kontra(facts, "valat") if announced else 1
+    game_k = _kontra(facts, "game") if options.valat_takes_game_kontra else 1
+    double = 2 if (options.sechserdreier_doubles_valat and _contract(facts).name == "sechserdreier"
+                   and winning != DECLARER) else 1
     if announced:
         what = f"Valat announced by {_side_words(by)} and {'made' if winning == by else 'failed'}"
     else:
         what = f"silent Valat made by {_side_words(by)}"
-    keeps = facts.options.valat_keeps_announced
-    what += f", value {base}{_kontra_text(k)} (replaces the game and every {'silent bonus' if keeps else 'other line'})"
-    return _settle(facts, "valat", what, winning, base * k, value=base, kontra=k, announced=int(announced),
-                   silent=silent * (value if per_game else 1), full=full * (value if per_game else 1))
+    keeps = options.valat_keeps_announced
+    what += f", value {base}{_kontra_text(k)}"
+    if game_k > 1:
+        what += f" × the game's {KONTRA_NAMES.get(game_k, 'kontra')} {game_k}"
+    if double > 1:
+        what += " × 2 (a lost Sechserdreier counts double)"
+    what += f" (replaces the game and every {'silent bonus' if keeps else 'other line'})"
+    extra = {"game_kontra": game_k} if game_k > 1 else {}
+    if double > 1:
+        extra["double"] = double
+    return _settle(facts, "valat", what, winning, base * k * game_k * double, value=base, kontra=k,
+                   announced=int(announced), silent=silent * (value if per_game else 1),
+                   full=full * (value if per_game else 1), **extra)
 
 
 def _valat(facts: KoenigrufenFacts, value: int) -> _Item | None:
