@@ -61,7 +61,9 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
         rates = win_rates(store, filters, names) if "rates" in shown else None
         disputed = disputes(store, filters) if "disputes" in shown else None
         if fmt == "csv":
-            out.write(frame_csv(rates if rates is not None else disputed))
+            table = rates if rates is not None else disputed
+            assert table is not None  # shown names one part (checked above)
+            out.write(frame_csv(table))
         elif fmt == "json":
             _write_json(out, rates, disputed)
         else:
