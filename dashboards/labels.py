@@ -41,9 +41,15 @@ def contract_label(name: str | None) -> str:
     return "—" if name is None else rulesets.contract_label(name)
 
 
+PERCENT_D3 = ".1%"
+"""The one percentage format, as charts write it (d3): ``0.625`` as ``62.5%``."""
+PERCENT_PRINTF = "%.1f%%"
+"""The same format for a table column holding percentages (``widgets.table`` scales a rate column by 100)."""
+
+
 def percent(value: float | None, digits: int = 1) -> str:
-    """``0.125`` as ``12.5 %``; an unknown rate as a dash."""
-    return "—" if value is None else f"{100 * value:.{digits}f} %"
+    """``0.625`` as ``62.5%`` (the format of every percentage the dashboard shows); an unknown rate blank."""
+    return "" if value is None else f"{100 * value:.{digits}f}%"
 
 
 _MARKDOWN_SPECIALS = set("\\`*_{}[]<>()#+-.!|~:$")

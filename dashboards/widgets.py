@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 import polars as pl
 import streamlit as st
 
+from dashboards.labels import PERCENT_PRINTF, percent
 from dashboards.pages import uploads_enabled
 from ingest.csv_out import frame_csv
 
@@ -19,13 +21,76 @@ def replay_url(deal_id: str, step: int | None = 0) -> str:
     return "replay?" + urlencode({"deal": deal_id, "step": "end" if step is None else step})
 
 
+PERCENT = "percent"
+"""The ``format`` of a column holding a rate in [0, 1]: ``shown`` writes it as ``labels.percent`` does."""
+CONTENT_ROWS = 25
+"""Tables of at most this many rows are as tall as their content (no inner scrolling hides a row)."""
+
+
+def percent_column(label: str, help: str | None = None) -> Any:
+    """The column of a rate in [0, 1], shown like every percentage of the dashboard ("62.5%")."""
+    return st.column_config.NumberColumn(label, format=PERCENT, help=help)
+
+
+def _formatter(fmt: str | None) -> Callable[[Any], str]:
+    """A Python function writing a value the way the column's ``format`` shows it."""
+    if fmt == PERCENT:
+        return percent
+    if fmt == "localized":
+        return lambda v: f"{v:,}"
+    if fmt and "%" in fmt:
+        return lambda v: fmt % v
+    return str
+
+
+def shown(frame: pl.DataFrame, column_config: dict[str, Any] | None = None) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """``frame`` and its column settings as a table draws them: blank means "not recorded" or "not
+    applicable", never "None" (issue 23).
+
+    A column with a missing value becomes text (each value written as its ``format`` says, a missing one
+    blank); a rate column (``format="percent"``) is scaled to percent and written as ``labels.percent``
+    writes it. The CSV download keeps ``frame`` as it is.
+    """
+    config: dict[str, Any] = {}
+    columns: list[pl.Expr] = []
+    for name in frame.columns:
+        given = (column_config or {}).get(name)
+        spec: dict[str, Any] = {"label": given} if isinstance(given, str) else dict(given or {})
+        fmt = (spec.get("type_config") or {}).get("format")
+        if frame[name].null_count():
+            write = _formatter(fmt)
+            text = (pl.col(name).cast(pl.String) if write is str
+                    else pl.col(name).map_elements(write, return_dtype=pl.String, skip_nulls=True))
+            columns.append(text.fill_null("").alias(name))
+            config[name] = st.column_config.TextColumn(spec.get("label") or name, help=spec.get("help"),
+                                                       width=spec.get("width"))
+        elif fmt == PERCENT:
+            columns.append(pl.col(name) * 100)
+            config[name] = st.column_config.NumberColumn(spec.get("label") or name, help=spec.get("help"),
+                                                         width=spec.get("width"), format=PERCENT_PRINTF)
+        elif given is not None:
+            config[name] = given
+    return (frame.with_columns(columns) if columns else frame), config
+
+
+def dataframe(frame: pl.DataFrame, column_config: dict[str, Any] | None = None,
+              column_order: list[str] | None = None, **select: Any) -> Any:
+    """``st.dataframe`` of ``frame`` as ``shown`` writes it, as tall as its content when it is short;
+    ``select`` passes row selection (``key``, ``on_select``, ``selection_mode`` …) on."""
+    data, config = shown(frame, column_config)
+    height = "content" if frame.height <= CONTENT_ROWS else "auto"
+    return st.dataframe(data, hide_index=True, column_config=config, column_order=column_order, height=height,
+                        **select)
+
+
 def table(frame: pl.DataFrame, name: str, column_config: dict[str, Any] | None = None,
-          column_order: list[str] | None = None) -> None:
-    """A table and, under it, a button downloading the same rows as ``<name>.csv`` (formula cells
-    neutralised: ``ingest.csv_out``)."""
-    st.dataframe(frame, hide_index=True, column_config=column_config, column_order=column_order)
+          column_order: list[str] | None = None, **select: Any) -> Any:
+    """A table (``dataframe``) and, under it, a button downloading the same rows as ``<name>.csv``
+    (formula cells neutralised: ``ingest.csv_out``); returns what ``st.dataframe`` returns."""
+    event = dataframe(frame, column_config, column_order, **select)
     st.download_button("Download CSV", frame_csv(frame), file_name=f"{name}.csv", mime="text/csv",
                        key=f"csv-{name}", icon=":material/download:")
+    return event
 
 
 def no_deals_note(count: int) -> bool:

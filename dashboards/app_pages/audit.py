@@ -7,12 +7,10 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts, data, url_state, widgets
-from dashboards.labels import contract_label
+from dashboards.labels import contract_label, plain
 from dashboards.replay_model import PHASES, step_for_finding
 from dashboards.sidebar import current_filters
 
-LINK = st.column_config.LinkColumn("Replay", display_text="open ▶", width="small",
-                                   help="The replay of this deal at the step where it happened.")
 COUNT_COLUMNS = {
     "code": st.column_config.TextColumn("Code"),
     "player": st.column_config.TextColumn("Player"),
@@ -29,6 +27,28 @@ def with_links(frame: pl.DataFrame, steps: list[int | None]) -> pl.DataFrame:
                               pl.Series("replay", links, dtype=pl.String))
 
 
+def explained(frame: pl.DataFrame, steps: list[int | None], name: str, column_config: dict[str, object],
+              column_order: list[str], what: str) -> None:
+    """A table whose rows each carry a sentence (``message``) and a replay link (``replay``): the sentence
+    shown whole, with a link to the replay opening in this tab, for the row selected (the first one until a
+    row is chosen); ``what`` names the sentence ("Why", "What happened")."""
+    frame = with_links(frame, steps)
+    event = widgets.table(frame, name, column_config, column_order, key=f"pick-{name}", on_select="rerun",
+                          selection_mode="single-row")
+    rows = event.selection.rows if event is not None else []
+    at = rows[0] if rows and rows[0] < frame.height else 0
+    row = frame.row(at, named=True)
+    with st.container(border=True, key=f"detail-{name}"):
+        who = f" · {plain(row['player'])}" if row.get("player") else ""
+        where = f" · {plain(row['where'])}" if row.get("where") else ""
+        st.markdown(f"**{plain(row['deal_id'])}**{who}{where}  \n{what}: {plain(row['message'])}")
+        step = steps[at]
+        st.page_link(widgets.REPLAY_PAGE, label="Open the replay there", icon=":material/playing_cards:",
+                     query_params={"deal": row["deal_id"], "step": "end" if step is None else str(step)})
+    if frame.height > 1:
+        st.caption("Select a row (the box at its left) to read its sentence whole and open its replay.")
+
+
 filters = current_filters()
 st.title("Audit")
 if widgets.no_deals_note(data.headline(filters)["deals"]):
@@ -42,20 +62,19 @@ else:
     n = disputed["deal_id"].n_unique()
     st.caption(f"{n:,} deal{'s' * (n != 1)}: each row is a player whose score sheet differs from the score "
                "recomputed from the cards, with the line that explains it.")
-    widgets.table(with_links(disputed, [None] * disputed.height), "disputed-scores", column_config={
-                      "deal_id": st.column_config.TextColumn("Deal"),
-                      "date": st.column_config.DateColumn("Date"),
-                      "session": st.column_config.TextColumn("Session"),
-                      "seq": st.column_config.NumberColumn("#", format="localized"),
-                      "contract": st.column_config.TextColumn("Contract"),
-                      "player": st.column_config.TextColumn("Player", width="small"),
-                      "recorded_score": st.column_config.NumberColumn("Recorded", format="%+d", width="small"),
-                      "score": st.column_config.NumberColumn("Recomputed", format="%+d"),
-                      "score_diff": st.column_config.NumberColumn("Difference", format="%+d", width="small"),
-                      "message": st.column_config.TextColumn("Why"),
-                      "replay": LINK,
-                  }, column_order=["deal_id", "replay", "player", "recorded_score", "score", "score_diff", "message",
-                                   "contract", "date", "session", "seq"])
+    explained(disputed, [None] * disputed.height, "disputed-scores", {
+        "deal_id": st.column_config.TextColumn("Deal"),
+        "date": st.column_config.DateColumn("Date"),
+        "session": st.column_config.TextColumn("Session"),
+        "seq": st.column_config.NumberColumn("#", format="localized"),
+        "contract": st.column_config.TextColumn("Contract"),
+        "player": st.column_config.TextColumn("Player", width="small"),
+        "recorded_score": st.column_config.NumberColumn("Recorded", format="%+d", width="small"),
+        "score": st.column_config.NumberColumn("Recomputed", format="%+d", width="small"),
+        "score_diff": st.column_config.NumberColumn("Difference", format="%+d", width="small"),
+        "message": st.column_config.TextColumn("Why", width="large"),
+    }, ["deal_id", "player", "recorded_score", "score", "score_diff", "message", "contract", "date", "session",
+        "seq"], "Why")
 
 st.subheader("Renons")
 by_code, by_player = st.columns(2)
@@ -88,19 +107,17 @@ else:
     where = [f"trick {t}" if t is not None else PHASES[s] if s is not None else "end"
              for t, s in zip(listed["trick"], steps)]
     listed = listed.with_columns(pl.Series("where", where, dtype=pl.String))
-    widgets.table(with_links(listed, steps), "renons", column_config={
+    explained(listed, steps, "renons", {
         "deal_id": st.column_config.TextColumn("Deal"),
-        "date": st.column_config.DateColumn("Date"),
-        "session": st.column_config.TextColumn("Session"),
-        "contract": st.column_config.TextColumn("Contract"),
-        "code": st.column_config.TextColumn("Code"),
+        "date": st.column_config.DateColumn("Date", width="small"),
+        "session": st.column_config.TextColumn("Session", width="small"),
+        "contract": st.column_config.TextColumn("Contract", width="small"),
+        "code": st.column_config.TextColumn("Code", width="small"),
         "where": st.column_config.TextColumn("Where", width="small"),
         "player": st.column_config.TextColumn("Player", width="small"),
         "card": st.column_config.TextColumn("Card", width="small"),
-        "message": st.column_config.TextColumn("What happened"),
-        "replay": LINK,
-    }, column_order=["deal_id", "replay", "where", "player", "code", "card", "message", "contract", "date",
-                     "session"])
+        "message": st.column_config.TextColumn("What happened", width="large"),
+    }, ["deal_id", "where", "player", "code", "card", "message", "contract", "date", "session"], "What happened")
 
 st.subheader("Rejected input")
 rejected = data.rejects()

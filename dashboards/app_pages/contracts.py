@@ -20,9 +20,9 @@ RATE_COLUMNS = {
     "Contract": st.column_config.TextColumn("Contract"),
     "deals": st.column_config.NumberColumn("Deals", format="localized"),
     "wins": st.column_config.NumberColumn("Wins", format="localized"),
-    "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
-    "ci_low": st.column_config.NumberColumn("95 % low", format="percent"),
-    "ci_high": st.column_config.NumberColumn("95 % high", format="percent"),
+    "win_rate": widgets.percent_column("Win rate"),
+    "ci_low": widgets.percent_column("95 % low"),
+    "ci_high": widgets.percent_column("95 % high"),
 }
 
 
@@ -79,5 +79,5 @@ widgets.table(outcomes, "contract-outcomes", column_config={
     "avg_score": st.column_config.NumberColumn("Avg declarer score", format="%.1f"),
     "avg_card_points": st.column_config.NumberColumn("Avg card points", format="%.1f"),
     "close": st.column_config.NumberColumn("Close games", format="localized"),
-    "close_share": st.column_config.NumberColumn("Close share", format="percent"),
+    "close_share": widgets.percent_column("Close share"),
 }, column_order=["Contract", "deals", "wins", "avg_score", "avg_card_points", "close", "close_share"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import data
+from dashboards import data, widgets
 from dashboards.labels import plain
 from dashboards.launch import MAX_UPLOAD_MB
 from dashboards.pages import uploads_enabled
@@ -45,7 +45,7 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
         st.error(plain(f"{shard} failed: {message}"))
     names = {path: name for name, path in result.stored_as.items()}
     st.markdown("**Deals stored, with their findings**")
-    st.dataframe(deals_found.with_columns(pl.col("source_file").replace(names)), hide_index=True, column_config={
+    widgets.dataframe(deals_found.with_columns(pl.col("source_file").replace(names)), column_config={
         "source_file": st.column_config.TextColumn("File"), "source_line": st.column_config.NumberColumn("Line"),
         "deal_id": st.column_config.TextColumn("Deal"), "status": st.column_config.TextColumn("Status"),
         "code": st.column_config.TextColumn("Finding"), "trick": st.column_config.NumberColumn("Trick"),
@@ -54,7 +54,7 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
     })
     if not rejects.is_empty():
         st.markdown("**Rejected lines** (not records: stored as rejects, with the reason)")
-        st.dataframe(rejects.with_columns(pl.col("file").replace(names)), hide_index=True, column_config={
+        widgets.dataframe(rejects.with_columns(pl.col("file").replace(names)), column_config={
             "file": "File", "line": st.column_config.NumberColumn("Line"),
             "reason": st.column_config.TextColumn("Reason", width="large")})
 

@@ -21,7 +21,7 @@ deals, sessions, players, renons, disputed = st.columns(5)
 deals.metric("Deals", f"{head['deals']:,}", help="Stored deals (every status).")
 sessions.metric("Sessions", f"{head['sessions']:,}")
 players.metric("Players", f"{head['players']:,}")
-renons.metric("Renons rate", percent(head["renons_rate"]),
+renons.metric("Renons rate", percent(head["renons_rate"]) or "—",
               help="Share of deals with at least one renons (a rule broken in play, stash or turn order).")
 disputed.metric("Disputed scores", f"{head['disputed_deals']:,}",
                 help="Deals whose recorded score differs from the recomputed one (see Audit).")

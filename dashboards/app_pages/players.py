@@ -15,13 +15,13 @@ PLAYER_COLUMNS = {
     "deals": st.column_config.NumberColumn("Deals", format="localized"),
     "declared": st.column_config.NumberColumn("Declared", format="localized"),
     "won": st.column_config.NumberColumn("Won", format="localized", help="Declared contracts won."),
-    "win_rate": st.column_config.NumberColumn("Win rate", format="percent", help="Won / declared."),
+    "win_rate": widgets.percent_column("Win rate", help="Won / declared."),
     "score_per_deal": st.column_config.NumberColumn("Score / deal", format="%.1f"),
     "total_score": st.column_config.NumberColumn("Total score", format="localized"),
     "radelci": st.column_config.NumberColumn("Radelci", format="localized",
                                              help="Radelci still open at the end of the player's sessions."),
     "renons": st.column_config.NumberColumn("Renons", format="localized"),
-    "renons_rate": st.column_config.NumberColumn("Renons / deal", format="percent"),
+    "renons_rate": widgets.percent_column("Renons / deal"),
 }
 
 CHART_PLAYERS = 20  # players in the charts (those with the most deals); the table lists everyone

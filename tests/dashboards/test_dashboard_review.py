@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.dashboards.test_dashboard_apptest import fixture_store, html_text, no_warm_up, open_page, store
+from streamlit.testing.v1 import AppTest
+
+from tests.dashboards.test_dashboard_apptest import (RENONS_SENTENCE, fixture_store, html_text, no_warm_up, open_page,
+                                                     store)
+from tests.support.dashboard_fixture import EXAMPLES
 
 __all__ = ["fixture_store", "no_warm_up", "store"]  # the fixtures, shared with the page tests
 
@@ -59,3 +63,54 @@ def test_overview_says_no_deal_in_these_dates(store: Path) -> None:
     at = open_page("Overview", **{"from": "1990-01-01", "to": "1990-01-02"})
     captions = " ".join(c.value for c in at.caption)
     assert "no deal in these dates" in captions and "no dates recorded" not in captions
+
+
+def no_missing_cells(at: AppTest) -> None:
+    """Every table the page drew holds no missing value: a blank cell is an empty text, never "None"."""
+    for frame in at.dataframe:
+        shown = frame.value
+        assert not shown.isna().any().any(), shown[shown.isna().any(axis=1)]
+        assert "None" not in shown.astype(str).to_numpy().tolist()
+
+
+@pytest.mark.parametrize("page,query", [("Overview", {}), ("Contracts", {"by": "seat"}),
+                                        ("Contracts", {"by": "declarer"}), ("Contracts", {"by": "month"}),
+                                        ("Players", {}), ("Audit", {})])
+def test_tables_leave_not_recorded_blank_never_none(store: Path, page: str, query: dict[str, str]) -> None:
+    # the data handed to st.dataframe: its canvas keeps most cells out of the DOM, so a browser scan misses them
+    no_missing_cells(open_page(page, **query))
+
+
+def test_contracts_close_games_blank_where_not_applicable(store: Path) -> None:
+    at = open_page("Contracts")
+    outcomes = at.dataframe[1].value.set_index("contract")
+    # Berač is not decided by card points: no close games to count, so blank, not "None"
+    assert outcomes.loc["berac", "close"] == "" and outcomes.loc["berac", "close_share"] == ""
+    assert outcomes.loc["ena", "close_share"].endswith("%")
+
+
+def test_ingest_results_leave_missing_cells_blank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAROCK_STORE", str(tmp_path / "store"))
+    at = open_page("Ingest")
+    at.get("file_uploader")[0].set_value([  # type: ignore[attr-defined]
+        ("seed.jsonl", (EXAMPLES / "seed_session.jsonl").read_bytes(), "application/json"),
+        ("bad.jsonl", (EXAMPLES / "findings" / "e_parse.jsonl").read_bytes(), "application/json")]).run()
+    at.button[0].click().run()
+    assert not at.exception
+    found = at.dataframe[0].value
+    assert (found["code"] == "").any()  # a clean deal has no finding: blank, not None
+    no_missing_cells(at)
+
+
+def test_audit_explains_the_selected_row_whole_and_opens_the_replay_in_this_tab(store: Path) -> None:
+    at = open_page("Audit")
+    for table in at.dataframe:  # a link column opens a new tab: the panel's page link opens the replay here
+        assert '"link"' not in table.proto.columns
+    panel = " ".join(m.value for m in at.markdown).replace("\\", "")
+    message = at.dataframe[0].value.message.iloc[0]
+    assert len(message) > 50 and message in panel  # the "Why" whole, not cut at the column's width
+    assert RENONS_SENTENCE in panel  # the first renons, explained under its table
+    links = [(link.proto.page, link.proto.query_string, link.proto.external) for link in at.page_link]
+    assert ("app_pages/replay.py" in links[0][0] or links[0][0].endswith("replay")) and not links[0][2]
+    assert "deal=disputed-1" in links[0][1] and "step=end" in links[0][1]
+    assert "deal=example-r_follow_suit" in links[1][1] and "step=5" in links[1][1]
