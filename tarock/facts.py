@@ -51,6 +51,8 @@ class DealFacts:
             in play, or left in the unchosen talon: the declarer's seat).
         announced: each announced bonus with the side that announced it.
         kontra: each kontra'd target's multiplier (2, 4, 8, 16).
+        mond_holder: the seat that played with the Mond (None: it lay in the talon, or not known);
+            set (and read by scoring) only under ``failed_mondfang_pays``.
         offenders: seats that committed a renons (for the penalty policy).
         decided_early: the trick (1-based) at which the contract was decided,
             if the contract was decided before the last trick.
@@ -83,6 +85,7 @@ class DealFacts:
     decided_early: int | None = None
     as_played: DealFacts | None = None
     penalty_note: str | None = None
+    mond_holder: int | None = None
 
     @property
     def n_players(self) -> int:

@@ -44,6 +44,18 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
         "klop_radelc_double": (True, False),
         # the compiled scorer cancels a Klop +70's radelc; Palčka's "cancels none" is the reference's alone
         "klop_cancels_radelc": (True,),
+        # the Palčka preset's rules (docs/rules.md): the accelerator implements today's defaults only; the
+        # other values run on the reference
+        "silent_king_ultimo_failure": (False,),
+        "solo_brez_valat": (False,),
+        "solo_brez_mondfang": (True,),
+        "failed_mondfang_pays": (False,),
+        "valat_game_kontra": (False,),
+        "valat_announcer_leads": (False,),
+        "klop_kontra": (False,),
+        "barvni_valat_3p": (True,),
+        # the session end is the ledger's (tarock.rules.sessions), which no fast path computes
+        "radelc_session_value": (100, 40),
     },
     "koenigrufen": {
         # Königrufen takes no fast lane and no bulk path: only the kernel's ``play`` and ``seats``, with the
@@ -65,6 +77,12 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
         "concession_pays_announced": (True, False),
         "trischaken_ties": ("share", "earliest"),
         "trischaken_jungfrau": ("pot", "double"),
+        # decided by the reference's contract checks, bidding and scoring, never by the kernel's play
+        "zwiccolo": (True, False),
+        "several_declarers": (True, False),
+        "sechserdreier_doubles_valat": (False, True),
+        "king_ultimo_by_party": (False, True),
+        "valat_takes_game_kontra": (False, True),
     },
 }
 """Per ruleset (the options class's ``ruleset``), each option field the accelerator implements and its
@@ -77,12 +95,6 @@ _LIMIT = 4096
 
 
 def accepts(options: object) -> bool:
-        # decided by the reference's contract checks, bidding and scoring, never by the kernel's play
-        "zwiccolo": (True, False),
-        "several_declarers": (True, False),
-        "sechserdreier_doubles_valat": (False, True),
-        "king_ultimo_by_party": (False, True),
-        "valat_takes_game_kontra": (False, True),
     """Whether the accelerator implements ``options``: every dataclass field of its class is declared for
     its ruleset in ``DECLARED`` and holds a declared value.  Remembered by the options object's identity
     (hashing a frozen options object hashes every field, too slow per deal)."""

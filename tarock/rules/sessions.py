@@ -4,7 +4,8 @@ Radelci live across the deals of one session (docs/rules.md: "radelci and runnin
 totals are per session"): each deal is scored with the radelci the players
 hold before it, and its ``radelci_after`` becomes the ledger.  Players are
 keyed by name, since seats rotate with the dealer.  At the end of a session
-every uncancelled radelc costs 100 — a separate "session end" line, never part
+every uncancelled radelc costs 100 (40 under ``radelc_session_value: 40``, the options of the
+session's last scored Slovenian deal) — a separate "session end" line, never part
 of any deal's scores.  A deal whose record has an error (no facts) is skipped
 and leaves the ledger unchanged.  Putting the deals in order is the caller's
 business; ``order_session`` does the usual (``seq``, else file order).
@@ -17,7 +18,8 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 from tarock.facts import AnyFacts
 from tarock.rules.rulesets import score_facts
-from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC, ScoreResult
+from tarock.rules.slovenian.options import SlovenianOptions
+from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC, ScoreResult, session_end_per_radelc
 
 T = TypeVar("T")
 
@@ -30,6 +32,8 @@ class SessionLedger:
     totals: dict[str, int] = field(default_factory=dict)
     scored: int = 0
     skipped: int = 0
+    end_per_radelc: int = SESSION_END_PER_RADELC
+    """What each uncancelled radelc costs at the session end (the last scored Slovenian deal's options)."""
 
     @classmethod
     def for_players(cls, players: Iterable[str]) -> "SessionLedger":
@@ -53,6 +57,8 @@ class SessionLedger:
             self.skipped += 1
             return None
         self.join(facts.players)
+        if isinstance(facts.options, SlovenianOptions):
+            self.end_per_radelc = session_end_per_radelc(facts.options)
         result = score_facts(facts, {name: self.radelci[name] for name in facts.players})
         self.radelci.update(result.radelci_after)
         for name, score in result.scores.items():
@@ -61,8 +67,8 @@ class SessionLedger:
         return result
 
     def close(self) -> dict[str, int]:
-        """The session-end line: -100 per uncancelled radelc, per player."""
-        return {name: SESSION_END_PER_RADELC * n for name, n in self.radelci.items()}
+        """The session-end line: -100 (``radelc_session_value``) per uncancelled radelc, per player."""
+        return {name: self.end_per_radelc * n for name, n in self.radelci.items()}
 
     def final_totals(self) -> dict[str, int]:
         """Running totals with the session-end line added."""

@@ -116,9 +116,14 @@ CARDS_PER_HAND = {3: 16, 4: 12}
 TALON_SIZE = 6
 
 
-def allowed_contract(contract: Contract, n_players: int) -> bool:
-    """Whether ``contract`` exists in a game of ``n_players``."""
-    return not (contract.four_players_only and n_players == 3)
+def allowed_contract(contract: Contract, n_players: int, options: SlovenianOptions | None = None) -> bool:
+    """Whether ``contract`` exists in a game of ``n_players`` (under ``options``: ``barvni_valat_3p: false``,
+    Palčka's rule, takes Barvni valat away from 3 players too)."""
+    if n_players == 3 and (contract.four_players_only
+                           or (contract.name == "barvni_valat" and options is not None
+                               and not options.barvni_valat_3p)):
+        return False
+    return True
 
 
 def forced_pagat_applies(contract: Contract, options: SlovenianOptions) -> bool:
@@ -169,7 +174,8 @@ def _bidding_rules(n_players: int, options: SlovenianOptions) -> BiddingRules:
     """The slovenian ladder at a table of ``n_players``."""
 
     def unavailable(contract: Biddable) -> str | None:
-        return None if allowed_contract(CONTRACTS[contract.name], n_players) else "does not exist with 3 players"
+        return None if allowed_contract(CONTRACTS[contract.name], n_players, options) \
+            else "does not exist with 3 players"
 
     return BiddingRules(CONTRACTS, tuple(speaking_order(n_players, options)),
                         options.bidding_order == "forehand_first", "klop", unavailable)

@@ -32,6 +32,15 @@ class SlovenianOptions(OptionsBase):
     radelc_scope: str = option("declarer", "each_player")
     klop_radelc_double: bool = option(True, False)
     klop_cancels_radelc: bool = option(True, False)
+    silent_king_ultimo_failure: bool = option(False, True)
+    solo_brez_valat: bool = option(False, True)
+    solo_brez_mondfang: bool = option(True, False)
+    failed_mondfang_pays: bool = option(False, True)
+    valat_game_kontra: bool = option(False, True)
+    valat_announcer_leads: bool = option(False, True)
+    klop_kontra: bool = option(False, True)
+    barvni_valat_3p: bool = option(True, False)
+    radelc_session_value: int = option(100, 40)
 
 
 PRESETS: Mapping[str, Mapping[str, Any]] = {
@@ -43,6 +52,21 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
         "forced_pagat": "negative_only",
         "radelci": False,
         "silent_pagat_failure": False,
-    }
+    },
+    "palcka": {  # the rules the Palčka app plays, not its bugs (docs/rules.md, "The preset palcka")
+        "diff_rounding": "none",
+        "mondfang_any_side": True,
+        "klop_radelc_double": False,
+        "klop_cancels_radelc": False,
+        "silent_king_ultimo_failure": True,
+        "solo_brez_valat": True,
+        "solo_brez_mondfang": False,
+        "failed_mondfang_pays": True,
+        "valat_game_kontra": True,
+        "valat_announcer_leads": True,
+        "klop_kontra": True,
+        "barvni_valat_3p": False,
+        "radelc_session_value": 40,
+    },
 }
 """Named rule tables: ``-o preset=NAME`` or ``{"preset": NAME}`` in a record's options."""

@@ -47,11 +47,19 @@ def announcements(table: SlovenianTable) -> None:
         level = a.level or 2
         reason = None
         if contract.is_klop:
-            reason = "there is no kontra in Klop"
-        elif target not in KONTRA_TARGETS:
+            reason = _klop_kontra_problem(target, level, table)
+            if reason is None:
+                table.kontra[target] = level
+            else:
+                table.report("E_ANNOUNCE", f"{a.player} said kontra ×{level} on {target.replace('_', ' ')}, "
+                                           f"but {reason}", a.player)
+            continue
+        if target not in KONTRA_TARGETS:
             reason = f"{target.replace('_', ' ')} cannot be kontra'd"
         elif target not in side_of_target:
             reason = f"{target.replace('_', ' ')} was not announced"
+        elif target == "valat" and table.options.valat_game_kontra:
+            reason = "the valat takes the game's kontra (valat_game_kontra): kontra the game"
         else:
             current = table.kontra.get(target, 1)
             owner = side_of_target[target]
@@ -65,6 +73,27 @@ def announcements(table: SlovenianTable) -> None:
                          a.player)
             continue
         table.kontra[target] = level
+
+
+def _klop_kontra_problem(target: str, level: int, table: SlovenianTable) -> str | None:
+    """Klop: no kontra, or under ``klop_kontra`` (Palčka's rule) one kontra ×2 on the game, by anyone."""
+    if not table.options.klop_kontra:
+        return "there is no kontra in Klop"
+    if target != "game":
+        return "only the Klop itself (the game) can be kontra'd"
+    if level != 2 or "game" in table.kontra:
+        return "a Klop takes one kontra (×2) and no more"
+    return None
+
+
+def leader(contract: Contract, declarers: tuple[int, ...], options: SlovenianOptions,
+           announced: tuple[str | None, ...]) -> int:
+    """Who leads trick 1: the declarer in Berač and above, forehand otherwise -- and under
+    ``valat_announcer_leads`` (Palčka's rule) the declarer after a valat announcement (``announced``: the
+    bonuses the record announces; an invalid one is still reported by ``announcements``)."""
+    if declarers and (contract.declarer_leads or (options.valat_announcer_leads and "valat" in announced)):
+        return declarers[0]
+    return 0
 
 
 def _bonus_problem(bonus: str, side: Side, seat: int, table: SlovenianTable) -> str | None:
@@ -117,7 +146,7 @@ def outcome(table: SlovenianTable) -> None:
         offenders = table.offenders()
         if out.status != "error":
             out.facts = DealFacts(players, contract.name, options=options, klop_points=klop_points,
-                                  klop_tricks=klop_tricks, offenders=offenders)
+                                  klop_tricks=klop_tricks, offenders=offenders, kontra=dict(table.kontra))
             if options.penalty == "jass_trick_forfeit" and offenders:
                 out.facts = jass_trick_forfeit(out.facts, PlayedTricks((), (), ()), out.findings)
         return
@@ -187,6 +216,7 @@ def outcome(table: SlovenianTable) -> None:
         announced=tuple((bonus, side) for bonus, side, _ in table.announced), kontra=dict(table.kontra),
         offenders=offenders,
         decided_early=decided_at if decided_at is not None and decided_at < CARDS_PER_HAND[n] else None,
+        mond_holder=_mond_holder(table) if options.failed_mondfang_pays else None,
     )
     if options.penalty == "jass_trick_forfeit" and offenders:
         played = PlayedTricks(
@@ -198,9 +228,15 @@ def outcome(table: SlovenianTable) -> None:
         out.facts = jass_trick_forfeit(out.facts, played, out.findings)
 
 
+def _mond_holder(table: SlovenianTable) -> int | None:
+    """The seat that played with the Mond, or None (it lay in the talon).  Set in the facts only under
+    ``failed_mondfang_pays``, the one rule that reads it (the fast lane's facts have no such field)."""
+    return next((s for s, h in enumerate(table.play_hands) if h >> MOND & 1), None)
+
+
 def _mondfang(game: Game, contract: Contract, options: SlovenianOptions, declarer: int,
               side: dict[int, Side], unchosen: int, brought_home: bool, ghost: int = 0) -> tuple[int, ...]:
-    if not mondfang_applies(contract):
+    if not mondfang_applies(contract) or (contract.name == "solo_brez" and not options.solo_brez_mondfang):
         return ()
     payers: list[int] = []
     for cards, seats, w in zip(game.tricks, game.trick_seats, game.winners):

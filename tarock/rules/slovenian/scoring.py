@@ -75,7 +75,13 @@ KLOP_FULL = 70
 """Klop: +70 for no trick, -70 for more than 35 points; also the Klop renons penalty."""
 
 SESSION_END_PER_RADELC = -100
-"""What each uncancelled radelc costs at the end of a session."""
+"""What each uncancelled radelc costs at the end of a session by default (``radelc_session_value``)."""
+
+
+def session_end_per_radelc(options: SlovenianOptions) -> int:
+    """What each uncancelled radelc costs at the end of a session: -100, or -40 under Palčka's
+    ``radelc_session_value: 40``."""
+    return -options.radelc_session_value
 
 BONUS_VALUES: Mapping[str, tuple[int, int]] = MappingProxyType(
     {
@@ -478,13 +484,22 @@ def _king_ultimo_lines(
 ) -> None:
     """Append king ultimo: the called king in the last trick, taken by the announcer's side.
 
-    Silently it only scores for the declarer's side, and only when made.
+    Silently it only scores for the declarer's side: +10 when made; -10 when the opponents take the
+    last trick with the called king in it, under ``silent_king_ultimo_failure`` (Palčka's rule).
     """
     if announcers:
         for side in announcers:
             lines.append(_bonus_line(names, "king_ultimo", side, facts.king_last == side, True, k))
     elif facts.king_last == DECLARER:
         lines.append(_bonus_line(names, "king_ultimo", DECLARER, True, False, 1))
+    elif facts.king_last == OPPONENTS and facts.options.silent_king_ultimo_failure:
+        lines.append(_bonus_line(names, "king_ultimo", DECLARER, False, False, 1))
+
+
+def valat_kontra(facts: DealFacts) -> int:
+    """What an announced valat is multiplied by: its own kontra chain, or the game's under
+    ``valat_game_kontra`` (Palčka's rule: one chain, so the valat cannot be kontra'd on its own)."""
+    return facts.kontra.get("game" if facts.options.valat_game_kontra else "valat", 1)
 
 
 def _valat_line(
@@ -492,11 +507,11 @@ def _valat_line(
 ) -> Line | None:
     """The valat bonus of a normal contract, or None when no valat line applies.
 
-    Announced: ±500 × the valat chain; silent (either side): ±250 × the game kontra.
+    Announced: ±500 × the valat chain (``valat_kontra``); silent (either side): ±250 × the game kontra.
     """
     if announcers:
         side = announcers[0]
-        return _bonus_line(names, "valat", side, facts.valat_side == side, True, kontra.get("valat", 1))
+        return _bonus_line(names, "valat", side, facts.valat_side == side, True, valat_kontra(facts))
     if facts.valat_side is None:
         return None
     return _bonus_line(names, "valat", facts.valat_side, True, False, kontra.get("game", 1))
@@ -531,6 +546,28 @@ def _mondfang_lines(
         )
 
 
+def _failed_mondfang_lines(
+    lines: list[Line], facts: DealFacts, announcers: Sequence[Side], kontra: Mapping[str, int]
+) -> None:
+    """``failed_mondfang_pays`` (Palčka's rule): a Mondfang announced against the side holding the Mond,
+    when nobody of that side pays one, pays the Mond's holder 2 × ``mondfang_value`` (+42) × the
+    Mondfang chain.  Nothing when the Mond lay in the talon or the announcers held it themselves."""
+    holder = facts.mond_holder
+    if holder is None:
+        return
+    side = facts.side_of(holder)
+    if not any(a != side for a in announcers) or any(facts.side_of(s) == side for s in facts.mondfang):
+        return
+    base = facts.options.mondfang_value
+    k = kontra.get("mondfang", 1)
+    name = facts.players[holder]
+    text = f"Mondfang announced and failed: {name}'s Mond not captured: {signed(base)} × 2 (announced)"
+    lines.append(
+        Line((name,), "mondfang", text + _kontra_text(k), base * 2 * k,
+             MappingProxyType({"base": base, "announced": 1, "sign": 1, "kontra": k}))
+    )
+
+
 def _score_normal(facts: DealFacts, c: _Contract) -> _Play:
     """Tri … Solo ena: game, difference and bonuses, unless a valat replaces them all.
 
@@ -555,6 +592,8 @@ def _score_normal(facts: DealFacts, c: _Contract) -> _Play:
     _king_ultimo_lines(lines, facts, names, announcers.get("king_ultimo", ()), kontra.get("king_ultimo", 1))
     if facts.mondfang:
         _mondfang_lines(lines, facts, announcers.get("mondfang", ()), kontra)
+    if facts.options.failed_mondfang_pays and "mondfang" in announcers:
+        _failed_mondfang_lines(lines, facts, announcers["mondfang"], kontra)
     return _Play(lines, won=won, names=names)
 
 
@@ -573,10 +612,17 @@ def _higher_won(facts: DealFacts) -> bool:
 
 
 def _score_higher(facts: DealFacts, c: _Contract) -> _Play:
-    """Flat ± value × game kontra for the declarer; Solo brez keeps its Mondfang lines."""
-    won = _higher_won(facts)
+    """Flat ± value × game kontra for the declarer; Solo brez keeps its Mondfang lines.
+
+    Under ``solo_brez_valat`` (Palčka's rule) a valat in Solo brez, by either side, replaces the game
+    (and the Mondfang): ±250 × the game kontra, as a silent valat in a normal contract.
+    """
     names = _playing_names(facts)
     kontra = facts.kontra
+    if c.name == "solo_brez" and facts.options.solo_brez_valat and facts.valat_side is not None:
+        valat = _bonus_line(names, "valat", facts.valat_side, True, False, kontra.get("game", 1))
+        return _Play([valat], won=valat.value > 0, valat_scored=True, names=names)
+    won = _higher_won(facts)
     lines = [_game_line(c, names, won, kontra.get("game", 1))]
     if c.mondfang and facts.mondfang:
         _mondfang_lines(lines, facts, _announcers(facts.announced).get("mondfang", ()), kontra)
@@ -605,7 +651,10 @@ _KLOP_BY_POINTS: Mapping[int, tuple[int, str, bool]] = MappingProxyType(
 
 
 def _score_klop(facts: DealFacts) -> _Play:
-    """Each player alone; if anyone is at ±70, only those players score."""
+    """Each player alone; if anyone is at ±70, only those players score.
+
+    A Klop kontra'd (``klop_kontra``, Palčka's rule: one kontra, ×2) doubles every player's result.
+    """
     if facts.klop_points is None or facts.klop_tricks is None:
         raise ValueError("a klop needs klop_points and klop_tricks")
     results = []
@@ -614,11 +663,16 @@ def _score_klop(facts: DealFacts) -> _Play:
         result = (_KLOP_BY_POINTS.get(points) if tricks != 0 else None) or _klop_result(points, tricks)
         anyone_full = anyone_full or result[2]
         results.append((name, points, tricks, result))
+    k = facts.kontra.get("game", 1)
     lines = []
     for name, points, tricks, (value, text, full) in results:
         if full or not anyone_full:
-            basis = MappingProxyType({"points": points, "tricks": tricks, "base": value})
-            lines.append(Line((name,), "klop", text, value, basis))
+            if k == 1:
+                basis = MappingProxyType({"points": points, "tricks": tricks, "base": value})
+                lines.append(Line((name,), "klop", text, value, basis))
+            else:
+                basis = MappingProxyType({"points": points, "tricks": tricks, "base": value, "kontra": k})
+                lines.append(Line((name,), "klop", text + _kontra_text(k), value * k, basis))
     return _Play(lines, won=None)
 
 
@@ -775,7 +829,7 @@ def renonce_amount(facts: DealFacts) -> tuple[int, str]:
         return KLOP_FULL, f"Klop {KLOP_FULL}"
     announced = {name for name, _ in facts.announced}
     if "valat" in announced:
-        k = facts.kontra.get("valat", 1)
+        k = valat_kontra(facts)
         value = BONUS_VALUES["valat"][1]
         return value * k, f"valat announced {value}{_kontra_text(k)}"
     k = facts.kontra.get("game", 1)
