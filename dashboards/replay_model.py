@@ -9,7 +9,9 @@ viewer shows exactly what the engine judged.
 The steps have a fixed layout so that a link can point at a trick without
 replaying the deal first (the Audit page links every finding this way):
 ``deal``, ``bidding`` (with the king call), ``talon``, ``stash``,
-``announcements``, then one step per trick played, then ``score``.
+``announcements``, then one step per trick played, then ``score``.  Klop and
+Trischaken, where nobody takes the talon, have no ``stash`` step: the layout
+follows from the contract alone (``phases``), which a linking page knows.
 """
 
 from __future__ import annotations
@@ -32,7 +34,15 @@ PHASES = ("deal", "bidding", "talon", "stash", "announcements")
 """The steps before the first trick, in order."""
 
 FIRST_TRICK_STEP = len(PHASES)
-"""Step index of trick 1."""
+"""Step index of trick 1 (in a contract with a stash step)."""
+NO_STASH = frozenset({"klop", "trischaken"})
+"""Contracts everyone plays, nobody taking the talon: their replay has no Stash step (issue 23)."""
+
+
+def phases(contract: str | None) -> tuple[str, ...]:
+    """The steps before the first trick of a deal played as ``contract``: ``PHASES``, without the stash in
+    Klop and Trischaken."""
+    return tuple(p for p in PHASES if p != "stash") if contract in NO_STASH else PHASES
 
 _PHASE_OF_CODE = {
     "E_PARSE": "deal",
@@ -65,19 +75,20 @@ def held_back(findings: Iterable[Finding]) -> int:
     return mask
 
 
-def step_for_finding(code: str, trick: int | None) -> int | None:
-    """The step showing a finding with ``code`` and ``trick``; None for the final ``score`` step.
+def step_for_finding(code: str, trick: int | None, contract: str | None = None) -> int | None:
+    """The step showing a finding with ``code`` and ``trick`` in a deal played as ``contract``; None for the
+    final ``score`` step.
 
     Pure arithmetic on the fixed step layout (see the module docstring), so a
     page can link to the place of a finding without replaying the deal.  A
     trick past the last one played (a record that stops early) is shown on
     the final step.
     """
+    layout = phases(contract)
     if trick is not None:
-        return FIRST_TRICK_STEP + trick - 1
-    if code in _PHASE_OF_CODE:
-        return PHASES.index(_PHASE_OF_CODE[code])
-    return None
+        return len(layout) + trick - 1
+    phase = _PHASE_OF_CODE.get(code)
+    return layout.index(phase) if phase in layout else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +187,12 @@ class _Builder:
         self.play_hands = list(self.hands)
         if rp.declarer is not None and (self.pick or self.stash):
             self.play_hands[rp.declarer] = (self.hands[rp.declarer] | self.pick) & ~self.stash
-        score_step = FIRST_TRICK_STEP + len(rp.tricks)
+        self.phases = phases(rp.contract)
+        self.first_trick = len(self.phases)
+        score_step = self.first_trick + len(rp.tricks)
         self.findings_at: dict[int, list[Finding]] = {}
         for f in rp.findings:
-            step = step_for_finding(f.code, f.trick)
+            step = step_for_finding(f.code, f.trick, rp.contract)
             self.findings_at.setdefault(score_step if step is None else min(step, score_step), []).append(f)
 
     def _exchange(self) -> tuple[int, int]:
@@ -217,7 +230,7 @@ class _Builder:
 
     def step(self, index: int, phase: str, title: str, seats: tuple[SeatView, ...], lines: list[str],
              **extra: Any) -> Step:
-        if index >= PHASES.index("stash") and self.stash:
+        if "stash" in self.phases and index >= self.phases.index("stash") and self.stash:
             extra.setdefault("stash", display_order(self.stash))
         return Step(index, phase, title, seats, tuple(lines), tuple(self.findings_at.get(index, ())), **extra)
 
@@ -243,7 +256,7 @@ class _Builder:
             partner = self.rp.player(self.rp.partner)
             outcome = f"{partner} holds it" if partner else "nobody is the partner"
             lines.append(f"{who} calls {CODES[deal.called_king]}: {outcome}.")
-        return self.step(1, "bidding", "Bidding", self.seats(self.hands), lines)
+        return self.step(self.phases.index("bidding"), "bidding", "Bidding", self.seats(self.hands), lines)
 
     def talon_step(self) -> Step:
         talon = tuple(CODES[c] for c in self.rp.talon or ())
@@ -252,7 +265,7 @@ class _Builder:
             lines = [f"{who} takes {' '.join(display_order(self.pick))} from the talon."]
         else:
             lines = [f"No talon exchange in {contract_label(self.rp.contract)}."]
-        return self.step(2, "talon", "Talon", self.seats(self.hands), lines, talon=talon,
+        return self.step(self.phases.index("talon"), "talon", "Talon", self.seats(self.hands), lines, talon=talon,
                          talon_group=self.talon_group,
                          talon_taken=frozenset(CODES[c] for c in cards_of(self.pick)))
 
@@ -264,7 +277,7 @@ class _Builder:
             lines = [f"{self.players[declarer]} lays away {' '.join(display_order(self.stash)) or 'nothing'}."]
         else:
             lines = ["Nothing is laid away."]
-        return self.step(3, "stash", "Stash", self.seats(hands, marked=self.stash), lines)
+        return self.step(self.phases.index("stash"), "stash", "Stash", self.seats(hands, marked=self.stash), lines)
 
     def announcements_step(self) -> Step:
         lines = []
@@ -276,7 +289,7 @@ class _Builder:
                 lines.append(f"{a.player}: {level} on {_words(a.kontra or 'game')}.")
         if not lines:
             lines.append("No announcements.")
-        return self.step(4, "announcements", "Announcements", self.seats(self.play_hands, marked=self.pick), lines)
+        return self.step(self.phases.index("announcements"), "announcements", "Announcements", self.seats(self.play_hands, marked=self.pick), lines)
 
     # -- play and the end --------------------------------------------------------
     def trick_steps(self) -> list[Step]:
@@ -284,7 +297,7 @@ class _Builder:
         gone = 0
         rp = self.rp
         for t, (cards, seats, winner) in enumerate(zip(rp.tricks, rp.trick_seats, rp.winners), start=1):
-            index = FIRST_TRICK_STEP + t - 1
+            index = self.first_trick + t - 1
             gone |= mask_of(cards)
             faulty = {f.position for f in self.findings_at.get(index, ()) if f.severity in ("renons", "error")}
             plays = tuple(PlayView(self.players[s], CODES[c], pos == 0, s == winner, pos in faulty)
@@ -323,7 +336,9 @@ def build_replay(record: str | bytes, options: Mapping[str, Any] | None = None,
     rp = replay(loads(record), options)
     rp.findings.extend(audit)
     b = _Builder(rp)
-    steps = [b.deal_step(), b.bidding_step(), b.talon_step(), b.stash_step(), b.announcements_step()]
+    before = {"deal": b.deal_step, "bidding": b.bidding_step, "talon": b.talon_step, "stash": b.stash_step,
+              "announcements": b.announcements_step}
+    steps = [before[phase]() for phase in b.phases]
     steps.extend(b.trick_steps())
     gone = 0
     for cards in rp.tricks:

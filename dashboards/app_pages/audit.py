@@ -8,7 +8,7 @@ import streamlit as st
 
 from dashboards import charts, data, url_state, widgets
 from dashboards.labels import contract_label, plain
-from dashboards.replay_model import PHASES, step_for_finding
+from dashboards.replay_model import phases, step_for_finding
 from dashboards.sidebar import current_filters
 
 COUNT_COLUMNS = {
@@ -103,9 +103,9 @@ if listed.is_empty():
 else:
     if listed.height == data.FINDINGS_LISTED:
         st.caption(f"The newest {data.FINDINGS_LISTED} are listed; narrow the filters to see others.")
-    steps = [step_for_finding(c, t) for c, t in zip(listed["code"], listed["trick"])]
-    where = [f"trick {t}" if t is not None else PHASES[s] if s is not None else "end"
-             for t, s in zip(listed["trick"], steps)]
+    steps = [step_for_finding(c, t, k) for c, t, k in zip(listed["code"], listed["trick"], listed["contract"])]
+    where = [f"trick {t}" if t is not None else phases(k)[s] if s is not None else "end"
+             for t, s, k in zip(listed["trick"], steps, listed["contract"])]
     listed = listed.with_columns(pl.Series("where", where, dtype=pl.String))
     explained(listed, steps, "renons", {
         "deal_id": st.column_config.TextColumn("Deal"),

@@ -33,10 +33,14 @@ def pick_deal(filters: Filters) -> None:
         found = data.find_deals(filters, prefix.strip(), session.strip())
         labels = {row["deal_id"]: deal_label(row) for row in found.iter_rows(named=True)}
         current = st.session_state.get(replay_nav.DEAL)
-        options = list(labels) if current is None or current in labels else [current, *labels]
-        st.session_state["replay_pick"] = current
         player = f", player {plain(filters.player)}" if filters.player else ""
         count = f"newest {len(labels):,} shown" if len(labels) == data.DEALS_LISTED else f"{len(labels):,} found"
+        options = list(labels) if current is None or current in labels else [current, *labels]
+        if current is not None and current not in labels:  # a deep link beyond the list: labelled all the same
+            outside = data.deal_detail(current)
+            if outside is not None:
+                labels[current] = deal_label(outside.deal)
+        st.session_state["replay_pick"] = current
         st.selectbox(f"Deal ({count}{player})", options, key="replay_pick",
                      placeholder="Choose a deal", format_func=lambda d: labels.get(d, d),
                      on_change=lambda: replay_nav.choose_deal(st.session_state["replay_pick"]))

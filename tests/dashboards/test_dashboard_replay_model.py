@@ -114,3 +114,17 @@ def test_record_text_is_escaped() -> None:
     header = deal_header_html(rp, {"session": evil, "seq": 1, "source_file": evil, "source_line": 2})
     for html in (hands_html(step), trick_html(step), notes_html(step), header):
         assert evil not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+
+
+def test_klop_has_no_stash_step_and_links_follow_its_layout() -> None:
+    rp = build_replay(record("findings/r_must_overtrump.json"))
+    assert rp.contract == "klop"
+    assert [s.phase for s in rp.steps[:5]] == ["deal", "bidding", "talon", "announcements", "trick"]
+    assert "stash" not in [s.phase for s in rp.steps]
+    assert [s.index for s in rp.steps] == list(range(len(rp.steps)))
+    [marked] = [s for s in rp.steps if s.findings]
+    assert marked.trick_no is not None
+    # the Audit page's link arithmetic lands on the same step without replaying the deal
+    assert step_for_finding("R_MUST_OVERTRUMP", marked.trick_no, "klop") == marked.index
+    assert step_for_finding("R_STASH", None, "klop") is None  # no stash step: the final one
+    assert step_for_finding("R_STASH", None, "dva") == 3

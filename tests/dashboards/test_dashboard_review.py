@@ -114,3 +114,25 @@ def test_audit_explains_the_selected_row_whole_and_opens_the_replay_in_this_tab(
     assert ("app_pages/replay.py" in links[0][0] or links[0][0].endswith("replay")) and not links[0][2]
     assert "deal=disputed-1" in links[0][1] and "step=end" in links[0][1]
     assert "deal=example-r_follow_suit" in links[1][1] and "step=5" in links[1][1]
+
+
+def test_replay_deep_link_beyond_the_list_shows_the_deals_label(store: Path) -> None:
+    # from 2026-01-02 lists seed deals 2-4 only; example-r_follow_suit (undated) is reached by its link
+    at = open_page("Replay", deal="example-r_follow_suit", step="0", **{"from": "2026-01-02"})
+    picker = at.selectbox(key="replay_pick")
+    assert picker.value == "example-r_follow_suit"
+    assert picker.options[0] == "example-r_follow_suit · Dva (Cilka) · renons"
+    assert "(3 found)" in picker.label  # the count is still the list's
+
+
+def test_replay_klop_has_no_stash_step(store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest.commands import ingest
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "klop.json").write_bytes((EXAMPLES / "findings" / "r_must_overtrump.json").read_bytes())
+    ingest([inputs], tmp_path / "store", executor="local:1", quiet=True)
+    monkeypatch.setenv("TAROCK_STORE", str(tmp_path / "store"))
+    at = open_page("Replay", deal="example-r_must_overtrump", step="0")
+    steps = at.select_slider(key="replay_step").options
+    assert not any(s.startswith("Stash") for s in steps)
+    assert steps[3].startswith("Announcements") and steps[4].startswith("Trick 1")
