@@ -78,9 +78,10 @@ class Format(str, Enum):
     json = "json"
 
 
-def parse_overrides(pairs: list[str] | None, penalty: str | None = None) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs (and ``--penalty``) from the command line, each validated as an option of some ruleset."""
-    out: dict[str, Any] = {}
+def parse_overrides(pairs: list[str] | None, penalty: str | None = None, rules: str | None = None) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs (and ``--penalty``) from the command line, each validated as an option of some ruleset;
+    with ``--rules TABLE``, the table's options (scoped to its ruleset) with the pairs on top."""
+    out: dict[str, Any] = _rules_overrides(rules) if rules is not None else {}
     if penalty is not None:
         pairs = [*(pairs or []), f"penalty={penalty}"]
     for pair in pairs or []:
@@ -117,6 +118,27 @@ def _dump(obj: Any) -> str:
     return orjson.dumps(obj).decode()
 
 
+def _rules_overrides(spec: str) -> dict[str, Any]:
+    """The overrides of the rules table ``spec`` (a preset, a ruleset's name or a .toml file); exit 2 if bad."""
+    table = _rules_table(spec)
+    return table.overrides
+
+
+def _rules_table(spec: str) -> Any:
+    from tarock.rules.tables import TableError, load_table
+
+    try:
+        return load_table(spec)
+    except TableError as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
+
+
+RulesOption = Annotated[
+    Optional[str],
+    typer.Option("--rules", metavar="TABLE", help="Score under a rules table: a preset, a ruleset's defaults or a "
+                                                  "house table .toml file (tarock rules list); -o goes on top."),
+]
 OptionOverrides = Annotated[
     Optional[list[str]],
     typer.Option("--ruleset-option", "-o", metavar="KEY=VALUE", help="Override a ruleset option, KEY=VALUE (repeatable)."),
@@ -134,6 +156,7 @@ def check(
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text (linter lines) or json (one object per deal).")] = Format.text,
     ruleset_option: OptionOverrides = None,
     penalty: PenaltyOption = None,
+    rules: RulesOption = None,
 ) -> None:
     """Replay every deal card by card and report every finding.
 
@@ -143,7 +166,7 @@ def check(
     from tarock.check.sessions import check_stream
     from tarock.formats.reader import iter_record_files, read_many
 
-    overrides = parse_overrides(ruleset_option, penalty)
+    overrides = parse_overrides(ruleset_option, penalty, rules)
     paths = iter_record_files(_existing(files), _skip_notice)
     counts = {"ok": 0, "renons": 0, "error": 0}
     n_findings = 0
@@ -187,6 +210,11 @@ def score(
     fmt: Annotated[SheetFormat, typer.Option("--format", "-f", help="text (score sheets), csv or json.")] = SheetFormat.text,
     ruleset_option: OptionOverrides = None,
     penalty: PenaltyOption = None,
+    rules: RulesOption = None,
+    compare: Annotated[Optional[str], typer.Option(
+        "--compare", metavar="TABLE,TABLE,...",
+        help="What-if: each session's totals under each rules table side by side (presets, ruleset names or "
+             ".toml files), and the deals that score differently.")] = None,
 ) -> None:
     """Print each session's score sheet: hands as rows, players as columns, totals and radelci.
 
@@ -198,7 +226,9 @@ def score(
     from tarock.check.sheet import build_sheets
     from tarock.check.sheet_render import render_csv, render_text
 
-    overrides = parse_overrides(ruleset_option, penalty)
+    if compare is not None:
+        _compare(files, compare, fmt, ruleset_option, penalty, rules)
+    overrides = parse_overrides(ruleset_option, penalty, rules)
     sheets, bad = build_sheets(read_many(iter_record_files(_existing(files), _skip_notice)), overrides)
     if fmt is SheetFormat.json:
         for sheet in sheets:
@@ -209,6 +239,32 @@ def score(
         render_text(sheets, bad)
     disputed = any(row.mismatches or row.disputed or row.status == "error" for sheet in sheets for row in sheet.rows)
     raise typer.Exit(1 if disputed or bad else 0)
+
+
+def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] | None, penalty: str | None,
+             rules: str | None) -> None:
+    """``score --compare``: the tables side by side; exit 0 (2 for a bad table)."""
+    from tarock.check import sheet_compare
+    from tarock.formats.reader import iter_record_files, read_many
+
+    if ruleset_option or penalty or rules:
+        _error("--compare takes its rules from the tables it names; not with -o, --penalty or --rules")
+        raise typer.Exit(2)
+    specs = [part.strip() for part in spec.split(",") if part.strip()]
+    if len(specs) < 2:
+        _error("--compare needs at least two rules tables, separated by commas")
+        raise typer.Exit(2)
+    tables = [_rules_table(part) for part in specs]
+    paths = _existing(files)
+    result = sheet_compare.compare(lambda: read_many(iter_record_files(paths, _skip_notice)), tables)
+    names = [table.name for table in tables]
+    if fmt is SheetFormat.json:
+        sys.stdout.write(sheet_compare.render_json(result, names))
+    elif fmt is SheetFormat.csv:
+        sys.stdout.write(sheet_compare.render_csv(result, names))
+    else:
+        sheet_compare.render_text(result, names)
+    raise typer.Exit(0)
 
 
 @app.command()
@@ -302,6 +358,68 @@ StoreOption = Annotated[
 ]
 
 
+rules_app = typer.Typer(help="Rules tables: each ruleset's defaults, the named presets, house tables (.toml).",
+                        no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+
+def _rules_rows(tables: list[Any]) -> None:
+    """One rich table per ruleset: its options as rows, the tables as columns, with the allowed values."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tarock.options import _SPECS
+    from tarock.rules.tables import _allowed, _toml_text
+    from tarock.safe_text import escape_controls
+
+    console = Console(highlight=False)
+    for ruleset, spec in _SPECS.items():
+        mine = [t for t in tables if t.ruleset == ruleset]
+        if not mine:
+            continue
+        out = Table(title=ruleset)
+        out.add_column("option", no_wrap=True)
+        for t in mine:
+            out.add_column(escape_controls(t.name))
+        out.add_column("allowed")
+        default = spec.default.to_dict()
+        for key, choices in spec.choices.items():
+            values = [t.options.to_dict()[key] for t in mine]
+            cells = [f"[bold]{_toml_text(v)}[/bold]" if v != default[key] else _toml_text(v) for v in values]
+            out.add_row(key, *cells, escape_controls(_allowed(choices)))
+        console.print(out)
+
+
+@rules_app.command("list")
+def rules_list(
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="text (a table per ruleset) or json.")] = Format.text,
+) -> None:
+    """Every rules table (each ruleset's defaults and its presets) with every option's value."""
+    from tarock.rules.tables import builtin_tables
+
+    tables = builtin_tables()
+    if fmt is Format.json:
+        sys.stdout.write(_dump([t.to_dict() for t in tables]) + "\n")
+    else:
+        _rules_rows(tables)
+
+
+@rules_app.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="A preset, a ruleset's name (its defaults) or a house table .toml file.")],
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="text (a table) or json.")] = Format.text,
+) -> None:
+    """One rules table's options and values (those that differ from the ruleset's defaults in bold).
+
+    Exit status: 0, or 2 for an unknown table or a house table with a bad key or value.
+    """
+    table = _rules_table(name)
+    if fmt is Format.json:
+        sys.stdout.write(_dump(table.to_dict()) + "\n")
+    else:
+        _rules_rows([table])
+
+
 @app.command()
 def ingest(
     paths: Annotated[Optional[list[Path]], typer.Argument(
@@ -313,6 +431,7 @@ def ingest(
     shard_size: Annotated[int, typer.Option("--shard-size", help="Records per shard of a large JSONL file.")] = 20_000,
     ruleset_option: OptionOverrides = None,
     penalty: PenaltyOption = None,
+    rules: RulesOption = None,
 ) -> None:
     """Validate, score and store record files in the store: parallel, idempotent, nothing lost.
 
@@ -325,7 +444,7 @@ def ingest(
     from ingest.executors import ExecutorUnavailable
     from ingest.layout import StoreBusy
 
-    overrides = parse_overrides(ruleset_option, penalty)
+    overrides = parse_overrides(ruleset_option, penalty, rules)
     if not paths and not rescore:
         typer.echo("tarock: give the record files or directories to ingest (or --rescore alone to score the "
                    "stored deals again)", err=True)

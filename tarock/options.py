@@ -4,8 +4,10 @@ Each ruleset declares its options in its own package (``tarock.rules.slovenian.o
 ``tarock.rules.koenigrufen.options``: a frozen dataclass whose fields name their possible values, and the
 named presets).  ``options_for(ruleset, raw, overrides)`` loads either ruleset's: ``raw`` is a record's
 ``options`` object (every key must be the ruleset's), ``overrides`` come from the command line and apply to
-every record, so a key that belongs only to the other ruleset is skipped.  An unknown key or an impossible
-value is an ``OptionError`` (the record reader turns it into ``E_PARSE``).
+every record, so a key that belongs only to the other ruleset is skipped — unless the overrides name their
+ruleset (``SCOPE``: ``{"ruleset": "koenigrufen", ...}``, what a rules table gives, ``tarock.rules.tables``):
+then they apply, strictly, to that ruleset's records only.  An unknown key or an impossible value is an
+``OptionError`` (the record reader turns it into ``E_PARSE``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from tarock.rules.koenigrufen.options import KoenigrufenOptions
 from tarock.rules.slovenian import options as _slovenian
 from tarock.rules.slovenian.options import PENALTIES, SlovenianOptions
 
-__all__ = ["Choices", "KoenigrufenOptions", "OptionError", "Options", "PENALTIES", "SlovenianOptions",
+__all__ = ["Choices", "KoenigrufenOptions", "OptionError", "Options", "PENALTIES", "SCOPE", "SlovenianOptions",
            "check_overrides", "koenigrufen_options", "options_for", "slovenian_options"]
 
 Options = SlovenianOptions | KoenigrufenOptions
@@ -70,11 +72,22 @@ _SPECS: dict[str, _Spec] = {
 }
 
 
+SCOPE = "ruleset"
+"""The overrides' key naming the one ruleset they apply to (a rules table's); without it they apply to every
+record, each key to the rulesets that have it."""
+
+
 def _values(ruleset: str, source: Mapping[str, Any], strict: bool) -> dict[str, Any]:
     """The option values ``source`` sets for ``ruleset`` (presets expanded first).
 
-    Not ``strict`` (command-line overrides): keys and presets of another ruleset are skipped.
+    Not ``strict`` (command-line overrides): keys and presets of another ruleset are skipped; overrides scoped
+    to a ruleset (``SCOPE``) set nothing for another and are strict for their own.
     """
+    if not strict and SCOPE in source:
+        if source[SCOPE] != ruleset:
+            return {}
+        source = {k: v for k, v in source.items() if k != SCOPE}
+        strict = True
     spec = _SPECS[ruleset]
     values: dict[str, Any] = {}
     preset = source.get("preset")
@@ -142,7 +155,14 @@ def _resolve(ruleset: str, raw: Mapping[str, Any] | None, overrides: Mapping[str
 
 
 def check_overrides(overrides: Mapping[str, Any]) -> None:
-    """Raise OptionError unless every override is a valid option (or preset) of at least one ruleset."""
+    """Raise OptionError unless every override is a valid option (or preset) of at least one ruleset (of the
+    ruleset named by ``SCOPE``, when the overrides name one)."""
+    if SCOPE in overrides:
+        scope = overrides[SCOPE]
+        if scope not in _SPECS:
+            raise OptionError(f"unknown ruleset {scope!r}; known: {', '.join(_SPECS)}")
+        _resolve(scope, None, overrides)
+        return
     for key, value in overrides.items():
         owners = [name for name, spec in _SPECS.items()
                   if (value in spec.presets if key == "preset" else key in spec.choices)]
