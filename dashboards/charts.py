@@ -12,7 +12,7 @@ from typing import Any, Final
 import altair as alt
 import polars as pl
 
-from dashboards.labels import contract_label
+from dashboards.labels import PERCENT_D3, contract_label
 
 HEIGHT: Final = 320
 ACCENT: Final = "#1565c0"
@@ -40,9 +40,9 @@ def _order(frame: pl.DataFrame, column: str) -> list[Any]:
 def _tooltip(*fields: str) -> list[alt.Tooltip]:
     return [
         *(alt.Tooltip(f"{name}:N") for name in fields),
-        alt.Tooltip("win_rate:Q", title="win rate", format=".1%"),
-        alt.Tooltip("ci_low:Q", title="95 % CI low", format=".1%"),
-        alt.Tooltip("ci_high:Q", title="95 % CI high", format=".1%"),
+        alt.Tooltip("win_rate:Q", title="win rate", format=PERCENT_D3),
+        alt.Tooltip("ci_low:Q", title="95 % CI low", format=PERCENT_D3),
+        alt.Tooltip("ci_high:Q", title="95 % CI high", format=PERCENT_D3),
         alt.Tooltip("wins:Q"),
         alt.Tooltip("deals:Q"),
     ]
@@ -58,9 +58,13 @@ def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str |
         x=alt.X(f"{category}:N", sort=_order(data, category), title=None, axis=alt.Axis(labelAngle=-30)),
         tooltip=_tooltip(category, *([color] if color else [])),
     )
+    counts: list[alt.Chart] = []
     if color is None:
         bars = base.mark_rule(strokeWidth=2, color=WHISKER)
         points = base.mark_point(filled=True, size=80, opacity=1, color=ACCENT)
+        counts = [base.mark_text(baseline="bottom", dy=-3, fontSize=11, color=WHISKER).encode(  # the deals, always
+            y=alt.datum(0), text=alt.Text("deals_label:N")).transform_calculate(
+            deals_label="format(datum.deals, ',') + (datum.deals == 1 ? ' deal' : ' deals')")]
     else:
         colors = alt.Scale(scheme=CATEGORY_SCHEME)
         split = {"color": alt.Color(f"{color}:N", sort=_order(data, color), scale=colors),
@@ -71,7 +75,7 @@ def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str |
                                axis=alt.Axis(format="%")), y2="ci_high:Q")
     points = points.encode(y=alt.Y("win_rate:Q", scale=RATE_AXIS))
     even = alt.Chart(pl.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#9aa5b1").encode(y="y:Q")
-    return alt.LayerChart(layer=[even, bars, points]).properties(height=HEIGHT)
+    return alt.LayerChart(layer=[even, bars, points, *counts]).properties(height=HEIGHT)
 
 
 def rate_heatmap(frame: pl.DataFrame, row: str, column: str, row_order: list[str]) -> alt.LayerChart:
@@ -81,7 +85,8 @@ def rate_heatmap(frame: pl.DataFrame, row: str, column: str, row_order: list[str
     """
     data = _with_labels(frame).filter(pl.col("deals") > 0)
     base = alt.Chart(data).encode(
-        x=alt.X(f"{column}:N", sort=_order(data, column), title=None, axis=alt.Axis(labelAngle=0, orient="top")),
+        x=alt.X(f"{column}:N", sort=_order(data, column), title=None,
+                axis=alt.Axis(labelAngle=-40, labelAlign="left", orient="top", labelOverlap=False, labelLimit=160)),
         y=alt.Y(f"{row}:N", sort=row_order, title=None),
         tooltip=_tooltip(row, column),
     )
@@ -89,7 +94,7 @@ def rate_heatmap(frame: pl.DataFrame, row: str, column: str, row_order: list[str
                                                     scale=alt.Scale(domain=[0, 1], scheme="redyellowgreen")))
     legible = alt.condition("datum.win_rate < 0.2 || datum.win_rate > 0.8", alt.value("white"), alt.value("black"))
     text = base.mark_text(fontSize=11).encode(text=alt.Text("deals:Q", format=","), color=legible)
-    return alt.LayerChart(layer=[cells, text]).properties(height=70 + 30 * len(row_order))
+    return alt.LayerChart(layer=[cells, text]).properties(height=110 + 30 * len(row_order))
 
 
 def win_rate_by_month(frame: pl.DataFrame) -> alt.LayerChart:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from tarock.rules import rulesets
+from tarock.rules.slovenian.contracts import speaking_order
+from tarock.rules.slovenian.options import SlovenianOptions
 
 SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI",
@@ -60,3 +62,13 @@ def plain(text: object) -> str:
     backslash-escaped, so names and ids from records or the URL show as typed and never become links,
     images or markup."""
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in str(text))
+
+
+def seat_order_caption(n_players: int = 4) -> str:
+    """What the seats mean, from the rules rather than fixed text: the playing order, and who speaks first and
+    last in the Slovenian bidding under the default ``bidding_order`` (issue 23)."""
+    seats = rulesets.SEATS[n_players]
+    options = SlovenianOptions()
+    order = [seats[i] for i in speaking_order(n_players, options)]
+    return (f"Seats in playing order, {' → '.join(seats)}. In the Slovenian bidding (default "
+            f"bidding_order: {options.bidding_order}) {order[0]} speaks first and {order[-1]} last.")

@@ -34,9 +34,9 @@ def sidebar_filters() -> None:
         st.subheader("Filters")
         st.selectbox("Ruleset", choices.rulesets, index=None, placeholder="Any ruleset", key="ruleset")
         st.segmented_control("Players at the table", PLAYER_COUNTS, key="players")
-        left, right = st.columns(2)
-        left.date_input("From", value=None, min_value=EARLIEST, max_value=LATEST, key="from")
-        right.date_input("To", value=None, min_value=EARLIEST, max_value=LATEST, key="to")
+        # one under the other: side by side, the sidebar leaves each box too narrow to read a date (issue 23)
+        st.date_input("From", value=None, min_value=EARLIEST, max_value=LATEST, key="from")
+        st.date_input("To", value=None, min_value=EARLIEST, max_value=LATEST, key="to")
         st.selectbox("Player", choices.players, index=None, placeholder="Any player", key="player")
         if choices.first_date and choices.last_date:
             st.caption(f"Deals dated {choices.first_date} to {choices.last_date}.")

@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts, data, url_state, widgets
-from dashboards.labels import contract_label
+from dashboards.labels import contract_label, seat_order_caption
 from dashboards.sidebar import current_filters
 
 BREAKDOWNS = {"seat": "Seat", "declarer": "Declarer", "month": "Month"}
@@ -43,7 +43,7 @@ url_state.adopt({"by": url_state.one_of(BREAKDOWNS)})
 st.session_state.setdefault("by", "seat")
 by = st.segmented_control("Break down by", list(BREAKDOWNS), key="by", required=True) or "seat"
 url_state.publish({"by": by})
-st.caption({"seat": "Seats in playing order: forehand leads the bidding, the dealer speaks last.",
+st.caption({"seat": seat_order_caption(),
             "declarer": "One row per declarer and contract; the colour is the win rate, the number the deals.",
             "month": "The line is every contract together; the table splits it by contract."}[by])
 

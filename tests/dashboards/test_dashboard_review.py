@@ -4,7 +4,9 @@ store of ``tests/support/dashboard_fixture.py``)."""
 from __future__ import annotations
 
 import re
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -136,3 +138,36 @@ def test_replay_klop_has_no_stash_step(store: Path, tmp_path: Path, monkeypatch:
     steps = at.select_slider(key="replay_step").options
     assert not any(s.startswith("Stash") for s in steps)
     assert steps[3].startswith("Announcements") and steps[4].startswith("Trick 1")
+
+
+def chart_specs(at: AppTest) -> list[dict[str, Any]]:
+    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+
+
+def test_contracts_seat_caption_follows_the_rules_bidding_order(store: Path) -> None:
+    from tarock.rules.slovenian.options import SlovenianOptions
+    at = open_page("Contracts", by="seat")
+    captions = " ".join(c.value for c in at.caption)
+    assert "the dealer speaks last" not in captions
+    assert SlovenianOptions().bidding_order == "forehand_last"
+    assert "second speaks first and forehand last" in captions  # speaking_order(4, default options)
+
+
+def test_contracts_declarer_heatmap_labels_every_contract(store: Path) -> None:
+    at = open_page("Contracts", by="declarer")
+    [spec] = chart_specs(at)
+    text = json.dumps(spec)
+    assert '"labelOverlap": false' in text and '"labelAngle": -40' in text  # rotated, none dropped
+
+
+def test_overview_chart_labels_each_contracts_deal_count(store: Path) -> None:
+    at = open_page("Overview")
+    [spec] = chart_specs(at)
+    text = json.dumps(spec)
+    assert "' deals'" in text and '"text"' in text  # a text layer writes "N deals" under every contract
+
+
+def test_sidebar_dates_one_under_the_other(store: Path) -> None:
+    at = open_page("Overview")
+    assert len(at.sidebar.columns) == 0  # not squeezed into two half-width columns
+    assert {d.key for d in at.sidebar.date_input} == {"from", "to"}
