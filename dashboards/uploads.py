@@ -34,8 +34,22 @@ from ingest.coordinator import IngestSummary
 from tarock.formats.reader import read_records, RECORD_SUFFIXES
 
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
-MAX_DECOMPRESSED_BYTES = 1024 * 1024 * 1024
-"""A ``.gz`` upload must not inflate past this (a gzip bomb is refused before it is read as records)."""
+INFLATED_MB_ENV = "TAROCK_UPLOAD_MAX_INFLATED_MB"
+DEFAULT_INFLATED_MB = 256
+
+
+def _inflated_limit() -> int:
+    """``$TAROCK_UPLOAD_MAX_INFLATED_MB`` (a whole number of MB, at least 1) in bytes, else 256 MB."""
+    text = os.environ.get(INFLATED_MB_ENV, "").strip()
+    mb = int(text) if text.isdigit() and int(text) >= 1 else DEFAULT_INFLATED_MB
+    return mb * 1024 * 1024
+
+
+MAX_DECOMPRESSED_BYTES = _inflated_limit()
+"""A ``.gz`` upload must not inflate past this: counted chunk by chunk while it inflates, so a gzip bomb
+is refused having held one chunk (1 MiB), before it is read as records.  256 MB holds about 170,000 deals,
+far more than a club's evening; ``$TAROCK_UPLOAD_MAX_INFLATED_MB`` (read when the server starts) sets another
+limit, and ``tarock ingest`` takes larger files."""
 
 ACCEPTED_TYPES = tuple(s.lstrip(".") for s in RECORD_SUFFIXES) + ("gz",)
 """File endings the uploader offers (``.gz`` files are checked for a record ending inside)."""
@@ -84,7 +98,11 @@ def _problem(name: str, data: bytes) -> str | None:
 
 
 def _inflates_too_far(path: Path) -> bool:
-    """Whether a ``.gz`` file decompresses past ``MAX_DECOMPRESSED_BYTES`` (or is not valid gzip)."""
+    """Whether a ``.gz`` file decompresses past ``MAX_DECOMPRESSED_BYTES`` (False when it is not valid gzip).
+
+    Checked while it inflates, a chunk at a time: it stops at the first chunk past the limit and never
+    holds more than one.
+    """
     total = 0
     try:
         with gzip.open(path, "rb") as fh:
@@ -137,7 +155,9 @@ def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResu
             _write_new(path, data)
             if path.name.endswith(".gz") and _inflates_too_far(path):
                 result.refused.append(Refused(name, f"{name} decompresses to more than "
-                                                    f"{_size(MAX_DECOMPRESSED_BYTES)}"))
+                                                    f"{_size(MAX_DECOMPRESSED_BYTES)}, the limit for an "
+                                                    f"upload (${INFLATED_MB_ENV}): nothing was stored; "
+                                                    "`tarock ingest` takes larger files"))
             elif not _has_a_record(path):
                 result.refused.append(Refused(name, f"{name} is not a record file: no tarock record could be "
                                                     "read from it, so nothing was stored"))

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,8 +55,45 @@ def test_size_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(uploads, "MAX_DECOMPRESSED_BYTES", 1000)
     bomb = gzip.compress(b"\n" * 100_000)  # 100 KB of blank lines from a few hundred bytes
     [refused] = uploads.ingest_uploads([("bomb.jsonl.gz", bomb)], str(tmp_path / "b")).refused
-    assert refused.reason == "bomb.jsonl.gz decompresses to more than 1000 bytes"
+    assert refused.reason.startswith("bomb.jsonl.gz decompresses to more than 1000 bytes, the limit for an upload")
     assert not (tmp_path / "b").exists()
+
+
+_BOMB = """
+import json, resource, sys, zlib
+from dashboards import uploads
+packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip, fed a MiB at a time: the 50 MB are never held
+zeros = bytes(1 << 20)
+bomb = b"".join(packer.compress(zeros) for _ in range(50)) + packer.flush()  # 50 MB of zeros in about 50 KB
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = uploads.ingest_uploads([("bomb.json.gz", bomb)], sys.argv[1])
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"limit": uploads.MAX_DECOMPRESSED_BYTES, "grew_kib": after - before, "gz": len(bomb),
+                  "refused": [r.reason for r in result.refused], "stored": result.summary is not None}))
+"""
+
+
+def test_a_gzip_bomb_is_refused_while_it_inflates(tmp_path: Path) -> None:
+    """The inflated size is counted as it inflates: the process's peak memory hardly moves (issue 24)."""
+    env = {**os.environ, uploads.INFLATED_MB_ENV: "16"}
+    out = subprocess.run([sys.executable, "-c", _BOMB, str(tmp_path / "store")], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    found = json.loads(out)
+    assert found["limit"] == 16 << 20 and found["gz"] < 1 << 20 and not found["stored"]
+    assert found["refused"] == ["bomb.json.gz decompresses to more than 16 MB, the limit for an upload "
+                                "($TAROCK_UPLOAD_MAX_INFLATED_MB): nothing was stored; `tarock ingest` takes "
+                                "larger files"]
+    assert found["grew_kib"] < 32 * 1024  # a few chunks, never the 50 MB (nor the 16 MB limit and more)
+    assert not (tmp_path / "store").exists()
+
+
+def test_the_inflated_limit_is_256_mb_unless_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(uploads.INFLATED_MB_ENV, raising=False)
+    assert uploads._inflated_limit() == 256 << 20
+    monkeypatch.setenv(uploads.INFLATED_MB_ENV, "64")
+    assert uploads._inflated_limit() == 64 << 20
+    monkeypatch.setenv(uploads.INFLATED_MB_ENV, "lots")
+    assert uploads._inflated_limit() == 256 << 20
 
 
 def test_upload_names_are_made_safe() -> None:
