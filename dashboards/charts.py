@@ -109,16 +109,27 @@ def win_rate_by_month(frame: pl.DataFrame) -> alt.LayerChart:
     return alt.LayerChart(layer=[band, line]).properties(height=HEIGHT)
 
 
-def bar_chart(frame: pl.DataFrame, category: str, value: str, title: str, fmt: str = "d") -> alt.Chart:
-    """A horizontal bar per ``category``, longest first.
+def bar_chart(frame: pl.DataFrame, category: str, value: str, title: str, fmt: str = "d",
+              order: list[str] | None = None, highlight: str | None = None) -> alt.Chart:
+    """A horizontal bar per ``category``: in ``order`` when given, else longest first; ``highlight`` names the
+    bar drawn in the accent colour (the others grey).
 
-    ``fmt`` is the d3 format of the values; the default ``d`` keeps counts' ticks whole.
+    ``fmt`` is the d3 format of the values: ``d`` keeps counts' ticks whole, ``%`` (a rate in [0, 1]) gives
+    whole-percent ticks, none repeated, and tooltips in the one percentage format (``labels.PERCENT_D3``).
     """
-    axis = alt.Axis(format=fmt, tickMinStep=1) if fmt == "d" else alt.Axis(format=fmt)
-    return alt.Chart(frame).mark_bar(color=ACCENT).encode(
-        y=alt.Y(f"{category}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+    if fmt == "d":
+        axis, tip = alt.Axis(format=fmt, tickMinStep=1), fmt
+    elif fmt == "%":
+        axis, tip = alt.Axis(format="%", tickMinStep=0.01), PERCENT_D3
+    else:
+        axis, tip = alt.Axis(format=fmt), fmt
+    colour: Any = alt.value(ACCENT) if highlight is None else alt.condition(
+        alt.datum[category] == highlight, alt.value(ACCENT), alt.value("#b0bec5"))
+    return alt.Chart(frame).mark_bar().encode(
+        y=alt.Y(f"{category}:N", sort=order or "-x", title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
         x=alt.X(f"{value}:Q", title=title, axis=axis),
-        tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{value}:Q", format=fmt)],
+        color=colour,
+        tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{value}:Q", format=tip)],
     ).properties(height=_rows_height(frame, category))
 
 
@@ -130,17 +141,22 @@ def _rows_height(frame: pl.DataFrame, category: str) -> int:
     return 70 + 28 * max(frame[category].n_unique(), 2)
 
 
-def win_rate_rows(frame: pl.DataFrame, category: str) -> alt.LayerChart:
-    """Win rate per ``category`` as a row each (points with 95 % Wilson bars): for long lists of names."""
+def win_rate_rows(frame: pl.DataFrame, category: str, order: list[str] | None = None,
+                  highlight: str | None = None) -> alt.LayerChart:
+    """Win rate per ``category`` as a row each (points with 95 % Wilson bars): for long lists of names; rows in
+    ``order`` when given, ``highlight`` drawn larger in the accent colour (the others grey)."""
     data = frame.filter(pl.col("deals") > 0)
     base = alt.Chart(data).encode(
-        y=alt.Y(f"{category}:N", sort=_order(data, category), title=None, axis=alt.Axis(labelOverlap=False)),
+        y=alt.Y(f"{category}:N", sort=order or _order(data, category), title=None,
+                axis=alt.Axis(labelOverlap=False)),
         tooltip=_tooltip(category),
     )
     bars = base.mark_rule(strokeWidth=2, color=WHISKER).encode(
         x=alt.X("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)", axis=alt.Axis(format="%")),
         x2="ci_high:Q")
-    points = base.mark_point(filled=True, size=70, opacity=1, color=ACCENT).encode(
-        x=alt.X("win_rate:Q", scale=RATE_AXIS))
+    colour: Any = alt.value(ACCENT) if highlight is None else alt.condition(
+        alt.datum[category] == highlight, alt.value(ACCENT), alt.value("#b0bec5"))
+    points = base.mark_point(filled=True, size=70, opacity=1).encode(x=alt.X("win_rate:Q", scale=RATE_AXIS),
+                                                                      color=colour)
     even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="#9aa5b1").encode(x="x:Q")
     return alt.LayerChart(layer=[even, bars, points]).properties(height=_rows_height(data, category))

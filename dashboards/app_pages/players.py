@@ -25,6 +25,7 @@ PLAYER_COLUMNS = {
 }
 
 CHART_PLAYERS = 20  # players in the charts (those with the most deals); the table lists everyone
+FOLLOWED = "players_followed"  # the sidebar's player the pick last followed
 GO_REPLAY = "players_go_replay"  # set by the button, acted on once the sidebar has the new player
 
 
@@ -44,11 +45,20 @@ if widgets.no_deals_note(data.headline(filters)["deals"]):
     st.stop()
 
 table = data.player_table(filters)
-widgets.table(table, "players", column_config=PLAYER_COLUMNS, column_order=list(PLAYER_COLUMNS))
+SCORES = ("score_per_deal", "total_score")
+mixed = filters.ruleset is None and data.contract_win_rates(filters, ("ruleset",))["ruleset"].n_unique() > 1
+if mixed:  # Königrufen and Slovenian points are not on one scale: never added up or averaged together
+    st.info("These deals mix Königrufen and Slovenian games, whose points are not on one scale: choose a ruleset "
+            "in the sidebar to see scores.", icon=":material/rule:")
+widgets.table(table, "players", column_config=PLAYER_COLUMNS,
+              column_order=[c for c in PLAYER_COLUMNS if not (mixed and c in SCORES)])
 
 st.subheader("A player's deals")
 names = table["player"].to_list()
 url_state.adopt({"pick": url_state.one_of(names)})
+if filters.player != st.session_state.get(FOLLOWED):  # the sidebar's player changed: the pick follows it
+    st.session_state["pick"] = filters.player if filters.player in names else None
+st.session_state[FOLLOWED] = filters.player
 chosen = st.selectbox("Player", names, index=None, placeholder="Choose a player", key="pick")
 url_state.publish({"pick": chosen})
 if chosen is not None:
@@ -59,6 +69,7 @@ if st.session_state.pop(GO_REPLAY, False):
     st.switch_page(widgets.REPLAY_PAGE)
 
 busiest = table.sort(["deals", "player"], descending=[True, False]).head(CHART_PLAYERS)
+order = busiest["player"].to_list()  # one sort for every chart: the busiest first
 if table.height > CHART_PLAYERS:
     st.caption(f"The charts show the {CHART_PLAYERS} players with the most deals; the table has all "
                f"{table.height:,}.")
@@ -70,13 +81,17 @@ with left:
     if rates.is_empty():
         st.info("Nobody declared a contract in these deals.")
     else:
-        st.altair_chart(charts.win_rate_rows(rates, "declarer"), width="stretch")
+        st.altair_chart(charts.win_rate_rows(rates, "declarer", order, chosen), width="stretch")
 with right:
     st.subheader("Score per deal")
-    st.altair_chart(charts.bar_chart(busiest.drop_nulls("score_per_deal"), "player", "score_per_deal",
-                                     "average score per deal", fmt=".1f"), width="stretch")
+    if mixed:
+        st.caption("Choose a ruleset in the sidebar: Königrufen and Slovenian scores are not averaged together.")
+    else:
+        st.altair_chart(charts.bar_chart(busiest.drop_nulls("score_per_deal"), "player", "score_per_deal",
+                                         "average score per deal", fmt=".1f", order=order, highlight=chosen),
+                        width="stretch")
 
 st.subheader("Renons per deal played")
 st.caption("Details by code and the renons themselves are on the Audit page.")
-st.altair_chart(charts.bar_chart(busiest, "player", "renons_rate", "renons per deal played", fmt=".1%"),
-                width="stretch")
+st.altair_chart(charts.bar_chart(busiest, "player", "renons_rate", "renons per deal played", fmt="%", order=order,
+                                 highlight=chosen), width="stretch")

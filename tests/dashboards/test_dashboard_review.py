@@ -171,3 +171,35 @@ def test_sidebar_dates_one_under_the_other(store: Path) -> None:
     at = open_page("Overview")
     assert len(at.sidebar.columns) == 0  # not squeezed into two half-width columns
     assert {d.key for d in at.sidebar.date_input} == {"from", "to"}
+
+
+def test_players_charts_share_one_sort_whole_percent_ticks_and_follow_the_sidebar(store: Path) -> None:
+    at = open_page("Players", player="Boris")
+    assert at.selectbox(key="pick").value == "Boris"  # "A player's deals" follows the sidebar's player
+    at = open_page("Players", pick="Boris")
+    specs = [json.dumps(spec) for spec in chart_specs(at)]
+    assert len(specs) == 3
+    order = '["Ana", "Boris", "Cilka", "David"]'  # everybody has 10 deals: by name
+    assert all(order in text for text in specs)  # one sort for the three charts
+    assert all('"Boris"' in text and "#b0bec5" in text for text in specs)  # the chosen player stands out
+    renons = specs[2]
+    assert '"format": "%"' in renons and '"tickMinStep": 0.01' in renons  # whole percents, none repeated
+    assert '".1%"' not in renons.split('"axis"')[1][:80]
+
+
+def test_players_never_average_koenigrufen_and_slovenian_scores(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest.commands import ingest
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for name in ("seed_session.jsonl", "koenigrufen_session.jsonl"):
+        (inputs / name).write_bytes((EXAMPLES / name).read_bytes())
+    ingest([inputs], tmp_path / "store", executor="local:1", quiet=True)
+    monkeypatch.setenv("TAROCK_STORE", str(tmp_path / "store"))
+    at = open_page("Players")
+    assert any("not on one scale" in i.value for i in at.info)
+    assert "score_per_deal" not in at.dataframe[0].proto.column_order
+    assert len(chart_specs(at)) == 2  # win rates and renons; no score chart
+    at = open_page("Players", ruleset="slovenian")
+    assert not any("not on one scale" in i.value for i in at.info)
+    assert "score_per_deal" in at.dataframe[0].proto.column_order
