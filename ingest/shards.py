@@ -11,8 +11,10 @@ with a JSON parse only when the regex is not conclusive.  Sessions are
 taken to be contiguous runs of lines, as in a score keeper's log; a session
 interleaved with others is cut where the planner cannot see it.
 
-Other files (``.json``: one record or a list; ``.trk`` text) are one shard
-each.  A ``.gz`` file
+A ``.json`` list is cut the same way, by the lines its elements start on
+(``plan_json``: the elements are streamed, so a large list is never held
+whole).  Other files (a ``.json`` holding one record, ``.trk`` text) are one
+shard each.  A ``.gz`` file
 is decompressed once to plan it and, by each of its shards, from the start
 up to the shard's range, so its shards cost more the later they start.
 """
@@ -32,7 +34,7 @@ import orjson
 
 from ingest.discover import SourceFile, is_json_lines
 from tarock.formats.items import ReaderLimits
-from tarock.formats.reader import open_regular
+from tarock.formats.reader import json_list_elements, open_regular
 
 DEFAULT_SHARD_SIZE = 20_000
 """Target records per shard: about a few seconds of work, so scheduling overhead stays negligible."""
@@ -281,21 +283,54 @@ def plan_lines(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[i
         close()
 
 
+def plan_json(path: str, shard_size: int, limits: ReaderLimits) -> list[tuple[int, int | None, int, None]]:
+    """``(start_line, end_line, records, None)`` of the shards of a ``.json`` file: its list cut by lines.
+
+    The list's elements are streamed (``json_list_elements``: one element held
+    at a time, never parsed) and counted by the line each starts on; a cut
+    falls between two lines, after at least ``shard_size`` elements, and moves
+    on past the elements of the session it would split, as ``plan_lines``
+    does.  Elements that start on one line stay together (a list written on a
+    single line is one shard).  A worker reads its range by scanning the file
+    from its start (no offset: the reader seeks only in JSON Lines).
+    """
+    if shard_size < 1:
+        raise ValueError(f"shard_size must be at least 1, not {shard_size}")
+    ranges: list[tuple[int, int | None, int, None]] = []
+    start, count, last_line = 1, 0, 0
+    last_session: Any = None  # the session of the last element, once the shard is (nearly) full
+    for line, text in json_list_elements(path, limits):
+        if count >= shard_size and line > last_line:
+            session = None if text is None else session_of(text)
+            if last_session is None or session != last_session:
+                ranges.append((start, line - 1, count, None))
+                start, count = line, 0
+            last_session = session
+        elif count + 1 >= shard_size:
+            last_session = None if text is None else session_of(text)
+        count += 1
+        last_line = line
+    ranges.append((start, None, max(count, 1), None))
+    return ranges
+
+
 def plan_shards(files: Iterable[SourceFile], generation: str, shard_size: int = DEFAULT_SHARD_SIZE,
                 limits: ReaderLimits | None = None) -> list[Shard]:
     """The shards of ``files`` for a store generation: JSON Lines cut by ``plan_lines``, other files whole."""
     shards = []
     for src in files:
-        if src.fingerprint is None or not is_json_lines(src.path):
-            est = max(1, src.size // _JSON_RECORD_BYTES)
-            ranges: list[tuple[int, int | None, int, int]] = [(1, None, est, 0)]
+        ranges: list[tuple[int, int | None, int, int | None]]
+        if src.fingerprint is not None and is_json_lines(src.path):
+            ranges = list(plan_lines(src.path, shard_size, limits or ReaderLimits()))
+        elif src.fingerprint is not None and src.path.removesuffix(".gz").endswith(".json"):
+            ranges = list(plan_json(src.path, shard_size, limits or ReaderLimits()))
         else:
-            ranges = plan_lines(src.path, shard_size, limits or ReaderLimits())
+            ranges = [(1, None, max(1, src.size // _JSON_RECORD_BYTES), 0)]
         seekable = not src.path.endswith(".gz")
         for start, end, est, start_byte in ranges:
             key = shard_key(src.abspath, src.fingerprint, start, end, generation)
             shards.append(Shard(key, src.path, src.abspath, src.fingerprint, start, end, est,
-                                start_byte=start_byte if seekable and start > 1 else None))
+                                start_byte=start_byte if seekable and start > 1 and start_byte else None))
     return shards
 
 

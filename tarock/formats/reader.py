@@ -230,8 +230,10 @@ class _JsonSplitter:
     for orjson to describe.
     """
 
-    def __init__(self, source: _Source, limits: ReaderLimits, start_line: int, end_line: int | None) -> None:
+    def __init__(self, source: _Source, limits: ReaderLimits, start_line: int, end_line: int | None,
+                 parse: bool = True) -> None:
         self._source = source
+        self._parse = parse  # False: elements are cut out but never parsed on the way (ingest's planner)
         self._max = limits.max_line_bytes
         self._start_line = start_line
         self._end_line = end_line
@@ -375,7 +377,7 @@ class _JsonSplitter:
         inside a string, the element goes on past this chunk) the exact scan
         takes over at ``pos``.
         """
-        if buf[pos] != _OBJECT_START:
+        if not self._parse or buf[pos] != _OBJECT_START:
             return pos
         balance = 0
         end = pos
@@ -578,7 +580,9 @@ def read_records(
             yield from read_trk_lines(file, lines, limits, start_line, end_line)
             return
         if _is_json_list_file(file):
-            pieces = _JsonSplitter(source, limits, start_line, end_line).pieces()
+            # a problem is reported by the shard whose lines hold it (every shard scans the lines before its own)
+            pieces: Iterator[_Piece] = (p for p in _JsonSplitter(source, limits, start_line, end_line).pieces()
+                      if p.line >= start_line and (end_line is None or p.line <= end_line))
         else:
             first_line = 1
             if start_byte and not gz:
@@ -602,6 +606,26 @@ def read_records(
             if piece.problem is None and (not piece.data or piece.data.isspace()):
                 continue
             yield _item(file, piece, limits, canonical_text)
+
+
+def json_list_elements(path: str | os.PathLike[str], limits: ReaderLimits = ReaderLimits()) -> Iterator[
+        tuple[int, bytes | None]]:
+    """``(line, text)`` of each item of a ``.json`` (or ``.json.gz``) file, in order, as ``read_records`` cuts
+    them out: a list's elements, or the one value of a file that holds no list; ``text`` is None for an
+    item that is a problem (too long, a stray comma, …).  Nothing is parsed and at most one element
+    (up to ``max_line_bytes``) is held, so ingest's planner can cut a large list into line ranges.  A file
+    that cannot be opened or read just ends the items there.
+    """
+    file = str(path)
+    try:
+        raw = open_regular(file)
+    except OSError:
+        return
+    stream = gzip.GzipFile(fileobj=raw, mode="rb") if file.endswith(".gz") else raw
+    with raw, stream:
+        source = _Source(stream, limits.max_gz_bytes if file.endswith(".gz") else None)
+        for piece in _JsonSplitter(source, limits, 1, None, parse=False).pieces():
+            yield piece.line, (piece.data if piece.problem is None else None)
 
 
 def read_line(file: str, line: int, data: bytes, limits: ReaderLimits = ReaderLimits(),
