@@ -17,7 +17,7 @@ from analysis.store import Store
 
 SESSION_ORDER = "d.seq, d.source_file, d.source_line"
 """A session's deals in order: ``seq`` (deals without one after those with one), then file order, as
-ingest scores them (``tarock.rules.sessions.order_session``)."""
+ingest scores them (``tarock.check.sessions``, docs/records.md "Sessions")."""
 
 _SESSIONS = """
 SELECT d.session, count(*) AS deals, list_sort(list_distinct(flatten(list(d.players)))) AS players,

@@ -19,7 +19,8 @@ from msgspec.structs import asdict
 from tarock.check.result import CheckedFinding, DealCheck
 from tarock.check.sessions import SessionPlan, SessionScorer, ordered
 from tarock.formats.items import ReadItem
-from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC
+from tarock.options import SlovenianOptions, options_for
+from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC, session_end_per_radelc
 
 
 @dataclass
@@ -52,6 +53,7 @@ class Sheet:
     totals: dict[str, int] = field(default_factory=dict)
     radelci: dict[str, int] = field(default_factory=dict)
     rulesets: set[str] = field(default_factory=set)
+    end_per_radelc: int = SESSION_END_PER_RADELC  # what an open radelc costs at the end (the rules' options)
 
     @property
     def keeps_radelci(self) -> bool:
@@ -60,10 +62,11 @@ class Sheet:
 
     @property
     def session_end(self) -> dict[str, int]:
-        """−100 per uncancelled radelc (only for a real session)."""
+        """``end_per_radelc`` (−100; −40 under Palčka's rules) per uncancelled radelc (only for a real
+        session)."""
         if self.session is None:
             return {p: 0 for p in self.players}
-        return {p: SESSION_END_PER_RADELC * self.radelci.get(p, 0) for p in self.players}
+        return {p: self.end_per_radelc * self.radelci.get(p, 0) for p in self.players}
 
     @property
     def final(self) -> dict[str, int]:
@@ -107,6 +110,10 @@ def build_sheets(items: Iterable[ReadItem], overrides: dict[str, Any] | None = N
         if not copy:
             sheet = sheets[item.deal.session]
             _add_row(sheet, len(sheet.rows) + 1, result)
+            if item.deal.ruleset == "slovenian":  # the session's last Slovenian deal sets it, as its ledger does
+                options = options_for("slovenian", item.deal.options, overrides)
+                assert isinstance(options, SlovenianOptions)
+                sheet.end_per_radelc = session_end_per_radelc(options)
     return list(sheets.values()), bad
 
 

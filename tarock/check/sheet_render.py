@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tarock.formats.items import ReadItem
-from tarock.check.sheet import SESSION_END_PER_RADELC, Sheet, SheetRow
+from tarock.check.sheet import Sheet, SheetRow
 from tarock.safe_text import csv_cell, escape_controls
 
 RADELC = "○"
@@ -77,21 +77,22 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
                     where = f" trick {f.trick}" if f.trick else ""
                     console.print(_shown(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style))
     if sheets:
-        console.print(legend(any(sheet.keeps_radelci for sheet in sheets)), style="dim")
+        console.print(legend(sheets), style="dim")
     for item in bad:
         assert item.finding is not None
         console.print(_shown(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", "red"))
 
 
-def legend(radelci: bool) -> Text:
+def legend(sheets: list[Sheet]) -> Text:
     """What the sheet's marks and closing rows mean, printed under the sheets (radelci rows only where a
-    sheet keeps them)."""
+    sheet keeps them, with what an open radelc costs under their rules)."""
     parts = ["— nothing written for that player in that hand",
              "(sheet N) the recorded figure where it differs from the recomputed one",
              "(audit) a sheet-only figure its arithmetic audit disputes"]
-    if radelci:
+    ends = sorted({sheet.end_per_radelc for sheet in sheets if sheet.keeps_radelci}, reverse=True)
+    if ends:
         parts[:0] = [f"{RADELC} a radelc open after the hand (that player's next scores count double)"]
-        parts += [f"Session end: {SESSION_END_PER_RADELC:+d} for each radelc still open",
+        parts += [f"Session end: {' or '.join(f'{end:+d}' for end in ends)} for each radelc still open",
                   "Final: the total plus the session end"]
     return Text("Legend: " + "; ".join(parts) + ".")
 

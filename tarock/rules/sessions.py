@@ -8,21 +8,18 @@ every uncancelled radelc costs 100 (40 under ``radelc_session_value: 40``, the o
 session's last scored Slovenian deal) — a separate "session end" line, never part
 of any deal's scores.  A deal whose record has an error (no facts) is skipped
 and leaves the ledger unchanged.  Putting the deals in order is the caller's
-business; ``order_session`` does the usual (``seq``, else file order).
+business: ``tarock.check.sessions`` is the one session model every command uses.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
+from typing import Hashable, Iterable
 
 from tarock.facts import AnyFacts
 from tarock.rules.rulesets import score_facts
 from tarock.rules.slovenian.options import SlovenianOptions
 from tarock.rules.slovenian.scoring import SESSION_END_PER_RADELC, ScoreResult, session_end_per_radelc
-
-T = TypeVar("T")
-
 
 @dataclass(slots=True)
 class SessionLedger:
@@ -106,17 +103,3 @@ def score_session(
         result = ledger.apply(facts)
         entries.append(SessionEntry(key, result, dict(ledger.totals), dict(ledger.radelci)))
     return SessionReport(tuple(entries), ledger.close(), dict(ledger.totals), ledger.final_totals())
-
-
-def _seq_of(deal: Any) -> int | None:
-    """A deal's ``seq``: an attribute (``Deal``) or a key (a record mapping)."""
-    if isinstance(deal, Mapping):
-        return deal.get("seq")
-    return getattr(deal, "seq", None)
-
-
-def order_session(deals: Iterable[T], seq: Callable[[T], int | None] = _seq_of) -> list[T]:
-    """The deals sorted by ``seq`` where given, else by their original index; stable for ties."""
-    indexed = list(enumerate(deals))
-    indexed.sort(key=lambda pair: s if (s := seq(pair[1])) is not None else pair[0])
-    return [deal for _, deal in indexed]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tarock.facts import DECLARER, DealFacts
-from tarock.rules.sessions import SessionLedger, order_session, score_session
+from tarock.rules.sessions import SessionLedger, score_session
 
 P4 = ("Ana", "Boris", "Cilka", "David")
 
@@ -117,11 +117,3 @@ def test_a_newcomer_joins_with_no_radelci() -> None:
 class _Rec:
     name: str
     seq: int | None
-
-
-def test_order_session_by_seq_else_index_stably() -> None:
-    deals = [_Rec("a", 3), _Rec("b", None), _Rec("c", 0), _Rec("d", 3), _Rec("e", None)]
-    # keys: a 3, b index 1, c 0, d 3, e index 4 -> c(0), b(1), a(3), d(3), e(4); a before d (stable).
-    assert [d.name for d in order_session(deals)] == ["c", "b", "a", "d", "e"]
-    records = [{"id": "x", "seq": 2}, {"id": "y", "seq": 1}]
-    assert [r["id"] for r in order_session(records)] == ["y", "x"]

@@ -317,3 +317,20 @@ def test_preset_palcka_on_the_seed_session() -> None:
     assert ledger.totals == {"Ana": -102, "Boris": 70, "Cilka": 188, "David": -142}
     assert ledger.close() == {"Ana": -40, "Boris": -40, "Cilka": 0, "David": -40}
     assert ledger.final_totals() == {"Ana": -142, "Boris": 30, "Cilka": 188, "David": -182}
+
+
+def test_the_score_sheet_charges_the_presets_session_end() -> None:
+    # `tarock score` under the preset: the same seed session (see the test above, worked by hand) ends with
+    # -40 per open radelc (Ana, Boris, David one each), so the final row is -142, 30, 188, -182, and the
+    # legend says -40.
+    from tarock.check.sheet import build_sheets
+    from tarock.check.sheet_render import legend
+    from tarock.formats.reader import read_records
+
+    sheets, bad = build_sheets(read_records(EXAMPLES / "seed_session.jsonl"), {"preset": "palcka"})
+    assert not bad and len(sheets) == 1
+    assert sheets[0].session_end == {"Ana": -40, "Boris": -40, "Cilka": 0, "David": -40}
+    assert sheets[0].final == {"Ana": -142, "Boris": 30, "Cilka": 188, "David": -182}
+    assert "Session end: -40 for each radelc" in legend(sheets).plain
+    default, _ = build_sheets(read_records(EXAMPLES / "seed_session.jsonl"))
+    assert "Session end: -100 for each radelc" in legend(default).plain
