@@ -705,10 +705,45 @@ def analyse(
     from tarock.solver.analyse import analyse_command
     from tarock.formats.reader import iter_record_files
 
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from tarock.solver.analyse import summarise, text_lines
+
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
-    for item in analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, fmt.value):
-        sys.stdout.write((_dump(item) if fmt is Format.json else escape_controls(str(item), keep="\n")) + "\n")
+    reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json")
+    done: list[dict[str, Any]] = []
+    err = Console(stderr=True)
+    with Progress(SpinnerColumn(), TextColumn("analysing: {task.completed} deals"), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("analyse", total=None)
+        for report in reports:
+            progress.advance(task)
+            if fmt is Format.json:
+                sys.stdout.write(_dump(report) + "\n")
+                continue
+            done.append(report)
+            for line in text_lines(report):
+                sys.stdout.write(escape_controls(line, keep="\n") + "\n")
+            sys.stdout.flush()
+    if fmt is Format.text and done:
+        _print_analysis_summary(summarise(done), len(done))
+
+
+def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
+    """``tarock analyse``'s closing table: per player, cards played, point losses and the biggest ones."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Per player, over {deals} deal{'s' if deals != 1 else ''}")
+    for column in ("player", "cards", "points lost", "per card", "games given away", "biggest losses"):
+        table.add_column(column, justify="left" if column in ("player", "biggest losses") else "right")
+    for name, s in players.items():
+        biggest = "\n".join(f"{loss}: {card} in trick {trick} of {deal}" for loss, deal, trick, card in s.biggest)
+        table.add_row(escape_controls(name), str(s.cards), str(s.points_lost), f"{s.mean_loss:.2f}",
+                      str(s.games_given_away), escape_controls(biggest) or "—")
+    Console().print(table)
 
 
 @app.command()

@@ -165,3 +165,11 @@ def test_penalty_option_selects_the_policy() -> None:
     assert any(line["component"] == "penalty" and line["players"] == ["Boris"] for line in default["breakdown"])
     assert annulled["penalty"] == "annul" and set(annulled["scores"].values()) == {0}
     assert run("check", "--penalty", "nonsense", path)[0] == 2
+
+
+def test_analyse_ends_with_a_summary_per_player() -> None:
+    code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), "--from-trick", "11")
+    assert code == 0
+    assert "Per player, over 4 deals" in out
+    for name in ("Ana", "Boris", "Cilka", "David"):
+        assert name in out.split("Per player")[1]

@@ -19,7 +19,7 @@ reported as out of scope.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,46 @@ def analyse_command(paths: Iterable[str | Path], from_trick: int, fmt: str = "js
             yield report
         else:
             yield from text_lines(report)
+
+
+@dataclass
+class PlayerSummary:
+    """What one player's cards cost over the analysed deals: point losses in the point contracts, games
+    given away in the others (Berač, Odprti berač, the valats), and the biggest single losses."""
+
+    cards: int = 0
+    points_lost: int = 0
+    point_cards: int = 0
+    games_given_away: int = 0
+    biggest: list[tuple[int, str, int, str]] = field(default_factory=list)  # (loss, deal, trick, card)
+
+    @property
+    def mean_loss(self) -> float:
+        """Card points lost per card played in the point contracts."""
+        return self.points_lost / self.point_cards if self.point_cards else 0.0
+
+
+def summarise(reports: Iterable[dict[str, Any]], keep: int = 3) -> dict[str, PlayerSummary]:
+    """Per player, in order of first appearance: cards played, losses, and the ``keep`` biggest losses."""
+    out: dict[str, PlayerSummary] = {}
+    for report in reports:
+        if "error" in report:
+            continue
+        points = "declarer_takes_trick" not in report["best"] and "declarer_takes_all" not in report["best"]
+        for c in report["cards"]:
+            s = out.setdefault(c["player"], PlayerSummary())
+            s.cards += 1
+            loss = c["point_loss"]
+            if points:
+                s.point_cards += 1
+                s.points_lost += max(loss, 0)
+                if loss > 0:
+                    s.biggest.append((loss, str(report["id"]), c["trick"], c["card"]))
+                    s.biggest.sort(key=lambda b: -b[0])
+                    del s.biggest[keep:]
+            elif loss > 0:
+                s.games_given_away += 1
+    return out
 
 
 def text_lines(report: dict[str, Any]) -> Iterator[str]:

@@ -373,3 +373,29 @@ def test_full_tables_shrink_without_changing_results(monkeypatch: pytest.MonkeyP
         pos = random_ending(rng, 4, 4, "solo_tri")
         assert value(pos) == expected(pos, brute(pos, POINTS))
         assert cache_size() <= 40
+
+
+def test_summarise_counts_each_players_losses_by_hand() -> None:
+    # Two reports whose losses are set by hand: a Tri (point contract) where Ana loses 3 and 0 and Boris 5;
+    # a Berač where Boris gives the game away once (loss 1) and Ana loses nothing; an unreadable record.
+    from tarock.solver.analyse import summarise
+
+    tri = {"id": "d1", "best": {"declarer_side": 40}, "cards": [
+        {"trick": 11, "player": "Ana", "card": "HK", "point_loss": 3},
+        {"trick": 11, "player": "Boris", "card": "T2", "point_loss": 5},
+        {"trick": 12, "player": "Ana", "card": "S7", "point_loss": 0},
+        {"trick": 12, "player": "Boris", "card": "T3", "point_loss": -1},  # an illegal card's gain: no loss
+    ]}
+    berac = {"id": "d2", "best": {"declarer_takes_trick": False}, "cards": [
+        {"trick": 10, "player": "Boris", "card": "D4", "point_loss": 1},
+        {"trick": 10, "player": "Ana", "card": "D3", "point_loss": 0},
+    ]}
+    out = summarise([tri, berac, {"id": None, "error": "unreadable"}])
+    assert list(out) == ["Ana", "Boris"]
+    ana, boris = out["Ana"], out["Boris"]
+    # Ana: 3 cards, 2 in the Tri losing 3 in all (1.5 per card), no game given away.
+    assert (ana.cards, ana.point_cards, ana.points_lost, ana.games_given_away) == (3, 2, 3, 0)
+    assert ana.mean_loss == 1.5 and ana.biggest == [(3, "d1", 11, "HK")]
+    # Boris: 3 cards, 2 in the Tri losing 5 (the negative loss counts 0), the Berač given away once.
+    assert (boris.cards, boris.point_cards, boris.points_lost, boris.games_given_away) == (3, 2, 5, 1)
+    assert boris.biggest == [(5, "d1", 11, "T2")]
