@@ -52,7 +52,7 @@ class SessionCompare:
                 "radelci": dict(zip(names, self.radelci)), "differences": [d.to_dict(names) for d in self.diffs]}
 
 
-def _score_all(items: Callable[[], Iterable[ReadItem]], table: RulesTable) -> list[DealCheck]:
+def score_all(items: Callable[[], Iterable[ReadItem]], table: RulesTable) -> list[DealCheck]:
     """Every readable deal scored under ``table``, copies left out, in scoring order."""
     deals = [item for item in items() if item.deal is not None]
     key = _session_seq
@@ -71,21 +71,27 @@ def _session_seq(item: ReadItem) -> tuple[str | None, int | None]:
     return item.deal.session, item.deal.seq
 
 
-def _line_texts(check: DealCheck) -> list[str]:
-    return [f"{', '.join(ln.players)} {ln.component} {ln.value:+d}: {ln.detail}" for ln in check.breakdown or ()]
+def line_texts(check: DealCheck, player: str | None = None) -> list[str]:
+    """The deal's breakdown lines as ``compare`` writes them (``player``: only the lines naming that player)."""
+    return [f"{', '.join(ln.players)} {ln.component} {ln.value:+d}: {ln.detail}" for ln in check.breakdown or ()
+            if player is None or player in ln.players]
 
 
 def compare(items: Callable[[], Iterable[ReadItem]], tables: list[RulesTable]) -> list[SessionCompare]:
     """The sessions of ``items`` (read once per table) under each of ``tables``."""
-    runs = [_score_all(items, table) for table in tables]
+    return compare_runs([score_all(items, table) for table in tables])
+
+
+def compare_runs(runs: list[list[DealCheck]]) -> list[SessionCompare]:
+    """The sessions of ``runs`` (per table, ``score_all``'s deals: the same deals in the same order)."""
     sessions: dict[str | None, SessionCompare] = {}
     hands: dict[str | None, int] = {}
     for checks in zip(*runs):
         first = checks[0]
         sc = sessions.get(first.session)
         if sc is None:
-            sc = sessions[first.session] = SessionCompare(first.session, totals=[{} for _ in tables],
-                                                          radelci=[{} for _ in tables])
+            sc = sessions[first.session] = SessionCompare(first.session, totals=[{} for _ in runs],
+                                                          radelci=[{} for _ in runs])
         if len({c.id for c in checks}) != 1:
             raise ValueError("the tables scored the deals in different orders")
         for p in first.players:
@@ -100,7 +106,7 @@ def compare(items: Callable[[], Iterable[ReadItem]], tables: list[RulesTable]) -
             radelci.update(c.radelci_after or {})
         if all(s == scores[0] for s in scores[1:]):
             continue
-        texts = [_line_texts(c) for c in checks]
+        texts = [line_texts(c) for c in checks]
         common = set(texts[0]).intersection(*texts[1:])
         sc.diffs.append(DealDiff(first.session, hand, first.id, first.contract, scores,
                                  [[t for t in ts if t not in common] for ts in texts]))
