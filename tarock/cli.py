@@ -276,12 +276,16 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Seed: the same arguments give byte-identical output.")] = 1,
     mistakes: Annotated[float, typer.Option("--mistakes", help="Probability that a deal gets one injected mistake.")] = 0.0,
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (output does not depend on it).")] = 1,
+    ruleset: Annotated[str, typer.Option("--ruleset", metavar="[slovenian|koenigrufen]", help="slovenian (3 or 4 players) or koenigrufen (4).")] = "slovenian",
+    ruleset_option: OptionOverrides = None,
 ) -> None:
     """Play whole sessions with heuristic players and write realistic records, mistakes injected at a rate."""
     from tarock.sim.simulate import truth_path, write_simulation
 
+    overrides = parse_overrides(ruleset_option)
     try:
-        stats = write_simulation(out, players, sessions, deals_per_session, seed, mistakes, workers)
+        stats = write_simulation(out, players, sessions, deals_per_session, seed, mistakes, workers, ruleset,
+                                 overrides)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     typer.echo(f"wrote {stats.deals:,} deals in {stats.sessions:,} sessions to {out} "

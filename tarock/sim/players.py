@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from tarock.cards import (
     ABOVE,
@@ -397,7 +398,20 @@ def _kontras(rng: random.Random, names: tuple[str, ...], declarer: int, defender
 # -- card play ---------------------------------------------------------------------
 
 
-def _pagat_keeper(contract: Contract, hands: list[int], pagat_ultimo: int | None) -> int:
+class PlayedGame(Protocol):
+    """What the card play's rules of thumb need to know of the game (a Slovenian ``Contract``, or
+    ``tarock.sim.koenigrufen_players.PlayView``)."""
+
+    @property
+    def trumps(self) -> bool: ...
+    @property
+    def negative(self) -> bool: ...
+    @property
+    def is_valat(self) -> bool: ...
+
+
+
+def _pagat_keeper(contract: PlayedGame, hands: list[int], pagat_ultimo: int | None) -> int:
     """The seat that keeps its Pagat for the last trick (-1: nobody): in a game with taroks as
     trumps, the Pagat's holder who announced pagat ultimo or holds mostly taroks."""
     if not contract.trumps or contract.negative:
@@ -424,7 +438,7 @@ class CardPlay:
     __slots__ = ("called_king", "contract", "declarer", "fresh", "leader", "n", "partner", "revealed",
                  "save_pagat", "seen", "trumps")
 
-    def __init__(self, contract: Contract, n: int, declarer: int | None, partner: int | None,
+    def __init__(self, contract: PlayedGame, n: int, declarer: int | None, partner: int | None,
                  called_king: int | None, hands: list[int], pagat_ultimo: int | None, leader: int) -> None:
         self.contract = contract
         self.trumps = contract.trumps

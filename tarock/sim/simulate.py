@@ -27,7 +27,7 @@ import multiprocessing
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -42,7 +42,7 @@ from tarock.deal import FORMAT
 from tarock.engine import replay
 from tarock.facts import DealFacts
 from tarock.game import Game, Phase
-from tarock.options import DEFAULT_SLOVENIAN
+from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
 from tarock.sim.randomplay import deal_cards
 from tarock.formats.codec import deal_from_obj
 from tarock.rules.slovenian.scoring import ScoreResult
@@ -390,21 +390,45 @@ Simulated = list[tuple[dict[str, Any], list[dict[str, Any]]]]
 
 
 def simulate_sessions(players: int, seed: int, first: int, count: int, deals_per_session: int,
-                      mistakes: float) -> Simulated:
-    """Sessions ``first`` … ``first + count - 1`` of a run, every deal with its ground-truth lines."""
+                      mistakes: float, ruleset: str = "slovenian",
+                      options: tuple[tuple[str, Any], ...] = ()) -> Simulated:
+    """Sessions ``first`` … ``first + count - 1`` of a run, every deal with its ground-truth lines
+    (``options``: the Königrufen options' overrides, as items)."""
     out: Simulated = []
+    if ruleset == "koenigrufen":
+        from tarock.sim.koenigrufen_sim import KoenigrufenSession
+
+        kr_options = koenigrufen_options(None, dict(options))
+        for index in range(first, first + count):
+            session = KoenigrufenSession(seed, index, mistakes, kr_options, NAME_POOL, FIRST_DAY)
+            out.extend(session.deals(deals_per_session))
+        return out
     for index in range(first, first + count):
         out.extend(_Session(players, seed, index, mistakes).deals(deals_per_session))
     return out
 
 
-def _chunk_worker(args: tuple[int, int, int, int, int, float]) -> Simulated:
+def _chunk_worker(args: tuple[int, int, int, int, int, float, str, tuple[tuple[str, Any], ...]]) -> Simulated:
     """``simulate_sessions`` for a process pool (one picklable argument)."""
     return simulate_sessions(*args)
 
 
+RULESETS = ("slovenian", "koenigrufen")
+
+
 def _check_arguments(players: int, sessions: int, deals_per_session: int, mistakes: float,
-                     workers: int) -> None:
+                     workers: int, ruleset: str = "slovenian", options: Mapping[str, Any] | None = None) -> None:
+    if ruleset not in RULESETS:
+        raise ValueError(f"the simulator plays {' or '.join(RULESETS)}, not {ruleset!r}")
+    if ruleset == "koenigrufen":
+        if players != 4:
+            raise ValueError(f"koenigrufen is played by 4 players, not {players}")
+        try:
+            koenigrufen_options(None, options)
+        except OptionError as exc:
+            raise ValueError(str(exc)) from None
+    elif options:
+        raise ValueError("options are simulated for koenigrufen only; slovenian plays its defaults")
     if players not in (3, 4):
         raise ValueError(f"slovenian is played by 3 or 4 players, not {players}")
     if sessions < 0 or deals_per_session < 1:
@@ -416,16 +440,18 @@ def _check_arguments(players: int, sessions: int, deals_per_session: int, mistak
 
 
 def simulate(players: int, sessions: int, deals_per_session: int, seed: int, mistakes: float = 0.0,
-             workers: int = 1) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+             workers: int = 1, ruleset: str = "slovenian", options: Mapping[str, Any] | None = None
+             ) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Every simulated deal in session order, as (record object, ground-truth lines of its mistakes).
 
     ``mistakes`` is the probability that a deal gets one injected mistake.
     With ``workers`` > 1, chunks of sessions are simulated in a process pool
     and handed back in order; the deals are the same either way.
     """
-    _check_arguments(players, sessions, deals_per_session, mistakes, workers)
+    _check_arguments(players, sessions, deals_per_session, mistakes, workers, ruleset, options)
     per_chunk = max(1, DEALS_PER_CHUNK // deals_per_session)
-    chunks = [(players, seed, first, min(per_chunk, sessions - first), deals_per_session, mistakes)
+    items = tuple((options or {}).items())
+    chunks = [(players, seed, first, min(per_chunk, sessions - first), deals_per_session, mistakes, ruleset, items)
               for first in range(0, sessions, per_chunk)]
     if workers == 1 or len(chunks) < 2:
         for chunk in chunks:
@@ -454,7 +480,8 @@ def _open_output(out: Path, stack: ExitStack) -> BinaryIO:
 
 
 def write_simulation(out: str | Path, players: int, sessions: int, deals_per_session: int, seed: int,
-                     mistakes: float = 0.0, workers: int = 1) -> SimulationStats:
+                     mistakes: float = 0.0, workers: int = 1, ruleset: str = "slovenian",
+                     options: Mapping[str, Any] | None = None) -> SimulationStats:
     """Write the simulated records to ``out`` (JSON Lines, gzip for ``.gz``) and their ground truth
     to ``truth_path(out)``; returns what was written and how long it took."""
     out = Path(out)
@@ -466,7 +493,8 @@ def write_simulation(out: str | Path, players: int, sessions: int, deals_per_ses
     with ExitStack() as stack:
         records = _open_output(out, stack)
         truths = stack.enter_context(truth.open("wb"))
-        for record, lines in simulate(players, sessions, deals_per_session, seed, mistakes, workers):
+        for record, lines in simulate(players, sessions, deals_per_session, seed, mistakes, workers, ruleset,
+                                         options):
             records.write(orjson.dumps(record, option=_LINE))
             for line in lines:
                 truths.write(orjson.dumps(line, option=_LINE))

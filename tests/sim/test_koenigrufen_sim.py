@@ -1,0 +1,85 @@
+"""The Königrufen session simulator (``simulate --ruleset koenigrufen``), judged by the real checker."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from tarock.sim import simulate as simulate_module
+from tarock.sim.koenigrufen_sim import KINDS
+from tarock.sim.simulate import simulate, truth_path, write_simulation
+from tests.sim.test_simulate import checked, findings, truth
+
+KR = "koenigrufen"
+
+
+def test_a_clean_koenigrufen_simulation_has_no_findings(tmp_path: Path) -> None:
+    out = tmp_path / "clean.jsonl"
+    stats = write_simulation(out, 4, sessions=30, deals_per_session=15, seed=3, mistakes=0.0, ruleset=KR)
+    checks = checked(out)
+    assert stats.deals == len(checks) == 450
+    assert findings(checks) == Counter()
+    assert all(c.status == "ok" and c.recorded is not None and c.ruleset == KR for c in checks)
+    assert truth_path(out).read_bytes() == b""
+
+
+def test_injected_koenigrufen_mistakes_are_exactly_what_check_finds(tmp_path: Path) -> None:
+    out = tmp_path / "mistakes.jsonl.gz"
+    stats = write_simulation(out, 4, sessions=20, deals_per_session=15, seed=7, mistakes=0.3, ruleset=KR)
+    lines = truth(out)
+    assert findings(checked(out)) == Counter((t["id"], t["code"], t["trick"], t["player"]) for t in lines)
+    assert stats.deals == 300 and stats.mistakes == len(lines)
+    assert 60 <= len(lines) <= 120  # about three deals in ten
+    assert len({t["id"] for t in lines}) == len(lines)
+    assert {t["kind"] for t in lines} <= {k.name for k in KINDS}
+    assert all(t["trick"] is None for t in lines if t["code"] in ("A_SCORE_MISMATCH", "R_STASH", "R_OWN_KING"))
+
+
+def test_koenigrufen_output_is_byte_identical_whatever_the_workers(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simulate_module, "DEALS_PER_CHUNK", 30)
+    for name, workers in (("a", 1), ("b", 2)):
+        write_simulation(tmp_path / f"{name}.jsonl.gz", 4, sessions=6, deals_per_session=15, seed=9,
+                         mistakes=0.3, workers=workers, ruleset=KR)
+    assert (tmp_path / "a.jsonl.gz").read_bytes() == (tmp_path / "b.jsonl.gz").read_bytes()
+    assert (tmp_path / "a.truth.jsonl").read_bytes() == (tmp_path / "b.truth.jsonl").read_bytes() != b""
+
+
+def test_options_and_presets_are_passed_through(tmp_path: Path) -> None:
+    out = tmp_path / "ooe.jsonl"
+    write_simulation(out, 4, sessions=20, deals_per_session=15, seed=5, mistakes=0.0, ruleset=KR,
+                     options={"preset": "oberoesterreich", "values": "wien"})
+    records = [orjson.loads(line) for line in out.read_bytes().splitlines()]
+    assert all(r["options"]["values"] == "wien" and r["options"]["zwiccolo"] is False for r in records)
+    assert not any(r["contract"] in ("zwiccolo", "zwiccolo_ouvert") or isinstance(r.get("declarer"), list)
+                   for r in records)
+    assert findings(checked(out)) == Counter()
+
+
+def test_the_contract_mix_looks_like_an_evening() -> None:
+    records: list[dict[str, Any]] = [r for r, _ in simulate(4, 50, 20, 2026, 0.0, ruleset=KR)]
+    contracts = Counter(r["contract"] for r in records)
+    total = len(records)
+    assert contracts.most_common(1)[0][0] == "rufer" and contracts["rufer"] > total / 3
+    assert contracts["trischaken"] > total / 20
+    assert contracts["piccolo"] + contracts["bettel"] > total / 40
+    assert len(contracts) >= 8  # the rare games come up too
+    assert any(r.get("conceded") for r in records)
+    assert any("announcements" in r for r in records)
+    assert all(r["ruleset"] == KR and len(r["players"]) == 4 for r in records)
+
+
+@pytest.mark.parametrize("kwargs", [{"players": 3}, {"options": {"nonsense": 1}}])
+def test_bad_koenigrufen_arguments_are_refused(kwargs: dict[str, Any]) -> None:
+    args: dict[str, Any] = {"players": 4, "options": None} | kwargs
+    with pytest.raises(ValueError):
+        list(simulate(args["players"], 1, 1, 1, 0.0, ruleset=KR, options=args["options"]))
+
+
+def test_slovenian_takes_no_options() -> None:
+    with pytest.raises(ValueError):
+        list(simulate(4, 1, 1, 1, 0.0, options={"values": "wien"}))
