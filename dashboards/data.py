@@ -29,7 +29,7 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from analysis import audit, deals, outcomes, overview, players, uploads, win_rates
+from analysis import audit, deals, outcomes, overview, players, sessions, uploads, whatif, win_rates
 from analysis.deals import DealDetail
 from analysis.filters import Filters
 from analysis.stats import with_rate
@@ -261,6 +261,27 @@ def _deal_replay(path: str, deal_id: str) -> DealReplay | None:
 def deal_replay(deal_id: str) -> DealReplay | None:
     """The replay viewer's steps for a stored deal (its canonical record replayed by the engine)."""
     return _deal_replay(store_path(), deal_id)
+
+
+# -- what-if -------------------------------------------------------------------------------------------------
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _sessions(path: str, filters: Filters) -> pl.DataFrame:
+    return sessions.sessions(_store(path), filters)
+
+
+def session_list(filters: Filters) -> pl.DataFrame:
+    """One row per session the filters keep (``analysis.sessions.sessions``)."""
+    return _sessions(store_path(), filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=32)
+def _whatif(path: str, tables: tuple[str, ...], filters: Filters, session: str | None) -> whatif.WhatIf:
+    return whatif.whatif(_store(path), tables, filters, session)
+
+
+def what_if(tables: tuple[str, ...], filters: Filters, session: str | None = None) -> whatif.WhatIf:
+    """The selected deals rescored under each of ``tables`` (``analysis.whatif``)."""
+    return _whatif(store_path(), tables, filters, session)
 
 
 # -- ingest --------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ PAGES = {
     "Players": "app_pages/players.py",
     "Audit": "app_pages/audit.py",
     "Replay": "app_pages/replay.py",
+    "What-if": "app_pages/whatif.py",
     "Ingest": "app_pages/ingest.py",
 }
 RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"

@@ -43,6 +43,7 @@ PAGES = {  # screenshot name: (deep link, main heading)
     "audit": ("/audit", "Audit"),
     "replay": ("/replay?deal=example-r_follow_suit&step=5", "Replay"),  # the renons trick
     "replay-score": ("/replay?deal=disputed-1&step=end", "Replay"),
+    "whatif": ("/whatif?tables=slovenian,openspiel", "What-if"),
     "ingest": ("/ingest", "Ingest"),
 }
 
