@@ -7,9 +7,10 @@ own, the talon handled as the game says (with a concession now and then when
 the called king lies in the talon), a legal stash, legal announcements and
 kontras, and the card play drawn from ``Game.legal_cards()``; a decided
 negative game stops at the deciding trick half of the time.  It is the load
-for benchmarks, and what the session simulator's ``--ruleset koenigrufen``
-plays (``random_setup`` stops before the card play, for a simulator that
-plays the cards itself); it guarantees legality, not good play.
+for benchmarks and property tests (``random_setup`` stops before the card
+play, for a caller that plays the cards itself); it guarantees legality, not
+good play.  The session simulator's ``--ruleset koenigrufen`` plays with the
+heuristics of ``tarock.sim.koenigrufen_players`` instead.
 """
 
 from __future__ import annotations
