@@ -19,9 +19,10 @@ from dashboards import data
 from dashboards.pages import page_specs, uploads_enabled
 from dashboards.sidebar import sidebar_filters
 
+# The page icon, served by this server: an emoji or a Material name would make the browser fetch it from an
+# external host, which fails offline (tests/dashboards/test_dashboard_browser.py fails on any console error).
+# (A string under it would be written to every page: Streamlit shows a script's bare expressions.)
 ICON = Path(__file__).resolve().parent / "assets" / "icon.png"
-"""The page icon, served by this server: an emoji or a Material name would make the browser fetch it from an
-external host, which fails offline (tests/dashboards/test_dashboard_browser.py fails on any console error)."""
 
 st.set_page_config(page_title="Tarock review", page_icon=str(ICON), layout="wide")
 

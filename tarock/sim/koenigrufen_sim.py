@@ -44,7 +44,7 @@ from tarock.sim.koenigrufen_players import (
 from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, transpose
 from tarock.sim.players import HandValue, value_hand
 from tarock.sim.randomplay import deal_cards
-from tarock.sim.simulate import SimulationError
+from tarock.sim.errors import SimulationError
 
 KINDS: tuple[Kind, ...] = (
     Kind("follow_suit", "R_FOLLOW_SUIT", 22.0, "play"),

@@ -47,6 +47,8 @@ from tarock.sim.randomplay import deal_cards
 from tarock.formats.codec import deal_from_obj
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
+from tarock.sim.errors import SimulationError
+from tarock.sim.koenigrufen_sim import KoenigrufenSession
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
 from tarock.sim.players import (
     NO_ANNOUNCEMENTS,
@@ -77,11 +79,6 @@ DEALS_PER_CHUNK = 1000
 _LINE = orjson.OPT_APPEND_NEWLINE
 
 
-class SimulationError(RuntimeError):
-    """A simulated deal's replay disagrees with what the simulator meant to write.
-
-    This is a bug in the simulator or the engine; the message names the deal.
-    """
 
 
 @dataclass(slots=True)
@@ -396,8 +393,6 @@ def simulate_sessions(players: int, seed: int, first: int, count: int, deals_per
     (``options``: the Königrufen options' overrides, as items)."""
     out: Simulated = []
     if ruleset == "koenigrufen":
-        from tarock.sim.koenigrufen_sim import KoenigrufenSession
-
         kr_options = koenigrufen_options(None, dict(options))
         for index in range(first, first + count):
             session = KoenigrufenSession(seed, index, mistakes, kr_options, NAME_POOL, FIRST_DAY)
