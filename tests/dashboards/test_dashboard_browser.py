@@ -35,7 +35,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 expect.set_options(timeout=30_000)  # a first page on a busy CI machine can take longer than the default 5 s
-RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"
+RENONS_SENTENCE = "Boris played II on a diamond lead while holding 1♦"  # cards named as the pictures name them
 PAGES = {  # screenshot name: (deep link, main heading)
     "overview": ("/", "Overview"),
     "contracts": ("/contracts?by=declarer", "Contracts"),
