@@ -119,6 +119,8 @@ def session_order(items: list[Entry]) -> tuple[list[Entry], SessionPlan]:
     """The items in scoring order (``tarock.check.sessions``: each session's deals in ``seq`` order), and
     the plan of their sessions."""
     plan = SessionPlan.of(_session_seq(e) for e in items)
+    if plan.in_order:  # as most logs are: nothing to move
+        return items, plan
     orderer: SessionOrderer[Entry] = SessionOrderer(plan)
     out: list[Entry] = []
     for e in items:
@@ -212,9 +214,7 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
                 assert bulk is not None  # only the bulk path takes records as ``Plain``
                 if digest not in copies:
                     warnings = scorer.seq_warnings(entry.session, entry.seq, shard.path, entry.line)
-                    if not warnings:
-                        if entry.session is not None:
-                            bulk.share_ledger(entry.session, checker)
+                    if not warnings:  # the bulk path keeps the session's ledger; the usual path shares it below
                         try:
                             if bulk.add(entry):
                                 continue

@@ -77,6 +77,11 @@ class SessionPlan:
         for p in self.sessions.values():
             p.keys = None if p.in_order or p.keys is None else array("d", sorted(p.keys))
 
+    @property
+    def in_order(self) -> bool:
+        """Whether every session comes in scoring order already (then the input order is the order)."""
+        return all(p.in_order for p in self.sessions.values())
+
     @classmethod
     def of(cls, deals: Iterable[tuple[str | None, int | None]]) -> "SessionPlan":
         plan = cls()
