@@ -2,7 +2,7 @@
 
 Ingest stores exactly what a ``DealCheck`` holds (``ingest.rows.ShardRows``), score sheets are built from
 it (``tarock.check.sheet``), and the command line prints it.  The structs encode, field by field in the order
-declared here, to the JSON object of docs/store.md and DESIGN.md: ``encode`` and ``encode_line`` are the
+declared here, to the JSON object of docs/store.md and docs/architecture.md: ``encode`` and ``encode_line`` are the
 way to print one.
 
 ``card_points`` holds whole points: two sides, or per player in Klop and Trischaken (Königrufen's counting

@@ -1,6 +1,6 @@
 """One deal's replay as a check result (``tarock.check.result``), before scoring adds the scores.
 
-This is the shape DESIGN.md fixes for dashboards and ingest: they store exactly what the checker
+This is the shape docs/architecture.md fixes for dashboards and ingest: they store exactly what the checker
 (``tarock.check.checker``) makes of it.
 """
 

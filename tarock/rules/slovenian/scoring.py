@@ -2,15 +2,15 @@
 
 ``score_deal`` turns a ``DealFacts`` (what the card play established) and the
 radelci each player holds into a ``ScoreResult``: one ``Line`` per component of
-the score, in the breakdown order RULES.md fixes (game, difference, trula,
+the score, in the breakdown order docs/rules.md fixes (game, difference, trula,
 kings, pagat_ultimo, king_ultimo, valat, mondfang, klop, penalty, radelc), the
 per-player totals those lines add up to, and the radelci after the hand.
 
 The score sheet is not zero-sum: in Tri … Valat only the playing side
 (declarer and partner) writes, each the full amount; opponents write 0 unless
 a Mondfang or a renons penalty concerns them.  Klop is scored per player.
-Every number comes from the tables below (RULES.md, "Decisions — ruleset
-slovenian" and "slovenian scoring details (settled)"; seed 004).
+Every number comes from the tables below (docs/rules.md: the options and the rules' worked
+examples).
 
 Renons penalties (``options.penalty``, docs/penalties.md): ``slovenian_renons``
 adds a penalty line per offender; ``austrian_renonce`` replaces the deal's
@@ -42,7 +42,7 @@ from tarock.rules.slovenian.contracts import CONTRACTS
 # --- the rules as data ------------------------------------------------------
 
 CONTRACT_VALUES: Mapping[str, int] = MappingProxyType({c.name: c.value for c in CONTRACTS.values()})
-"""Game value of each contract (seed 004's bidding ladder)."""
+"""Game value of each contract (the bidding ladder of docs/rules.md)."""
 
 CONTRACT_LABELS: Mapping[str, str] = MappingProxyType({c.name: c.label for c in CONTRACTS.values()})
 """How a contract is named in a sentence."""
@@ -117,7 +117,7 @@ COMPONENTS = (
     "penalty",
     "radelc",
 )
-"""Breakdown order of the lines (RULES.md, "audit explanation")."""
+"""Breakdown order of the lines (docs/rules.md, "Scoring, in short")."""
 
 DOUBLED_BY_RADELC = ("game", "difference", "trula", "kings", "pagat_ultimo", "king_ultimo", "valat", "klop")
 """Components a radelc doubles: everything but Mondfang and the penalty (which doubles on its own)."""

@@ -1,6 +1,6 @@
 """Scoring of the ``slovenian`` ruleset from hand-written DealFacts.
 
-Every expected number is worked out by hand from RULES.md / seed 004 in the
+Every expected number is worked out by hand from the rules (docs/rules.md) in the
 comment next to it — never copied from the code's output.  Besides the
 numbers they pin every option's every branch, the sentence and the audit's
 basis of every kind of line, the result's other fields and the facts the
@@ -62,7 +62,7 @@ def comp(result: ScoreResult, component: str) -> list[int]:
     return [line.value for line in result.lines if line.component == component]
 
 
-# --- RULES.md §2.7: the seed's test vectors -----------------------------------------
+# --- docs/rules.md, "The rules' worked examples" -----------------------------------------
 
 
 def test_dva_with_43_points_scores_30_for_declarer_and_partner() -> None:
@@ -146,7 +146,7 @@ def test_seed_hand_4_dva_lost_with_radelc_and_failed_pagat_ultimo() -> None:
     ],
 )
 def test_difference_rounds_to_nearest_5(raw: int, expected: int) -> None:
-    # RULES.md §2.5: 8 -> 10, 7 -> 5, 2 -> 0, -2 -> 0, -8 -> -10 (integers never tie).
+    # docs/rules.md: 8 -> 10, 7 -> 5, 2 -> 0, -2 -> 0, -8 -> -10 (integers never tie).
     assert round_difference(raw, "nearest5") == expected
     assert round_difference(raw, "none") == raw
 
