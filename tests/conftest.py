@@ -18,8 +18,9 @@ if os.environ.get("CI"):
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests (those that take Playwright's ``page``) start a server and a browser: they are ``slow``,
-    outside the quick loop (``-m "not slow"``) and inside the full run."""
+    """The dashboard's tests run the real Streamlit app (AppTest) or a server and a browser (those that take
+    Playwright's ``page``): they are ``slow``, outside the quick loop (``-m "not slow"``) and inside the full
+    run."""
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()):
+        if "page" in getattr(item, "fixturenames", ()) or "tests/dashboards/" in item.nodeid:
             item.add_marker(pytest.mark.slow)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from tarock.cli import app
@@ -124,6 +125,7 @@ def test_score_csv_has_a_row_per_player_and_session_end() -> None:
     assert "seed-004,end,,session_end,,,Ana,-100,,0,1" in rows
 
 
+@pytest.mark.slow
 def test_simulate_writes_records_and_truth_and_the_bundled_sample_matches_its_truth(tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl.gz"
     code, text = run("simulate", "--players", "3", "--sessions", "2", "--deals-per-session", "5", "--seed", "9",

@@ -94,6 +94,7 @@ def test_sql_table(store: Path) -> None:
     assert "[link=http://evil.example]x[/link]" in out.getvalue()
 
 
+@pytest.mark.slow
 def test_file_names_in_notices_and_summaries(tmp_path: Path, records: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()

@@ -150,6 +150,7 @@ def test_compare_the_example_session() -> None:
     assert code == 0 and "2 deal(s) score differently" in text
 
 
+@pytest.mark.slow
 def test_compare_the_slovenian_sample_csv() -> None:
     code, out = run("score", str(SAMPLE), "--compare", "slovenian,openspiel", "-f", "csv")
     assert code == 0

@@ -14,6 +14,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.support.paths import ROOT
 
 
@@ -41,6 +43,7 @@ def _port_free(port: int) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_streamlit_child_and_frees_the_port(tmp_path: Path) -> None:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"

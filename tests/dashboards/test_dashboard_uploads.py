@@ -73,6 +73,7 @@ print(json.dumps({"limit": uploads.MAX_DECOMPRESSED_BYTES, "grew_kib": after - b
 """
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_is_refused_while_it_inflates(tmp_path: Path) -> None:
     """The inflated size is counted as it inflates: the process's peak memory hardly moves (issue 24)."""
     env = {**os.environ, uploads.INFLATED_MB_ENV: "16"}

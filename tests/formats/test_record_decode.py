@@ -165,6 +165,7 @@ def sample_lines() -> list[bytes]:
     return [line.rstrip(b"\n") for path in SAMPLE_FILES for line in gzip.open(path)]
 
 
+@pytest.mark.slow
 def test_every_sample_record_takes_the_fast_path() -> None:
     lines = sample_lines()
     assert len(lines) == 5500  # 4,000 + 1,200 Slovenian, 300 Königrufen (data/sample/README.md)
@@ -199,6 +200,7 @@ def test_every_valid_example_record_takes_the_fast_path() -> None:
         assert (check(text) is not None) == isinstance(reference(text), Deal), text
 
 
+@pytest.mark.slow
 def test_readers_give_the_same_items_with_and_without_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     files = EXAMPLE_FILES + SAMPLE_FILES
     fast = [item for path in files for item in read_records(path)]
@@ -707,6 +709,7 @@ def plain_records(draw: st.DrawFn) -> dict[str, Any]:
     return {key: rec[key] for key in keys}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(plain_records())
 def test_plain_records_take_the_fast_path_with_the_same_deal(rec: dict[str, Any]) -> None:

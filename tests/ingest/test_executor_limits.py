@@ -51,6 +51,7 @@ def test_absurd_worker_counts_are_refused(spec: str) -> None:
         make_executor(spec)
 
 
+@pytest.mark.slow
 def test_the_command_line_says_so_and_exits_2(tmp_path: Path) -> None:
     done = run_cli("ingest", str(SEED), "--store", str(tmp_path / "store"), "--executor", "local:100000")
     assert done.returncode == 2, done.stderr
@@ -59,6 +60,7 @@ def test_the_command_line_says_so_and_exits_2(tmp_path: Path) -> None:
     assert not (tmp_path / "store").exists()  # refused before the store is touched
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     with socket.socket() as probe:  # a port nothing listens on

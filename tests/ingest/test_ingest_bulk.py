@@ -124,6 +124,7 @@ def parquet_files(store: Path, generation: str) -> dict[str, list[dict[str, Any]
     return {str(p.relative_to(root)): pq.read_table(p).to_pylist() for p in sorted(root.rglob("*.parquet"))}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overrides", [{}, {"diff_rounding": "none", "radelc_scope": "each_player"}])
 def test_the_bulk_path_stores_what_the_reference_stores(tmp_path: Path, overrides: dict[str, Any],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -263,6 +264,7 @@ def _stores_the_same(tmp_path: Path, source: Path, options: IngestOptions) -> No
         assert fast[name] == rows, name
 
 
+@pytest.mark.slow
 def test_options_the_accelerator_does_not_declare_go_the_usual_way(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """With a field dropped from the accelerator's declarations (``tarock.accel.declared``) the bulk path adds
@@ -304,6 +306,7 @@ def test_options_the_accelerator_does_not_declare_go_the_usual_way(tmp_path: Pat
     assert sum(ok for _, ok in added) > 0.5 * len(added)
 
 
+@pytest.mark.slow
 def test_without_its_extension_the_bulk_path_is_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``ingest._bulkrows`` missing: no bulk path, and the usual path stores the same."""
     code = ("import sys; sys.modules['ingest._bulkrows'] = None\n"

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import orjson
+import pytest
 
 from ingest.coordinator import run_ingest
 from ingest.discover import discover
@@ -64,6 +65,7 @@ def test_a_one_line_list_stays_one_shard(tmp_path: Path) -> None:
     assert plan_json(str(path), 5, LIMITS) == [(1, None, 50, None)]
 
 
+@pytest.mark.slow
 def test_a_json_list_stores_what_its_json_lines_form_stores(tmp_path: Path) -> None:
     records = session_records(2000, seed=5, session_size=(5, 60))
     jsonl = write_jsonl(tmp_path / "a" / "deals.jsonl", records)

@@ -65,6 +65,7 @@ def test_discover_skips_special_and_oddly_named_files_with_a_reason(tmp_path: Pa
     assert sorted(p.name for p, _ in skipped) == ["LOUD.JSONL", "pipe.jsonl", "zero.jsonl"]
 
 
+@pytest.mark.slow
 def test_ingest_of_a_directory_with_special_files(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -81,6 +82,7 @@ def test_ingest_of_a_directory_with_special_files(tmp_path: Path) -> None:
     assert sql(store, "SELECT count(*) AS n FROM deals")["n"][0] == 4
 
 
+@pytest.mark.slow
 def test_ingest_rejects_special_files_named_explicitly(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)

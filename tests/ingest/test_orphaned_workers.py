@@ -69,6 +69,7 @@ def kill_all(pids: set[int]) -> None:
             pass
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_killing_the_coordinator_alone_kills_its_workers_and_frees_the_store(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "deals.jsonl", session_records(3000, seed=31, session_size=(1, 8)))
