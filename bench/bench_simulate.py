@@ -1,6 +1,7 @@
 """Simulator benchmark: deals/s of ``write_simulation`` and the contract mix it produces.
 
     .venv/bin/python bench/bench_simulate.py [--players 4] [--deals 100000] [--mistakes 0] [--workers 1]
+        [--ruleset slovenian|koenigrufen|both]
 
 Writes ``bench/out/sim-<players>p-<deals>.jsonl.gz`` (git-ignored) and prints
 wall time, CPU time (this process and its pool workers, from
@@ -15,7 +16,7 @@ import argparse
 import resource
 from pathlib import Path
 
-from tarock.sim.simulate import write_simulation
+from tarock.sim.simulate import RULESETS, write_simulation
 
 OUT = Path(__file__).resolve().parent / "out"
 SESSION = 20
@@ -35,14 +36,23 @@ def main() -> None:
     parser.add_argument("--mistakes", type=float, default=0.0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--ruleset", choices=("both", *RULESETS), default="both",
+                        help="the ruleset to simulate (default: each in turn)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    out = OUT / f"sim-{args.players}p-{args.deals}.jsonl.gz"
+    for ruleset in RULESETS if args.ruleset == "both" else (args.ruleset,):
+        run(args, ruleset)
+
+
+def run(args: argparse.Namespace, ruleset: str) -> None:
+    """Simulate ``args.deals`` deals of ``ruleset`` and print the figures."""
+    players = 4 if ruleset == "koenigrufen" else args.players
+    out = OUT / f"sim-{ruleset}-{players}p-{args.deals}.jsonl.gz"
     began = cpu_seconds()
-    stats = write_simulation(out, args.players, args.deals // SESSION, SESSION, args.seed, args.mistakes,
-                             args.workers)
+    stats = write_simulation(out, players, args.deals // SESSION, SESSION, args.seed, args.mistakes,
+                             args.workers, ruleset)
     cpu = cpu_seconds() - began
-    print(f"{stats.deals} deals, {args.workers} worker(s): wall {stats.seconds:.1f}s "
+    print(f"{ruleset}, {players} players: {stats.deals} deals, {args.workers} worker(s): wall {stats.seconds:.1f}s "
           f"({stats.deals_per_second:.0f} deals/s), CPU {cpu:.1f}s "
           f"({stats.deals / cpu:.0f} deals/s per CPU s)")
     print(f"mistakes injected: {stats.mistakes} {dict(stats.kinds.most_common())}")
