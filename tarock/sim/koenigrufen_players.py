@@ -17,7 +17,6 @@ import random
 from dataclasses import dataclass
 
 from tarock.cards import KINGS_MASK, SKIS, MOND, TAROK_MASK, TRULA_MASK, count, mask_of
-from tarock.game import Game
 from tarock.options import KoenigrufenOptions
 from tarock.rules.koenigrufen.contracts import (
     BIRDS,
@@ -33,6 +32,7 @@ from tarock.rules.koenigrufen.contracts import (
 from tarock.sim.players import (
     VALUE_KEY,
     CardPlay,
+    TableView,
     HandValue,
     call_king,
     choose_stash,
@@ -294,7 +294,7 @@ class KoenigrufenPlay(CardPlay):
         self.declarers = declarers
         self.target = contract.tricks or 0
 
-    def choose(self, game: Game, seat: int, legal: int) -> int:
+    def choose(self, game: TableView, seat: int, legal: int) -> int:
         if self.target and seat in self.declarers and legal & (legal - 1) \
                 and game.tricks_taken(seat) < self.target:
             trick = game.current_trick

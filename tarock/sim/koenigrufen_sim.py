@@ -45,6 +45,7 @@ from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, tr
 from tarock.sim.players import HandValue, value_hand
 from tarock.sim.randomplay import deal_cards
 from tarock.sim.errors import SimulationError
+from tarock.sim.table import Table
 
 KINDS: tuple[Kind, ...] = (
     Kind("follow_suit", "R_FOLLOW_SUIT", 22.0, "play"),
@@ -88,7 +89,7 @@ class _Deal:
     stash: int = 0
     bird: str | None = None
     announcements: tuple[dict[str, object], ...] = ()
-    game: Game | None = None
+    game: Game | Table | None = None
 
 
 class KoenigrufenSession:
@@ -202,12 +203,16 @@ class KoenigrufenSession:
         pagat_ultimo = next((players.index(str(a["player"])) for a in deal.announcements
                              if a.get("bonus") == "pagat_ultimo"), None)
         first = leader(contract, declarers)
-        game = Game(players, list(deal.hands), contract, options, first)
         heuristics = KoenigrufenPlay(contract, declarers, deal.partner, deal.king, deal.hands, pagat_ultimo,
                                      first, valat)
         in_play = kind if kind is not None and kind.stage == "play" else None
-        found = self._play_cards(game, heuristics, in_play)
-        if in_play is not None:
+        game: Game | Table
+        if in_play is None:  # played legally: the replay of the record is the one check
+            game = Table(players, deal.hands, contract, options, first)
+            game.play_out(heuristics.choose, heuristics.trick_done)
+        else:
+            game = Game(players, list(deal.hands), contract, options, first)
+            found = self._play_cards(game, heuristics, in_play)
             if found is None:
                 return None
             made = (in_play.name, found)
@@ -332,7 +337,7 @@ def score_slip(kind: Kind, result: ScoreResult, rng: random.Random) -> tuple[str
     raise ValueError(f"{name} is not a score-sheet mistake")
 
 
-def _tricks_text(game: Game, named: bool) -> list[list[str]]:
+def _tricks_text(game: Game | Table, named: bool) -> list[list[str]]:
     if not named:
         return [[CODES[c] for c in cards] for cards in game.tricks]
     names = game.players

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Protocol
 
 from tarock.cards import (
@@ -34,7 +35,6 @@ from tarock.cards import (
     mask_of,
     raw_points,
 )
-from tarock.game import Game
 from tarock.options import DEFAULT_SLOVENIAN
 from tarock.rules.slovenian.contracts import CONTRACTS, Contract, allowed_contract, speaking_order
 
@@ -423,6 +423,17 @@ def _pagat_keeper(contract: PlayedGame, hands: list[int], pagat_ultimo: int | No
     return holder if holder == pagat_ultimo or long_in_taroks else -1
 
 
+class TableView(Protocol):
+    """What the card play's rules of thumb read of the table (``tarock.game.Game`` or
+    ``tarock.sim.table.Table``): the hands and the unfinished trick's cards."""
+
+    @property
+    def hands(self) -> list[int]: ...
+    @property
+    def current_trick(self) -> Sequence[int]: ...
+    def tricks_taken(self, seat: int) -> int: ...
+
+
 class CardPlay:
     """Chooses the cards of one deal for every seat with simple, deterministic rules of thumb.
 
@@ -476,7 +487,7 @@ class CardPlay:
             return False
         return self.revealed or (seat == self.partner and other == self.declarer)
 
-    def choose(self, game: Game, seat: int, legal: int) -> int:
+    def choose(self, game: TableView, seat: int, legal: int) -> int:
         """The card ``seat`` plays from the ``legal`` mask."""
         if not legal & (legal - 1):
             return low_bit(legal)
@@ -493,7 +504,7 @@ class CardPlay:
         return self._follow(trick, seat, legal, hand)
 
     # -- helpers
-    def _winning(self, trick: tuple[int, ...]) -> tuple[int, int]:
+    def _winning(self, trick: Sequence[int]) -> tuple[int, int]:
         """(card, seat) currently winning the unfinished trick.
 
         The winner is always of the led suit or a tarok, so a card beats it
@@ -515,7 +526,7 @@ class CardPlay:
         return legal & ABOVE[win]
 
     # -- negative games
-    def _negative(self, trick: tuple[int, ...], seat: int, legal: int) -> int:
+    def _negative(self, trick: Sequence[int], seat: int, legal: int) -> int:
         """Klop and Berač: lead low; duck under the winning card with the biggest card that still
         loses, and when forced to win, win with the biggest card if last (else the smallest).  A
         Berač defender helps the declarer into tricks: ducks under the declarer's winning card,
@@ -570,7 +581,7 @@ class CardPlay:
             return high_bit(masters & TAROK_MASK)
         return high_bit(masters or legal)
 
-    def _valat_follow(self, trick: tuple[int, ...], seat: int, legal: int) -> int:
+    def _valat_follow(self, trick: Sequence[int], seat: int, legal: int) -> int:
         """Every trick counts: the declarer wins it (as high as needed while others are still to
         play), a defender beats the declarer's card with the strongest card that can."""
         win, win_seat = self._winning(trick)
@@ -579,7 +590,7 @@ class CardPlay:
             return low_bit(beat) if len(trick) == self.n - 1 else high_bit(beat)
         return lowest(legal, VALUE_KEY)
 
-    def _follow(self, trick: tuple[int, ...], seat: int, legal: int, hand: int) -> int:
+    def _follow(self, trick: Sequence[int], seat: int, legal: int, hand: int) -> int:
         """Smear onto a known partner's safe trick; take a trick with points (or the last place's
         trick) with the smallest card that beats, keeping the Pagat out of danger and the Mond
         from the Škis; else throw the least valuable card."""

@@ -49,6 +49,7 @@ from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
 from tarock.sim.errors import SimulationError
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
+from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
 from tarock.sim.players import (
     NO_ANNOUNCEMENTS,
@@ -129,7 +130,7 @@ class _Played:
 
     stash: int
     announcing: Announcing
-    game: Game
+    game: Game | Table
     mistake: tuple[Kind, Finding] | None
 
 
@@ -236,13 +237,19 @@ class _Session:
             announcing = announce(self.rng, contract, setup.players, declarer, setup.partner, hands,
                                   setup.values)
         leader = declarer if contract.declarer_leads and declarer is not None else 0
-        game = Game(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)
         heuristics = CardPlay(contract, self.n, declarer, setup.partner, setup.called_king, hands,
                               announcing.pagat_ultimo, leader)
         in_play = kind if kind is not None and kind.stage == "play" else None
-        played = self._play_cards(game, heuristics, in_play)
-        if in_play is not None and played is None:
-            return None
+        game: Game | Table
+        if in_play is None:  # played legally: the replay of the record is the one check
+            game = Table(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)
+            game.play_out(heuristics.choose, heuristics.trick_done)
+            played = None
+        else:
+            game = Game(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)
+            played = self._play_cards(game, heuristics, in_play)
+            if played is None:
+                return None
         finding = finding or played
         return _Played(stash, announcing, game, (kind, finding) if kind is not None and finding else None)
 
@@ -339,7 +346,7 @@ class _Session:
         return record
 
 
-def _tricks_text(game: Game, named: bool) -> list[list[str]]:
+def _tricks_text(game: Game | Table, named: bool) -> list[list[str]]:
     """The tricks as the record writes them: plain codes, or ``Name:CODE`` in a named session."""
     if not named:
         return [[CODES[c] for c in cards] for cards in game.tricks]
