@@ -100,6 +100,7 @@ class KoenigrufenSession:
         self.rng = rng = random.Random(f"koenigrufen:{seed}:{index}")
         self.rate = mistakes
         self.options = options
+        self.changed = options.changed()  # what the records state: the same for every deal of the run
         self.table = tuple(rng.sample(names, 4))
         self.named = rng.random() < 0.5
         self.first_dealer = rng.randrange(4)
@@ -254,8 +255,8 @@ class KoenigrufenSession:
             "date": self.clock.isoformat(),
             "ruleset": "koenigrufen",
         }
-        if self.options.changed():
-            record["options"] = self.options.changed()
+        if self.changed:
+            record["options"] = dict(self.changed)
         record |= {
             "players": list(players),
             "hands": {p: [CODES[c] for c in h] for p, h in zip(players, deal.dealt)},
