@@ -19,7 +19,11 @@ Answers (polars frames):
   in ``analysis.win_rates``: a declarer, no error, a result);
 * ``differences``: per deal whose scores differ between the tables and player, the score under each table
   (one column per table, null when the deal is in error under it), the breakdown lines naming the player
-  that are not the same under every table, and a link to the deal's final step in the replay.
+  that are not the same under every table, and a link to the deal's final step in the replay under the tables.
+
+``deal_under`` answers the same for one deal (the Replay's score step): its session rescored whole under each
+table, and that deal's scores and breakdown lines per table, the lines not written the same under every table
+marked (``score --compare``'s lines).
 """
 
 from __future__ import annotations
@@ -57,6 +61,17 @@ WHERE d.ruleset = {ruleset}
 ORDER BY d.source_file, d.source_line
 """
 
+_DEAL_RECORDS = """
+WITH picked AS (SELECT p.source_file, p.source_line, p.session, p.ruleset FROM deals p WHERE p.deal_id = {deal_id}
+                ORDER BY p.source_file, p.source_line LIMIT 1)
+SELECT d.source_file, d.source_line, d.ruleset, d.record,
+       (d.source_file = k.source_file AND d.source_line = k.source_line) AS picked
+FROM deals d, picked k
+WHERE d.ruleset = k.ruleset
+  AND ((d.source_file = k.source_file AND d.source_line = k.source_line) OR d.session = k.session)
+ORDER BY d.source_file, d.source_line
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class WhatIf:
@@ -70,9 +85,21 @@ class WhatIf:
     differences: pl.DataFrame  # deal_id, session, seq, date, contract, player, <one column per table>, lines, replay
 
 
-def replay_link(deal_id: str) -> str:
-    """The dashboard's replay of ``deal_id`` at its last step (the score)."""
-    return "/replay?" + urlencode({"deal": deal_id, "step": "end"})
+@dataclass(frozen=True, slots=True)
+class DealUnder:
+    """One deal rescored under each table, within its session (``deal_under``)."""
+
+    deal_id: str
+    ruleset: str
+    tables: tuple[str, ...]
+    scores: pl.DataFrame  # player, <one column per table> (null: the deal is in error under that table)
+    lines: pl.DataFrame  # table, component, detail, players, value, text (as score --compare writes it), differs
+
+
+def replay_link(deal_id: str, tables: Sequence[str] = ()) -> str:
+    """The dashboard's replay of ``deal_id`` at its last step (the score), under ``tables`` when given."""
+    query = {"deal": deal_id, "step": "end", **({"tables": ",".join(tables)} if tables else {})}
+    return "/replay?" + urlencode(query, safe=",")
 
 
 def resolve(tables: Sequence[str | RulesTable]) -> list[RulesTable]:
@@ -102,9 +129,7 @@ def whatif(store: Store, tables: Sequence[str | RulesTable], filters: Filters = 
     if len(set(names)) != len(names):
         raise ValueError("a table is named twice")
     rows = records(store, resolved[0].ruleset, filters, session)
-    items = [ReadItem(file, line, loads(text), None, None)
-             for file, line, text in zip(rows["source_file"], rows["source_line"], rows["record"])]
-    runs = [score_all(lambda: items, table) for table in resolved]
+    runs = _score_rows(rows, resolved)
     keys = {(f, ln): (picked, d) for f, ln, picked, d in zip(rows["source_file"], rows["source_line"],
                                                              rows["picked"], rows["date"])}
     kept = [[c for c in run if keys[(c.file or "", c.line or 0)][0]] for run in runs]
@@ -114,6 +139,54 @@ def whatif(store: Store, tables: Sequence[str | RulesTable], filters: Filters = 
     dates = {(c.file, c.line): keys[(c.file or "", c.line or 0)][1] for c in kept[0]}
     return WhatIf(names, len(kept[0]), len(runs[0]), _totals(kept, names), _win_rates(kept, names),
                   _differences(kept, names, dates))
+
+
+def _score_rows(rows: pl.DataFrame, tables: list[RulesTable]) -> list[list[DealCheck]]:
+    """The stored records of ``rows`` (source_file, source_line, record) scored under each table."""
+    items = [ReadItem(file, line, loads(text), None, None)
+             for file, line, text in zip(rows["source_file"], rows["source_line"], rows["record"])]
+    return [score_all(lambda: items, table) for table in tables]
+
+
+def deal_under(store: Store, deal_id: str, tables: Sequence[str | RulesTable]) -> DealUnder | None:
+    """The deal ``deal_id`` (its first stored copy, as the replay shows it) rescored under each of ``tables``,
+    its whole session scored in stored order; None when the store has no such deal.  ValueError when a
+    table is not of the deal's ruleset."""
+    resolved = resolve(tables)
+    names = tuple(t.name for t in resolved)
+    if len(set(names)) != len(names):
+        raise ValueError("a table is named twice")
+    rows = run(store, _DEAL_RECORDS, deal_id=param("w_deal", deal_id))
+    if rows.is_empty():
+        return None
+    ruleset = rows["ruleset"][0]
+    if resolved[0].ruleset != ruleset:
+        raise ValueError(f"deal {deal_id} is a {ruleset} deal; the tables are {resolved[0].ruleset} tables")
+    place = next((f, ln) for f, ln, picked in rows.select("source_file", "source_line", "picked").rows() if picked)
+    checks = [_pick(checks, place, deal_id) for checks in _score_rows(rows, resolved)]
+    players = list(dict.fromkeys(p for c in checks for p in c.players))
+    scores = pl.DataFrame({"player": players}, schema={"player": pl.String}).with_columns(
+        pl.Series(name, [None if (s := _score(c)) is None else s.get(p, 0) for p in players], dtype=pl.Int64)
+        for name, c in zip(names, checks))
+    texts = [line_texts(c) for c in checks]
+    common = set(texts[0]).intersection(*texts[1:])
+    lines = [{"table": name, "component": ln.component, "detail": ln.detail, "players": ", ".join(ln.players),
+              "value": ln.value, "text": text, "differs": text not in common}
+             for name, c, ts in zip(names, checks, texts) for ln, text in zip(c.breakdown or (), ts)]
+    schema: dict[str, Any] = {"table": pl.String, "component": pl.String, "detail": pl.String,
+                              "players": pl.String, "value": pl.Int64, "text": pl.String, "differs": pl.Boolean}
+    return DealUnder(deal_id, ruleset, names, scores, pl.DataFrame(lines, schema=schema))
+
+
+def _pick(checks: list[DealCheck], place: tuple[str, int], deal_id: str) -> DealCheck:
+    """The check of the stored copy at ``place`` (else the first one of ``deal_id``: a copy left out)."""
+    for c in checks:
+        if (c.file, c.line) == place:
+            return c
+    for c in checks:
+        if c.id == deal_id:
+            return c
+    raise ValueError(f"deal {deal_id} was not scored")
 
 
 def _score(check: DealCheck) -> dict[str, int] | None:
@@ -189,4 +262,5 @@ def _differences(runs: list[list[DealCheck]], names: tuple[str, ...],
     frame = pl.DataFrame(columns, schema=schema)
     frame = frame.with_columns(*(pl.Series(name, col, dtype=pl.Int64) for name, col in zip(names, scores)),
                                pl.Series("lines", lines, dtype=pl.String))
-    return frame.with_columns(pl.col("deal_id").map_elements(replay_link, return_dtype=pl.String).alias("replay"))
+    return frame.with_columns(pl.col("deal_id").map_elements(lambda d: replay_link(d, names), return_dtype=pl.String)
+                              .alias("replay"))

@@ -284,6 +284,16 @@ def what_if(tables: tuple[str, ...], filters: Filters, session: str | None = Non
     return _whatif(store_path(), tables, filters, session)
 
 
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
+def _deal_under(path: str, deal_id: str, tables: tuple[str, ...]) -> whatif.DealUnder | None:
+    return whatif.deal_under(_store(path), deal_id, tables)
+
+
+def deal_under(deal_id: str, tables: tuple[str, ...]) -> whatif.DealUnder | None:
+    """One deal rescored within its session under each of ``tables`` (``analysis.whatif.deal_under``)."""
+    return _deal_under(store_path(), deal_id, tables)
+
+
 # -- ingest --------------------------------------------------------------------------------------------------
 def stored_from(files: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
     """What the store holds from these source files: (deals with their findings, rejected lines), read fresh."""

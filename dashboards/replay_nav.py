@@ -1,7 +1,9 @@
 """Which deal and step the Replay page shows, kept in the ``deal`` and ``step`` query parameters.
 
 ``/replay?deal=ID&step=N`` is a deep link (``step=end`` for the final,
-score step; a step past the end shows the end).  The step is resolved once
+score step; a step past the end shows the end).  ``tables=A,B`` (the What-if
+page's links) sets the score step's breakdown under those rules tables side
+by side; ``tables_asked`` reads it, keeping only the deal's ruleset's tables.  The step is resolved once
 the deal's number of steps is known, so the slider never receives a value
 outside its range.  The previous / next buttons and the deal pickers move
 through the callbacks below.
@@ -13,7 +15,9 @@ import re
 
 import streamlit as st
 
+from analysis.whatif import MAX_TABLES
 from dashboards import url_state
+from tarock.rules.tables import builtin_tables
 
 DEAL = "deal"
 """Session key (and query parameter) of the deal shown."""
@@ -21,6 +25,8 @@ STEP = "replay_step"
 """The step slider's key."""
 _ASKED = "step"  # session key (and query parameter) of the step asked for, as text: a number or "end"
 _PENDING = "replay_step_pending"
+TABLES = "tables"
+"""Query parameter of the rules tables the score step sets side by side (comma-separated names)."""
 
 
 _STEP = re.compile(r"[0-9]+")  # ASCII digits only: str.isdigit() also takes '²' and '٣', which int() refuses or reads
@@ -88,3 +94,36 @@ def write_url(deal_id: str | None, step: int | None) -> None:
     if text is not None:
         st.session_state[_ASKED] = text
     url_state.publish({DEAL: deal_id, _ASKED: text})
+
+
+def tables_asked(text: str | None, ruleset: str) -> tuple[tuple[str, ...], str | None]:
+    """The rules tables ``text`` (the ``tables`` parameter) names for a deal of ``ruleset``, and a notice saying
+    what was ignored (None when nothing was).
+
+    Only the names of the built-in tables of the deal's ruleset are taken (its defaults and its presets; never a
+    file: an address is typed by anyone), each once, at most ``MAX_TABLES``; anything else is left out.
+    """
+    if not text:
+        return (), None
+    offered = [t.name for t in builtin_tables() if t.ruleset == ruleset]
+    names = list(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    kept = [n for n in names if n in offered]
+    junk = [n for n in names if n not in offered]
+    notes = []
+    if junk:
+        shown = ", ".join(repr(n if len(n) <= 40 else n[:40] + "…") for n in junk[:3]) + (" …" if len(junk) > 3 else "")
+        notes.append(f"Ignored {shown} in the address's tables: not a {ruleset} rules table "
+                     f"(the {ruleset} tables: {', '.join(offered)}).")
+    if len(kept) > MAX_TABLES:
+        notes.append(f"At most {MAX_TABLES} tables are set side by side: {', '.join(kept[MAX_TABLES:])} left out.")
+        kept = kept[:MAX_TABLES]
+    if not kept and names:
+        notes.append("The score is shown as stored.")
+    elif not names:
+        notes.append(f"Ignored tables={text[:40]!r} in the address: no table named.")
+    return tuple(kept), " ".join(notes) or None
+
+
+def drop_tables() -> None:
+    """Show the stored score alone (the score step's button): the tables leave the address."""
+    st.query_params.pop(TABLES, None)

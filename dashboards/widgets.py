@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -16,9 +16,13 @@ from ingest.csv_out import frame_csv
 REPLAY_PAGE = "app_pages/replay.py"
 
 
-def replay_url(deal_id: str, step: int | None = 0) -> str:
-    """The relative address of the Replay page showing ``deal_id`` at ``step`` (None: the final step)."""
-    return "replay?" + urlencode({"deal": deal_id, "step": "end" if step is None else step})
+def replay_url(deal_id: str, step: int | None = 0, tables: Sequence[str] = ()) -> str:
+    """The relative address of the Replay page showing ``deal_id`` at ``step`` (None: the final step), its score
+    step under ``tables`` side by side when given."""
+    query: dict[str, str | int] = {"deal": deal_id, "step": "end" if step is None else step}
+    if tables:
+        query["tables"] = ",".join(tables)
+    return "replay?" + urlencode(query, safe=",")
 
 
 PERCENT = "percent"

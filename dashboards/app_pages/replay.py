@@ -1,5 +1,9 @@
 """Replay: pick a deal, then step through its deal, bidding, talon, stash, announcements and every trick,
-with the hands drawn as cards, each finding on the step where it happened, and the score at the end."""
+with the hands drawn as cards, each finding on the step where it happened, and the score at the end.
+
+With ``tables=A,B`` in the address (the What-if page's links), the score step also sets the deal's score and
+breakdown under each of those rules tables side by side, rescored within its session by ``analysis.whatif``
+(``tarock score --compare``'s code path), the stored score first."""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from dashboards import data, replay_nav
+from dashboards import data, replay_nav, widgets
 from dashboards.cards_html import deal_header_html, hands_html, notes_html, stash_html, talon_html, trick_html
 from dashboards.data import Filters
 from dashboards.labels import contract_label, plain
@@ -113,6 +117,52 @@ def score_tables(results: pl.DataFrame) -> None:
                      "players": "Players", "value": st.column_config.NumberColumn("Value each", format="%+d")})
 
 
+def _signed(value: int | None) -> str:
+    return "error" if value is None else f"{value:+d}"
+
+
+def under_tables(deal_id: str, ruleset: str, results: pl.DataFrame) -> None:
+    """The deal under the address's rules tables side by side: each player's score (the stored one first) and
+    each table's breakdown lines, those not written the same under every table marked ≠."""
+    tables, notice = replay_nav.tables_asked(st.query_params.get(replay_nav.TABLES), ruleset)
+    if notice:
+        st.warning(plain(notice), icon=":material/link_off:")
+    if not tables:
+        return
+    with st.spinner("Rescoring the deal's session …"):
+        under = data.deal_under(deal_id, tables)
+    if under is None:
+        return
+    st.subheader(f"Under {', '.join(tables)}")
+    st.caption("The deal rescored from its stored record under each rules table, its session scored whole in "
+               "stored order (as `tarock score --compare` does); the stored score is the one ingest computed "
+               "under the record's own options.")
+    stored = results.select("player", pl.col("score").alias("stored"))
+    scores = under.scores.join(stored, on="player", how="left").select("player", "stored", *tables)
+    widgets.dataframe(scores, column_config={
+        "player": st.column_config.TextColumn("Player"),
+        "stored": st.column_config.NumberColumn("Stored", format="%+d"),
+        **{name: st.column_config.NumberColumn(name, format="%+d") for name in tables}})
+    st.markdown("**Breakdown per table** (≠: a line not written the same under every table)")
+    for name, column in zip(tables, st.columns(len(tables))):
+        with column:
+            st.markdown(f"**{plain(name)}** · " + ", ".join(
+                f"{plain(p)} {_signed(v)}" for p, v in under.scores.select("player", name).rows()))
+            lines = under.lines.filter(pl.col("table") == name)
+            if under.scores[name].is_null().all():
+                st.info("The deal is in error under this table: no score.")
+                continue
+            shown = lines.select(pl.when(pl.col("differs")).then(pl.lit("≠")).otherwise(pl.lit("")).alias("differs"),
+                                 "component", "players", "value", "detail")
+            widgets.dataframe(shown, column_config={
+                "differs": st.column_config.TextColumn("≠", width="small"),
+                "component": "Line", "players": "Players",
+                "value": st.column_config.NumberColumn("Value each", format="%+d"),
+                "detail": st.column_config.TextColumn("Detail", width="large")})
+    st.button("Show the stored score alone", key="drop_tables", on_click=replay_nav.drop_tables,
+              icon=":material/close:")
+
+
 filters = current_filters()
 replay_nav.adopt_url()
 st.title("Replay")
@@ -142,6 +192,7 @@ else:
     st.html(notes_html(step))
 if step.phase == "score":
     score_tables(detail.results)
+    under_tables(deal_id, str(detail.deal["ruleset"]), detail.results)
 st.html(hands_html(step))
 if step.stash:
     st.html(stash_html(step))

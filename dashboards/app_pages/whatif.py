@@ -129,7 +129,7 @@ if diffs.is_empty():
     st.stop()
 st.caption("One row per deal and player whose score or breakdown differs; the lines are those not written the "
            "same under every table.")
-links = [widgets.replay_url(deal, None) for deal in diffs["deal_id"]]
+links = [widgets.replay_url(deal, None, result.tables) for deal in diffs["deal_id"]]
 diffs = diffs.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String),
                            pl.Series("replay", links, dtype=pl.String))
 event = widgets.table(diffs, "whatif-differences", column_config={
@@ -154,7 +154,8 @@ with st.container(border=True, key="detail-whatif"):
     for line in (row["lines"] or "").split("; "):
         if line:
             st.markdown(f"- {plain(line)}")
-    st.page_link(widgets.REPLAY_PAGE, label="Open the replay at its score", icon=":material/playing_cards:",
-                 query_params={"deal": row["deal_id"], "step": "end"})
+    st.page_link(widgets.REPLAY_PAGE, label="Open the replay at its score, under these tables",
+                 icon=":material/playing_cards:",
+                 query_params={"deal": row["deal_id"], "step": "end", "tables": ",".join(result.tables)})
 if diffs.height > 1:
     st.caption("Select a row (the box at its left) to read its lines whole and open its replay.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from datetime import date
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from typer.testing import CliRunner
 
 from analysis.filters import Filters
 from analysis.store import Store
-from analysis.whatif import whatif
+from analysis.whatif import deal_under, whatif
+from dashboards.replay_nav import tables_asked
 from tarock.cli import app as cli
 from tests.support.dashboard_fixture import build_store
 from tests.support.paths import ROOT
@@ -67,7 +69,8 @@ def test_whatif_matches_score_compare(fixture_store: Path) -> None:
     shown = {(r["deal_id"], r["player"]): [r[t] for t in TABLES]
              for r in result.differences.iter_rows(named=True) if r[TABLES[0]] != r[TABLES[1]]}
     assert shown == deals
-    assert all(link == f"/replay?deal={d}&step=end" for d, link in result.differences.select("deal_id", "replay").rows())
+    assert all(link == f"/replay?deal={d}&step=end&tables={','.join(TABLES)}"
+               for d, link in result.differences.select("deal_id", "replay").rows())
 
 
 def test_whatif_keeps_a_selected_deals_session_score(fixture_store: Path) -> None:
@@ -98,3 +101,76 @@ def test_whatif_page_shows_the_compare_figures(store: Path) -> None:
              if r[TABLES[0]] != r[TABLES[1]]}
     assert shown == deals
     assert len(at.get("vega_lite_chart")) == 2  # the totals and the win rates
+
+
+def cli_deals(inputs: Path) -> dict[str, dict[str, object]]:
+    """``tarock score INPUTS --compare slovenian,openspiel -f json``'s differing deals by id (their scores and
+    lines per table)."""
+    out = CliRunner().invoke(cli, ["score", str(inputs), "--compare", ",".join(TABLES), "-f", "json"])
+    assert out.exit_code == 0, out.output
+    return {d["id"]: d for line in out.stdout.splitlines() for d in json.loads(line)["differences"]}
+
+
+def test_deal_under_matches_score_compare(fixture_store: Path) -> None:
+    """Every deal ``score --compare`` finds differing: the same scores and the same differing lines, each deal
+    rescored within its session (seed-session-hand-4 doubles under the radelc of hand 3)."""
+    expected = cli_deals(fixture_store.parent / "in")
+    assert "seed-session-hand-4" in expected
+    for deal_id, want in expected.items():
+        under = deal_under(Store(fixture_store), deal_id, list(TABLES))
+        assert under is not None and under.tables == TABLES
+        for t in TABLES:
+            assert dict(under.scores.select("player", t).rows()) == want["scores"][t], (deal_id, t)  # type: ignore[index]
+            marked = under.lines.filter(table=t, differs=True)["text"].to_list()
+            assert marked == want["lines"][t], (deal_id, t)  # type: ignore[index]
+    assert deal_under(Store(fixture_store), "no-such-deal", list(TABLES)) is None
+    with pytest.raises(ValueError):
+        deal_under(Store(fixture_store), "seed-session-hand-4", ["koenigrufen"])
+
+
+def test_replay_tables_in_the_address_keep_the_deals_rulesets_tables_only() -> None:
+    assert tables_asked(None, "slovenian") == ((), None)
+    assert tables_asked("slovenian,palcka", "slovenian") == (("slovenian", "palcka"), None)
+    kept, notice = tables_asked("slovenian,/etc/passwd,house.toml,koenigrufen,slovenian", "slovenian")
+    assert kept == ("slovenian",)
+    assert notice and "'/etc/passwd'" in notice and "'house.toml'" in notice and "'koenigrufen'" in notice
+    kept, notice = tables_asked("nonsense", "slovenian")
+    assert kept == () and notice and "shown as stored" in notice
+    assert tables_asked(",,", "slovenian")[0] == ()
+
+
+def replay_at_end(deal: str, tables: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params.update({"deal": deal, "step": "end", "tables": tables})
+    at.switch_page("app_pages/replay.py")
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def test_replay_score_step_under_two_tables_shows_the_compare_figures(store: Path) -> None:
+    """The What-if's link: the replay's score step sets the deal under both tables side by side, the stored score
+    first, with the figures and the differing lines of ``score --compare``."""
+    want = cli_deals(store.parent / "in")["seed-session-hand-4"]
+    at = replay_at_end("seed-session-hand-4", ",".join(TABLES))
+    assert not at.warning
+    frames = [df.value for df in at.dataframe]
+    stored = next(f for f in frames if "recorded_score" in f.columns)
+    side = next(f for f in frames if list(f.columns) == ["player", "stored", *TABLES])
+    assert {r.player: int(r.stored) for r in side.itertuples()} == {r.player: int(r.score) for r in stored.itertuples()}
+    for t in TABLES:
+        assert {r["player"]: int(r[t]) for _, r in side.iterrows()} == want["scores"][t]  # type: ignore[index]
+    breakdowns = [f for f in frames if "differs" in f.columns]
+    assert len(breakdowns) == len(TABLES)
+    for t, frame in zip(TABLES, breakdowns):
+        marked = [f"{r.players} {r.component} {int(r.value):+d}: {r.detail}" for r in frame.itertuples()
+                  if r.differs == "≠"]
+        assert marked == want["lines"][t]  # type: ignore[index]
+        assert len(frame) > len(marked)  # the lines both tables write are listed too, unmarked
+
+
+def test_replay_junk_tables_fall_back_with_a_notice(store: Path) -> None:
+    at = replay_at_end("seed-session-hand-4", "koenigrufen,../../etc/passwd")
+    assert any("not a slovenian rules table" in w.value for w in at.warning)
+    assert not [df for df in at.dataframe if "differs" in df.value.columns]
+    assert any("recorded_score" in df.value.columns for df in at.dataframe)  # the stored score as ever
