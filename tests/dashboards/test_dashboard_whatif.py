@@ -174,3 +174,11 @@ def test_replay_junk_tables_fall_back_with_a_notice(store: Path) -> None:
     assert any("not a slovenian rules table" in w.value for w in at.warning)
     assert not [df for df in at.dataframe if "differs" in df.value.columns]
     assert any("recorded_score" in df.value.columns for df in at.dataframe)  # the stored score as ever
+
+
+def test_replay_drops_the_tables_at_a_click(store: Path) -> None:
+    at = replay_at_end("seed-session-hand-4", ",".join(TABLES))
+    at.button(key="drop_tables").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "tables" not in at.query_params
+    assert not [df for df in at.dataframe if "differs" in df.value.columns]
