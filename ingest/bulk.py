@@ -122,6 +122,13 @@ class BulkPath:
         return cls(rows, file, abspath, limits, overrides, kernel, score, default,  # type: ignore[arg-type]
                    BULKROWS)
 
+    def new_batch(self) -> None:
+        """Start adding to the new partitions of ``rows`` (after ``ShardRows.take_batch``); the radelci
+        ledgers go on."""
+        self._default_specs.clear()
+        self._specs.clear()
+        self._default_contexts.clear()
+
     take = staticmethod(plain_record)
     """The record of a line when it is plain (``records.read_records``'s ``take``), else None."""
 

@@ -13,6 +13,7 @@ import gc
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from itertools import chain, islice
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +26,7 @@ from ingest.config import IngestOptions
 from ingest.layout import StoreLayout
 from ingest.rows import CheckedShardRows, ShardRows
 from ingest.shards import Shard
-from ingest.writer import publish_shard
+from ingest.writer import ShardWriter
 from tarock import ENGINE_VERSION
 from tarock.check.checker import Checker
 from tarock.formats.decode import Plain
@@ -175,8 +176,61 @@ def _drain(items: list[Entry]) -> Iterator[Entry]:
         yield items.pop()
 
 
+BATCH_DEALS = 20_000
+"""Deals whose rows a shard turns into Arrow and appends to its files at a time (``ShardWriter``).
+
+A shard is about this many records (``ingest.shards``), but one that a
+long session stretched (the planner never cuts inside one) may be far
+larger: its rows then go out in batches, and its records are read twice
+(``_entries``), never held whole.  A shard of 20,000 deals peaks at about
+400 MiB in its worker."""
+
+
+def _entries(source: Callable[[ShardRows], Iterator[Entry]], rows: ShardRows, batch: int
+             ) -> tuple[Iterator[Entry], SessionPlan, list[str] | None, set[str]]:
+    """A shard's records in scoring order, the plan of their sessions, their digests in that order when
+    known (else None: work each out), and the digests found more than once.
+
+    Up to ``batch`` records are read into memory, ordered and handed out as
+    before.  A shard with more is read twice: a first pass keeps only each
+    record's session, ``seq`` and digest (its rejects dropped), and the
+    second reads the records again as they are handed out, through a
+    ``SessionOrderer`` only when a session is out of order (which then
+    holds that session's records until they are due).
+    """
+    first = source(rows)
+    items = list(islice(first, batch + 1))
+    if len(items) <= batch:
+        ordered, plan = session_order(items)
+        digests = [_digest(e) for e in ordered]
+        copies = {d for d, n in Counter(digests).items() if n > 1}
+        digests.reverse()
+        return _drain(ordered), plan, digests, copies
+    plan = SessionPlan()
+    counted: Counter[str] = Counter()
+    for e in chain(items, first):
+        plan.note(*_session_seq(e))
+        counted[_digest(e)] += 1
+    del items
+    plan.finish()
+    copies = {d for d, n in counted.items() if n > 1}
+    del counted
+    rows.forget_rejects()
+    second = source(rows)
+    if plan.in_order:
+        return second, plan, None, copies
+    orderer: SessionOrderer[Entry] = SessionOrderer(plan)
+
+    def ordered_stream() -> Iterator[Entry]:
+        for e in second:
+            yield from orderer.push(*_session_seq(e), e)
+        yield from orderer.finish()
+
+    return ordered_stream(), plan, None, copies
+
+
 def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
-                  record_by_record: bool = False) -> ShardReport:
+                  record_by_record: bool = False, batch: int = BATCH_DEALS) -> ShardReport:
     """Read, check, score and store one shard; skipped when its marker is already complete.
 
     Every input item becomes one ``deals`` row or one ``rejects`` row: a
@@ -186,6 +240,10 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
     Arrow tables fails, the shard is redone ``record_by_record`` on the usual
     path (``CheckedShardRows``), which rejects that record and keeps its
     neighbours.
+
+    The rows go to the shard's files every ``batch`` deals (``BATCH_DEALS``),
+    and a shard of more records than that is read lazily (``_entries``); the
+    files hold the same rows in the same order whatever the batch.
     """
     layout = StoreLayout.at(store_dir)
     generation = options.generation
@@ -197,61 +255,88 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
     raw_limit = options.limits.raw_limit
     bulk = None if shard.rescore or record_by_record else BulkPath.for_shard(
         rows, shard.path, shard.abspath, options.limits, options.overrides)
-    source = _stored_items(shard, rows, raw_limit) if shard.rescore else _file_items(shard, rows, options, bulk)
-    with _collector_spared() as spare:
-        items, plan = session_order(list(source))
-        spare()
-        read = len(items) + rows.rejected
-        digests = [_digest(e) for e in items]
-        copies = {d for d, n in Counter(digests).items() if n > 1}  # these take the usual path, to be scored once
-        digests.reverse()
-        scorer = SessionScorer(plan, checker=Checker(options.overrides))
-        checker = scorer.checker
-        for entry in _drain(items):
-            digest = digests.pop()
-            warnings = None
-            if isinstance(entry, Plain):
-                assert bulk is not None  # only the bulk path takes records as ``Plain``
-                if digest not in copies:
-                    warnings = scorer.seq_warnings(entry.session, entry.seq, shard.path, entry.line)
-                    if not warnings:  # the bulk path keeps the session's ledger; the usual path shares it below
-                        try:
-                            if bulk.add(entry):
-                                continue
-                        except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
-                            pass
-                item = bulk.item(entry)
-            else:
-                item = entry
-            deal = item.deal
-            if deal is None:  # never expected: the bulk path read it as a record, the others are rejected
-                assert item.finding is not None
-                rows.add_reject(item.file, item.line, item.finding.message, item.raw)
-                continue
-            if bulk is not None and deal.session is not None:
-                bulk.share_ledger(deal.session, checker)
-            try:
-                rows.add_deal(item, scorer.score(deal, item.file, item.line, digest, warnings)[0])
-            except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)
-                reason = f"internal error while checking the record: {type(exc).__name__}: {exc}"
-                rows.add_reject(item.file, item.line, reason, dumps(deal)[:raw_limit])
-        spare()
-        try:
-            tables = rows.tables()
-        except Exception:  # noqa: BLE001 (a record the store cannot hold: found and rejected record by record)
-            if record_by_record:
-                raise
-            tables = None
-    if tables is None:
-        del rows, bulk, source
-        return process_shard(shard, store_dir, options, record_by_record=True)
-    counts = {"read": read, "stored": sum(t.num_rows for _, t in tables["deals"]),
-              "rejected": sum(t.num_rows for _, t in tables["rejects"]), **rows.counts}
+
+    def source(into: ShardRows) -> Iterator[Entry]:
+        return _stored_items(shard, into, raw_limit) if shard.rescore else _file_items(shard, into, options, bulk)
+
+    writer = ShardWriter(layout, generation, shard.key)
+    failed = False  # turning rows into Arrow tables failed: redo the shard record by record
+    entries = 0
+    try:
+        with _collector_spared() as spare:
+            items, plan, digests, copies = _entries(source, rows, batch)
+            spare()
+            scorer = SessionScorer(plan, checker=Checker(options.overrides))
+            checker = scorer.checker
+            for entry in items:
+                entries += 1
+                digest = digests.pop() if digests is not None else _digest(entry)
+                if rows.batch_deals >= batch:
+                    failed = not _flush(rows, bulk, writer, record_by_record, last=False)
+                    if failed:
+                        break
+                    spare()
+                warnings = None
+                if isinstance(entry, Plain):
+                    assert bulk is not None  # only the bulk path takes records as ``Plain``
+                    if digest not in copies:
+                        warnings = scorer.seq_warnings(entry.session, entry.seq, shard.path, entry.line)
+                        if not warnings:  # the bulk path keeps the session's ledger; the usual path shares it below
+                            try:
+                                if bulk.add(entry):
+                                    continue
+                            except Exception:  # noqa: BLE001 (never expected: the usual path checks the record)
+                                pass
+                    item = bulk.item(entry)
+                else:
+                    item = entry
+                deal = item.deal
+                if deal is None:  # never expected: the bulk path read it as a record, the others are rejected
+                    assert item.finding is not None
+                    rows.add_reject(item.file, item.line, item.finding.message, item.raw, late=True)
+                    continue
+                if bulk is not None and deal.session is not None:
+                    bulk.share_ledger(deal.session, checker)
+                try:
+                    rows.add_deal(item, scorer.score(deal, item.file, item.line, digest, warnings)[0])
+                except Exception as exc:  # noqa: BLE001 (a bad record never stops a batch)
+                    reason = f"internal error while checking the record: {type(exc).__name__}: {exc}"
+                    rows.add_reject(item.file, item.line, reason, dumps(deal)[:raw_limit], late=True)
+            if not failed:
+                spare()
+                failed = not _flush(rows, bulk, writer, record_by_record, last=True)
+            del items
+    except BaseException:
+        writer.abort()
+        raise
+    if failed:
+        writer.abort()
+        del rows, bulk, writer
+        return process_shard(shard, store_dir, options, record_by_record=True, batch=batch)
+    read = entries + rows.read_rejected
+    counts = {"read": read, "stored": writer.rows.get("deals", 0), "rejected": writer.rows.get("rejects", 0),
+              **rows.counts}
     marker = {"path": shard.path, "abspath": shard.abspath, "fingerprint": shard.fingerprint,
               "start_line": shard.start_line, "end_line": shard.end_line, "rescore": shard.rescore,
               "engine_version": ENGINE_VERSION, "options_json": options.options_json,
               "counts": {**counts, "seconds": round(time.perf_counter() - started, 3)}}
-    publish_shard(layout, generation, shard.key, tables, marker)
+    writer.publish(marker)
     return ShardReport(shard.key, shard.path, shard.start_line, shard.end_line, False, read, counts["stored"],
                        counts["rejected"], counts["ok"], counts["renons"], counts["error"],
                        time.perf_counter() - started)
+
+
+def _flush(rows: ShardRows, bulk: BulkPath | None, writer: ShardWriter, record_by_record: bool,
+           last: bool) -> bool:
+    """Turn the rows added since the last batch into Arrow and append them to the shard's files; False when
+    the store cannot hold some record's rows (found and rejected record by record: ``process_shard``)."""
+    try:
+        tables = rows.take_batch(last)
+    except Exception:  # noqa: BLE001 (a record the store cannot hold)
+        if record_by_record:
+            raise
+        return False
+    if bulk is not None:
+        bulk.new_batch()
+    writer.write(tables)
+    return True

@@ -445,21 +445,46 @@ class ShardRows:
         self._lines: list[int] = []
         """The source line of every deal added, in the order added (the rows' order in the files)."""
         self._rejects: list[tuple[Any, ...]] = []
+        """The items read that are not records, in the order read (flushed with each batch: ``take_batch``)."""
+        self._late: list[tuple[Any, ...]] = []
+        """The records rejected while checking them (rare), kept to the end of the shard: after every item
+        rejected when read, whatever the batches."""
+        self._read_rejected = 0
+        """Items rejected when read, in batches already taken."""
+        self._clean_taken = 0
+        """Clean deals of the bulk path in batches already taken."""
         self._options: dict[tuple[str, bytes], tuple[str, str]] = {}
 
     @property
     def counts(self) -> dict[str, int]:
         """Deals by status (every clean deal of the bulk path is ``ok``)."""
-        clean = sum(len(part.deals) for part in self._clean.values())
+        clean = self._clean_taken + sum(len(part.deals) for part in self._clean.values())
         return {**self._counts, "ok": self._counts["ok"] + clean}
 
     @property
     def rejected(self) -> int:
-        return len(self._rejects)
+        """Items rejected so far, when read or when checked."""
+        return self._read_rejected + len(self._rejects) + len(self._late)
 
-    def add_reject(self, file: str, line: int, reason: str, raw: str | None) -> None:
-        """An input item that is not a record (or could not be checked)."""
-        self._rejects.append((file, line, reason, raw, self.shard_key))
+    @property
+    def read_rejected(self) -> int:
+        """Items rejected so far when read (items that are not records)."""
+        return self._read_rejected + len(self._rejects)
+
+    @property
+    def batch_deals(self) -> int:
+        """Deals added since the last ``take_batch``."""
+        return len(self._lines)
+
+    def add_reject(self, file: str, line: int, reason: str, raw: str | None, late: bool = False) -> None:
+        """An input item that is not a record; ``late``: a record that could not be checked (or stored),
+        written after every item rejected when read."""
+        (self._late if late else self._rejects).append((file, line, reason, raw, self.shard_key))
+
+    def forget_rejects(self) -> None:
+        """Drop the rejects gathered so far (a first pass over a shard that is read again)."""
+        self._rejects = []
+        self._read_rejected = 0
 
     def effective_options(self, ruleset: str, raw: Mapping[str, Any]) -> tuple[str, str]:
         """(options_json, options_hash) of a deal: its options with the overrides, where not the defaults."""
@@ -543,8 +568,24 @@ class ShardRows:
         """Where the bulk path appends the line of each deal it adds to a ``clean_part``."""
         return self._lines
 
-    def tables(self) -> PartTables:
-        """Every table of the shard, split by partition (see ``PartTables``), rows in the order added."""
+    def take_batch(self, last: bool) -> PartTables:
+        """The tables of the rows added since the last batch (``tables``; the late rejects only with the
+        ``last``), and a fresh start for the next: the counts go on.  The bulk path must start a new batch
+        too (``ingest.bulk.BulkPath.new_batch``): its partitions are new objects."""
+        tables = self.tables(late=last)
+        self._clean_taken += sum(len(part.deals) for part in self._clean.values())
+        self._read_rejected += len(self._rejects)
+        self._parts = {}
+        self._clean = {}
+        del self._lines[:]  # the very list the bulk path appends to
+        self._rejects = []
+        if last:
+            self._late = []
+        return tables
+
+    def tables(self, late: bool = True) -> PartTables:
+        """Every table of the shard, split by partition (see ``PartTables``), rows in the order added; the
+        rejects when read, then (``late``) those when checked."""
         out: PartTables = {name: [] for name in SHARD_TABLES}
         for key in sorted(set(self._parts) | set(self._clean)):
             values = dict(zip(PARTITION_COLUMNS, key))
@@ -555,7 +596,8 @@ class ShardRows:
             tables = made[0] if len(made) == 1 else _merged(made[0], made[1], np.array(self._lines, np.int64))
             for name, table in tables.items():
                 out[name].append((values, table))
-        out["rejects"].append(({}, _from_rows(file_schema("rejects"), self._rejects)))
+        out["rejects"].append(({}, _from_rows(file_schema("rejects"), self._rejects + self._late if late
+                                             else self._rejects)))
         return out
 
 

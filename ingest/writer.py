@@ -221,6 +221,95 @@ def partition_dir(table: str, values: dict[str, Any]) -> str:
     return "/".join([table, *(f"{key}={values[key]}" for key in PARTITION_COLUMNS if key in values)])
 
 
+class ShardWriter:
+    """A shard's table files written batch by batch, then published as ``publish_shard`` does.
+
+    Each batch of tables (``ingest.rows.ShardRows.take_batch``) is appended to the shard's temp files, one
+    Parquet row group per batch and file (a ``pq.ParquetWriter`` per table and partition, opened with the
+    first batch that has rows for it, with the options of ``write_parquet``), so a shard far larger than a
+    batch is never held whole.  A shard written in one batch gets the very bytes ``write_parquet`` writes;
+    in more, the same rows in the same order.  ``publish`` closes, fsyncs and renames the files (``deals``
+    last) and writes the marker; ``abort`` deletes the temp files.
+    """
+
+    def __init__(self, layout: StoreLayout, generation: str, key: str) -> None:
+        self.layout = layout
+        self.generation = generation
+        self.key = key
+        self._gen_dir = layout.generation_dir(generation)
+        self._open: dict[tuple[str, tuple[Any, ...]], tuple[pq.ParquetWriter, Path, Path, str, pa.Schema]] = {}
+        self.rows: dict[str, int] = {}
+        """Rows written per table."""
+        self.columns: dict[str, list[str]] = {}
+        """Each table's columns, as the first batch that had the table gave them."""
+
+    def write(self, tables: PartTables) -> None:
+        """Append a batch."""
+        for name in SHARD_TABLES:
+            parts = tables.get(name, [])
+            if parts and name not in self.columns:
+                self.columns[name] = parts[0][1].column_names
+            for values, part in parts:
+                if part.num_rows == 0:
+                    continue
+                table = _required(part, file_schema(name))
+                slot = (name, tuple(values.get(k) for k in PARTITION_COLUMNS))
+                opened = self._open.get(slot)
+                if opened is None:
+                    rel_dir = partition_dir(name, values)
+                    final = self._gen_dir / rel_dir / f"part-{self.key}.parquet"
+                    final.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = _temp_for(final)
+                    writer = pq.ParquetWriter(str(tmp), table.schema, **parquet_options(table.schema))
+                    opened = self._open[slot] = (writer, tmp, final, f"{rel_dir}/{final.name}", table.schema)
+                writer, schema = opened[0], opened[4]
+                if not table.schema.equals(schema):  # a column REQUIRED in one batch, not in another
+                    if any(f.nullable and not schema.field(f.name).nullable for f in table.schema):
+                        raise ValueError(f"{name}: a column declared non-nullable holds a null")  # never so
+                    table = table.cast(schema)
+                writer.write_table(table)
+                self.rows[name] = self.rows.get(name, 0) + table.num_rows
+
+    def abort(self) -> None:
+        """Close and delete the temp files."""
+        for writer, tmp, _, _, _ in self._open.values():
+            try:
+                writer.close()
+            finally:
+                tmp.unlink(missing_ok=True)
+        self._open.clear()
+
+    def publish(self, marker: dict[str, Any]) -> dict[str, list[str]]:
+        """Close the files, rename them into place (``deals`` last), then write the marker; the files by
+        table."""
+        order = {name: i for i, name in enumerate(SHARD_TABLES)}
+        slots = sorted(self._open, key=lambda slot: (order[slot[0]], slot[1]))
+        files: dict[str, list[str]] = {}
+        try:
+            for slot in slots:
+                writer, tmp, _, rel, _ = self._open[slot]
+                writer.close()
+                fd = os.open(tmp, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                files.setdefault(slot[0], []).append(rel)
+            for slot in slots:
+                _, tmp, final, _, _ = self._open[slot]
+                os.replace(tmp, final)
+        except BaseException:
+            self.abort()
+            raise
+        for folder in sorted({self._open[slot][2].parent for slot in slots}):
+            fsync_dir(folder)
+        self._open.clear()
+        body = orjson.dumps({**marker, "key": self.key, "generation": self.generation, "files": files,
+                             "columns": self.columns}, option=orjson.OPT_INDENT_2)
+        write_atomic(self.layout.marker_path(self.generation, self.key), lambda fh: fh.write(body))
+        return files
+
+
 def publish_shard(layout: StoreLayout, generation: str, key: str, tables: PartTables,
                   marker: dict[str, Any]) -> dict[str, list[str]]:
     """Write a shard's tables and then its marker (see the module docstring); the files by table."""

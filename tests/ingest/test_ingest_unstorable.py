@@ -17,6 +17,7 @@ from rich.console import Console
 
 import ingest.pipeline
 import ingest.rows
+import ingest.writer
 from ingest.commands import print_summary
 from ingest.coordinator import run_ingest
 from ingest.store import sql
@@ -77,7 +78,7 @@ def test_a_failed_shard_is_never_reported_ok(tmp_path: Path, monkeypatch: pytest
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(ingest.pipeline, "publish_shard", broken)
+    monkeypatch.setattr(ingest.writer.ShardWriter, "publish", broken)
     summary = run_ingest([path], tmp_path / "store", "local:1")
     assert summary.failed and not summary.balanced and summary.exit_code == 1
     out = io.StringIO()
