@@ -295,6 +295,8 @@ def simulate(
 
 def _report_counts(counts: Any, out: Path) -> None:
     """Print what a conversion or import wrote and every input it had to leave out."""
+    for notice in counts.notices:
+        typer.echo(escape_controls(f"notice: {notice}"), err=True)
     for f in counts.findings:
         where = f"{f.file}:{f.line}" if f.file else "-"
         typer.echo(escape_controls(f"{where}: {f.code} {f.message}"), err=True)

@@ -27,6 +27,7 @@ what, figures a multiple of 5 under nearest-5 rounding, and the totals.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
@@ -39,6 +40,7 @@ from tarock.deal import Deal
 from tarock.findings import Finding
 from tarock.options import OptionError, SlovenianOptions, slovenian_options
 from tarock.formats.codec import deal_from_obj, lookup_name, RecordError
+from tarock.formats.decode import SCORE_LIMIT
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.rules.slovenian.scoring import klop_cancels
 from tarock.formats.trk import CONTRACT_ALIASES
@@ -129,6 +131,10 @@ def _header(cells: list[str]) -> _Columns:
     return cols
 
 
+MAX_FIGURE = SCORE_LIMIT
+"""The largest figure a sheet may hold either way: what a record's ``recorded`` scores may hold."""
+
+
 def _figure(text: str, where: str) -> int | None:
     """A written figure: ``+40``, ``-140``, ``−140``, ``40``; blank is None."""
     text = text.strip()
@@ -137,7 +143,11 @@ def _figure(text: str, where: str) -> int | None:
     clean = text.translate(_MINUS).replace(" ", "")
     if not re.fullmatch(r"-?\d+", clean):
         raise SheetError(f"{where}: expected a whole number, found {text!r}")
-    return int(clean)
+    value = int(clean)
+    if abs(value) > MAX_FIGURE:
+        raise SheetError(f"{where}: {text!r} is out of range: a figure on a sheet is at most {MAX_FIGURE:,} "
+                         "either way")
+    return value
 
 
 def _radelci_list(text: str, players: tuple[str, ...], where: str) -> dict[str, int]:
@@ -238,11 +248,14 @@ MAX_SHEET_BYTES = 64 << 20
 """The largest score sheet read: a club's sheet of a lifetime is a few hundred KiB."""
 
 
-def read_sheet(path: str | os.PathLike[str]) -> tuple[list[SheetRow], list[Finding]]:
+def read_sheet(path: str | os.PathLike[str], notices: list[str] | None = None
+               ) -> tuple[list[SheetRow], list[Finding]]:
     """The rows of a CSV score sheet, and an ``E_PARSE`` finding for each row (or header) that cannot be read.
 
     Only a regular file is read (``open_regular``: a FIFO would wait for a writer), and at most
-    ``MAX_SHEET_BYTES`` of it; a file that cannot be read is one finding at line 0.
+    ``MAX_SHEET_BYTES`` of it; a file that cannot be read is one finding at line 0.  Its encoding is
+    detected (``decode_sheet``); a notice saying how it was read goes to ``notices`` when that is not plain
+    UTF-8.
     """
     file = str(path)
     try:
@@ -254,11 +267,44 @@ def read_sheet(path: str | os.PathLike[str]) -> tuple[list[SheetRow], list[Findi
         return [], [Finding(code="E_PARSE", message=f"the sheet is larger than {MAX_SHEET_BYTES >> 20} MiB",
                             file=file, line=0)]
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return [], [Finding(code="E_PARSE", message=f"the sheet is not UTF-8 text ({exc.reason} at byte "
-                                                    f"{exc.start})", file=file, line=0)]
+        text, notice = decode_sheet(data)
+    except SheetError as exc:
+        return [], [Finding(code="E_PARSE", message=str(exc), file=file, line=0)]
+    if notice is not None and notices is not None:
+        notices.append(f"{file}: {notice}")
     return parse_sheet(text, file)
+
+
+def decode_sheet(data: bytes) -> tuple[str, str | None]:
+    """A sheet's text, and a notice when its encoding was not plain UTF-8.
+
+    Spreadsheets on Windows save CSV as UTF-16 (with a byte-order mark) or in the system's code page
+    (cp1250 for Slovenian, cp1252 for German): a byte-order mark decides first, then UTF-8, else
+    ``charset_normalizer``'s guess, which the notice names.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        try:
+            return data[len(codecs.BOM_UTF8):].decode("utf-8"), None
+        except UnicodeDecodeError as exc:
+            raise SheetError(f"the sheet says it is UTF-8 but is not ({exc.reason} at byte {exc.start})") from None
+    for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                      (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            try:
+                return data.decode(name), f"read as {name.upper()} (its byte-order mark says so)"
+            except UnicodeDecodeError as exc:
+                raise SheetError(f"the sheet's byte-order mark says {name.upper()}, but it is not "
+                                 f"({exc.reason} at byte {exc.start})") from None
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    if best is None:
+        raise SheetError("the sheet is not text in any encoding that could be recognised")
+    return str(best), f"not UTF-8; read as {best.encoding} (a guess: save the sheet as UTF-8 to be sure)"
 
 
 def parse_sheet(text: str, file: str | None = None) -> tuple[list[SheetRow], list[Finding]]:
@@ -341,7 +387,8 @@ def import_sheet(in_path: str | os.PathLike[str], out_path: str | os.PathLike[st
     ``Counts.rejected`` counts the rows that could not be read; ``findings``
     holds their ``E_PARSE`` findings followed by the audit's ``A_SCORE_MISMATCH`` findings.
     """
-    rows, problems = read_sheet(in_path)
+    notices: list[str] = []
+    rows, problems = read_sheet(in_path, notices)
     deals = []
     for item in rows_to_deals(rows, options):
         if isinstance(item, Finding):
@@ -349,7 +396,7 @@ def import_sheet(in_path: str | os.PathLike[str], out_path: str | os.PathLike[st
         else:
             deals.append(item)
     written = write_records(deals, out_path)
-    return Counts(written, len(problems), tuple(problems) + tuple(audit_sheet(rows, options)))
+    return Counts(written, len(problems), tuple(problems) + tuple(audit_sheet(rows, options)), tuple(notices))
 
 
 # --------------------------------------------------------------------------- the audit

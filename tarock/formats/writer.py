@@ -29,6 +29,7 @@ class Counts:
     written: int
     rejected: int
     findings: tuple[Finding, ...] = ()
+    notices: tuple[str, ...] = ()  # what the reader decided on the way (e.g. a guessed text encoding)
 
 
 def _kind(path: str | os.PathLike[str]) -> str:
