@@ -203,9 +203,9 @@ class SessionScorer:
 
     def remember(self, deal: Deal, digest: str, result: DealCheck) -> None:
         if deal.session is None:
-            self.loose[bytes.fromhex(digest[:32])] = _trimmed(result)
+            self.loose[bytes.fromhex(digest[:32])] = result
         else:
-            self._state(deal.session).seen[digest] = _trimmed(result)
+            self._state(deal.session).seen[digest] = result
 
     def seq_warnings(self, session: str | None, seq: int | None, file: str | None,
                      line: int | None) -> list[CheckedFinding]:
@@ -242,11 +242,6 @@ class SessionScorer:
             result = replace(result, findings=result.findings + extra)
         self.remember(deal, digest, result)
         return result, False
-
-
-def _trimmed(result: DealCheck) -> DealCheck:
-    """What is kept of a first copy for its copies: all but the tricks (a copy has the same)."""
-    return result
 
 
 def check_stream(open_items: Callable[[], Iterable[ReadItem]],
