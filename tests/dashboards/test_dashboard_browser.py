@@ -13,15 +13,14 @@ The browser is the system's chromium (``CHROMIUM``, default ``/usr/lib/chromium/
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -30,9 +29,6 @@ from dashboards.launch import dashboard_env, streamlit_command
 from tests.support.dashboard_fixture import build_store
 from tests.support.paths import ROOT
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 expect.set_options(timeout=30_000)  # a first page on a busy CI machine can take longer than the default 5 s
 RENONS_SENTENCE = "Boris played II on a diamond lead while holding 1♦"  # cards named as the pictures name them
@@ -49,17 +45,6 @@ PAGES = {  # screenshot name: (deep link, main heading)
 }
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    assert Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}: run scripts/ensure_chromium.sh (or set CHROMIUM)"
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1400, "height": 1800}}
-
-
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -74,11 +59,9 @@ def _healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a dashboard server serving the fixture store, for the whole session."""
-    root = tmp_path_factory.mktemp("dashboard-browser")
-    store = build_store(root)
+@contextmanager
+def served(store: Path, root: Path) -> Iterator[str]:
+    """A dashboard server over ``store`` while the block runs (its log in ``root``); its address."""
     port = _free_port()
     log = (root / "streamlit.log").open("wb")
     server = subprocess.Popen(streamlit_command(port), env=dashboard_env(store), stdout=log,
@@ -101,6 +84,14 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
     output = (root / "streamlit.log").read_text(errors="replace")
     assert "Traceback" not in output, output  # nothing failed on the server, the cache warm-up included
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a dashboard server serving the fixture store, for the whole session."""
+    root = tmp_path_factory.mktemp("dashboard-browser")
+    with served(build_store(root), root) as url:
+        yield url
 
 
 def wait_for_app(page: Page) -> None:
