@@ -187,3 +187,12 @@ def test_players_page_opens_a_players_deals_in_the_replay(page: Page, app_url: s
     wait_for_app(page)
     expect(page).to_have_url(f"{app_url}/replay?player=Boris")
     expect(page.get_by_text("Deal (10 found, player Boris)")).to_be_visible()
+
+
+def test_junk_in_the_url_is_a_notice_not_a_traceback(page: Page, app_url: str) -> None:
+    # issue 24: `step=²` passed isdigit() and failed int(), showing a ValueError with file paths
+    page.goto(f"{app_url}/replay?deal=example-r_follow_suit&step=²")
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Replay", exact=True)).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page.get_by_text("Traceback")).to_have_count(0)
