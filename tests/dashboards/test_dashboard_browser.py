@@ -14,10 +14,8 @@ The browser is the system's chromium (``CHROMIUM``, default ``/usr/lib/chromium/
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +26,7 @@ from playwright.sync_api import Page, expect
 from dashboards.launch import dashboard_env, streamlit_command
 from tests.support.dashboard_fixture import build_store
 from tests.support.paths import ROOT
+from tests.support.servers import free_port, healthy
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 expect.set_options(timeout=30_000)  # a first page on a busy CI machine can take longer than the default 5 s
@@ -45,31 +44,17 @@ PAGES = {  # screenshot name: (deep link, main heading)
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-            return bool(response.read() == b"ok")
-    except OSError:
-        return False
-
-
 @contextmanager
 def served(store: Path, root: Path) -> Iterator[str]:
     """A dashboard server over ``store`` while the block runs (its log in ``root``); its address."""
-    port = _free_port()
+    port = free_port()
     log = (root / "streamlit.log").open("wb")
     server = subprocess.Popen(streamlit_command(port), env=dashboard_env(store), stdout=log,
                               stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
-        while not _healthy(url):
+        while not healthy(url):
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the dashboard server did not start: see {root / 'streamlit.log'}")
             time.sleep(0.2)

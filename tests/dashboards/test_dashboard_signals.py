@@ -11,26 +11,12 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.support.paths import ROOT
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-            return bool(response.read() == b"ok")
-    except OSError:
-        return False
+from tests.support.servers import free_port, healthy
 
 
 def _port_free(port: int) -> bool:
@@ -45,7 +31,7 @@ def _port_free(port: int) -> bool:
 
 @pytest.mark.slow
 def test_sigterm_stops_the_streamlit_child_and_frees_the_port(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "dashboard.log").open("wb")
     command = [sys.executable, "-m", "tarock.cli", "dashboard", "--store", str(tmp_path / "store"),
@@ -53,13 +39,13 @@ def test_sigterm_stops_the_streamlit_child_and_frees_the_port(tmp_path: Path) ->
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 90  # a bound on the wait, not an assertion on speed
-        while not _healthy(url):
+        while not healthy(url):
             assert process.poll() is None, (tmp_path / "dashboard.log").read_text()
             assert time.monotonic() < deadline, "the dashboard did not start"
             time.sleep(0.3)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
-        assert not _healthy(url)
+        assert not healthy(url)
         assert _port_free(port)
     finally:
         if process.poll() is None:
