@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import FileUploader
 
-from tests.support.dashboard_fixture import EXAMPLES, build_store
+from tests.support.dashboard_fixture import EXAMPLES
 from tests.support.paths import ROOT
 
 APP = ROOT / "dashboards" / "app.py"
@@ -27,23 +27,6 @@ PAGES = {
 }
 RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"
 RENONS_SHOWN = "Boris played II on a diamond lead while holding 1♦"  # the replay names cards as drawn
-
-
-@pytest.fixture(scope="module")
-def fixture_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_store(tmp_path_factory.mktemp("dashboard"))
-
-
-@pytest.fixture(autouse=True)
-def no_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No background cache warming: each test sees only what its own pages asked."""
-    monkeypatch.setenv("TAROCK_DASHBOARD_WARMUP", "0")
-
-
-@pytest.fixture
-def store(fixture_store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("TAROCK_STORE", str(fixture_store))
-    return fixture_store
 
 
 def open_page(page: str, **query: str) -> AppTest:

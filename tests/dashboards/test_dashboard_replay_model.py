@@ -3,7 +3,6 @@ without Streamlit: built from the example records, checked against what the reco
 
 from __future__ import annotations
 
-
 import orjson
 
 from dashboards.cards_html import card_html, deal_header_html, hands_html, notes_html, trick_html

@@ -3,20 +3,16 @@ store of ``tests/support/dashboard_fixture.py``)."""
 
 from __future__ import annotations
 
-import re
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 from streamlit.testing.v1 import AppTest
 
-from tests.dashboards.test_dashboard_apptest import (RENONS_SENTENCE, fixture_store, html_text, no_warm_up, open_page,
-                                                     store)
+from tests.dashboards.test_dashboard_apptest import RENONS_SENTENCE, html_text, open_page
 from tests.support.dashboard_fixture import EXAMPLES
-
-__all__ = ["fixture_store", "no_warm_up", "store"]  # the fixtures, shared with the page tests
 
 
 def test_replay_header_says_a_disputed_deal_is_disputed(store: Path) -> None:

@@ -21,27 +21,10 @@ from analysis.store import Store
 from analysis.whatif import deal_under, whatif
 from dashboards.replay_nav import tables_asked
 from tarock.cli import app as cli
-from tests.support.dashboard_fixture import build_store
 from tests.support.paths import ROOT
 
 APP = ROOT / "dashboards" / "app.py"
 TABLES = ("slovenian", "openspiel")
-
-
-@pytest.fixture(scope="module")
-def fixture_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_store(tmp_path_factory.mktemp("whatif"))
-
-
-@pytest.fixture(autouse=True)
-def no_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TAROCK_DASHBOARD_WARMUP", "0")
-
-
-@pytest.fixture
-def store(fixture_store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("TAROCK_STORE", str(fixture_store))
-    return fixture_store
 
 
 def cli_compare(inputs: Path) -> tuple[dict[str, list[int]], dict[tuple[str, str], list[int]]]:
