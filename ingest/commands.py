@@ -3,6 +3,11 @@
 Typer-independent: they take paths, a store directory, an executor spec and
 flags, and return results; the CLI parses arguments, calls them, prints
 with the ``print_*`` functions and exits with ``IngestSummary.exit_code``.
+
+Light to import: finding the store (``resolve_store``, ``existing_store``) and
+``tarock sql``'s default table need DuckDB and rich only, so the pipeline,
+polars and the rules engine load inside the functions that use them
+(docs/performance.md, Light commands).
 """
 
 from __future__ import annotations
@@ -11,20 +16,19 @@ import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ingest.config import IngestOptions
-from ingest.coordinator import IngestSummary, run_ingest
-from ingest.csv_out import frame_csv
-from ingest.progress import ProgressCallback, default_progress
-from ingest.shards import DEFAULT_SHARD_SIZE
-from ingest.store import export_duckdb, sql
-from tarock.formats.items import ReaderLimits
+from ingest.store import export_duckdb, sql, sql_rows
 from tarock.safe_text import escape_controls
+
+if TYPE_CHECKING:
+    from ingest.coordinator import IngestSummary
+    from ingest.progress import ProgressCallback
+    from tarock.formats.items import ReaderLimits
 
 DEFAULT_STORE = Path("data/store")
 
@@ -60,7 +64,7 @@ def existing_store(store_dir: str | os.PathLike[str], *, exported: bool = False)
 def ingest(paths: Iterable[str | os.PathLike[str]], store_dir: str | os.PathLike[str], executor: str = "local", *,
            rescore: bool = False, quiet: bool = False, progress: ProgressCallback | None = None,
            ruleset_options: Mapping[str, Any] | None = None, limits: ReaderLimits | None = None,
-           shard_size: int = DEFAULT_SHARD_SIZE) -> IngestSummary:
+           shard_size: int | None = None) -> IngestSummary:
     """Ingest files or directories into the store.
 
     Progress goes to ``progress`` when given, else to stderr (a bar on a
@@ -69,11 +73,18 @@ def ingest(paths: Iterable[str | os.PathLike[str]], store_dir: str | os.PathLike
     Raises ``ingest.coordinator.GenerationMismatch`` when the store was
     scored under other options (and not ``rescore``),
     ``ingest.layout.StoreBusy`` when another ingest holds the store, and
-    ValueError for an unknown executor spec.
+    ValueError for an unknown executor spec.  ``shard_size``: records per shard (default
+    ``ingest.shards.DEFAULT_SHARD_SIZE``).
     """
+    from ingest.config import IngestOptions
+    from ingest.coordinator import run_ingest
+    from ingest.progress import default_progress
+    from ingest.shards import DEFAULT_SHARD_SIZE
+
     options = IngestOptions.make(ruleset_options, limits)
     with default_progress(quiet=quiet or progress is not None) as reporter:
-        return run_ingest(paths, store_dir, executor, options=options, rescore=rescore, shard_size=shard_size,
+        return run_ingest(paths, store_dir, executor, options=options, rescore=rescore,
+                          shard_size=DEFAULT_SHARD_SIZE if shard_size is None else shard_size,
                           progress=progress or reporter)
 
 
@@ -121,21 +132,38 @@ def query(store_dir: str | os.PathLike[str], text: str, params: Sequence[Any] | 
     return sql(existing_store(store_dir), text, params)
 
 
+def print_query(store_dir: str | os.PathLike[str], text: str, fmt: str = "table", stream: TextIO | None = None) -> None:
+    """``tarock sql``: run one query over the store and print it as ``print_frame`` does; the table
+    is printed from DuckDB's rows, without loading polars (``NoStore``: no store there)."""
+    if fmt == "table":
+        _print_table(*sql_rows(existing_store(store_dir), text), stream or sys.stdout)
+    else:
+        print_frame(query(store_dir, text), fmt, stream)
+
+
+def _print_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], stream: TextIO) -> None:
+    """Every row in a rich table; text from records has its control characters escaped, never read as
+    rich markup."""
+    table = Table()
+    for name in columns:
+        table.add_column(_shown(name))
+    for row in rows:
+        table.add_row(*(_shown("" if v is None else v) for v in row))
+    Console(file=stream).print(table)
+
+
 def print_frame(frame: Any, fmt: str = "table", stream: TextIO | None = None) -> None:
     """Print a query result: ``table`` (every row, rich), ``csv`` (formula cells neutralised:
     ``ingest.csv_out``), or ``json`` (one object per line)."""
     stream = stream or sys.stdout
     if fmt == "csv":
+        from ingest.csv_out import frame_csv
+
         stream.write(frame_csv(frame))
     elif fmt == "json":
         stream.write(frame.write_ndjson())
-    elif fmt == "table":  # text from records: control characters escaped, never read as rich markup
-        table = Table()
-        for name in frame.columns:
-            table.add_column(_shown(name))
-        for row in frame.iter_rows():
-            table.add_row(*(_shown("" if v is None else v) for v in row))
-        Console(file=stream).print(table)
+    elif fmt == "table":
+        _print_table(frame.columns, frame.iter_rows(), stream)
     else:
         raise ValueError(f"unknown format {fmt!r}: use table, csv or json")
 

@@ -21,7 +21,6 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from ingest.layout import StoreLayout
 from ingest.schema import DEAL_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
@@ -141,7 +140,8 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
 def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str]) -> None:
     snapshot = _snapshot(store_dir)
     dup_files = snapshot.files["duplicates"]
-    has_duplicates = bool(dup_files) and pq.ParquetFile(dup_files[0]).metadata.num_rows > 0
+    has_duplicates = bool(dup_files) and con.sql(
+        f"SELECT num_rows FROM parquet_file_metadata({_literal(dup_files[0])})").fetchall() != [(0,)]
     for table in sorted(TABLES, key=lambda t: t != "duplicates"):  # the per-deal views refer to duplicates
         body = _view_body(con, table, snapshot.files[table], snapshot.columns.get(table))
         if table in DEAL_TABLES and has_duplicates:
@@ -170,6 +170,18 @@ def sql(store_dir: str | os.PathLike[str], query: str, params: Sequence[Any] | N
     con = open_store(store_dir)
     try:
         return con.sql(query, params=list(params) if params is not None else None).pl()
+    finally:
+        con.close()
+
+
+def sql_rows(store_dir: str | os.PathLike[str], query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one query over the store's views: its column names and rows as Python values (no polars)."""
+    con = open_store(store_dir)
+    try:
+        result = con.sql(query)
+        if result is None:  # a statement that returns nothing
+            return [], []
+        return list(result.columns), result.fetchall()
     finally:
         con.close()
 

@@ -481,14 +481,13 @@ def sql_command(
     """Run a query over the store and print the result."""
     import duckdb
 
-    from ingest.commands import NoStore, print_frame, query as run_query, resolve_store
+    from ingest.commands import NoStore, print_query, resolve_store
 
     try:
-        frame = run_query(resolve_store(store), query)
+        print_query(resolve_store(store), query, fmt.value)
     except (duckdb.Error, NoStore) as exc:
         _error(exc)
         raise typer.Exit(2) from None
-    print_frame(frame, fmt.value)
 
 
 @app.command()
