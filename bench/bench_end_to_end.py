@@ -1,0 +1,178 @@
+"""End to end, whole processes (issue 22): ``check`` against OpenSpiel's replay, ingest against DuckDB's and
+polars' bare JSON→Parquet copies, the store against the bare Parquet, and a query's start-up.
+
+    .venv/bin/python bench/bench_end_to_end.py [--games 30000] [--deals 200000] [--runs 2] [--sample-store DIR]
+
+1. ``tarock check --format json FILE`` over ``--games`` OpenSpiel games turned into our records
+   (``bench/bench_openspiel.py``'s games), against a Python process that loads the same games' parameters
+   and actions and replays them in pyspiel (``apply_action`` for every action: the bare replay).
+2. ``tarock ingest --executor local:2`` of ``--deals`` generated deals (``bench/bench_ingest.py``'s file),
+   against ``COPY (SELECT * FROM read_json(…)) TO 'x.parquet'`` in DuckDB with 2 threads and polars'
+   ``scan_ndjson(…).sink_parquet(…)``.
+3. The store's bytes per table against the bare Parquet copy's.
+4. ``tarock sql "select count(*) from deals"`` on the sample store (``--sample-store``, ingested from
+   ``data/sample`` when missing).
+
+Every figure is the best of ``--runs`` wall times of a whole process (start-up, reading, writing),
+the processes of one comparison taking turns so a busy spell hits both.  Inputs go to ``bench/out/``
+(git-ignored) and are kept between runs.  Figures go in closing notes; tests never assert times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import math
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+OUT = BENCH / "out"
+TAROCK = [sys.executable, "-m", "tarock.cli"]
+
+_OPENSPIEL_REPLAY = """
+import json, sys
+import pyspiel
+games = json.load(open(sys.argv[1]))
+for params, actions in games:
+    state = pyspiel.load_game("tarok", params).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+"""
+
+_DUCKDB_COPY = """
+import sys, duckdb
+con = duckdb.connect()
+con.execute("SET threads = 2")
+con.execute(f"COPY (SELECT * FROM read_json('{sys.argv[1]}')) TO '{sys.argv[2]}' (FORMAT parquet)")
+"""
+
+_POLARS_SINK = """
+import sys, polars as pl
+pl.scan_ndjson(sys.argv[1]).sink_parquet(sys.argv[2])
+"""
+
+
+def wall(cmd: Sequence[str]) -> float:
+    """Seconds one whole process takes (its output discarded); it must succeed, else its stderr is shown."""
+    started = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}")
+    return seconds
+
+
+def best_of(runs: int, commands: dict[str, tuple[Sequence[str], Path | None]]) -> dict[str, float]:
+    """The best wall time of each command over ``runs`` turns; a path given beside a command is deleted
+    before each of its runs (the output it writes)."""
+    best = dict.fromkeys(commands, math.inf)
+    for _ in range(runs):
+        for name, (cmd, output) in commands.items():
+            if output is not None:
+                shutil.rmtree(output, ignore_errors=True) if output.is_dir() else output.unlink(missing_ok=True)
+            best[name] = min(best[name], wall(cmd))
+    return best
+
+
+def games_file(games: int) -> tuple[Path, Path]:
+    """The records (JSONL) and OpenSpiel's replay input (JSON) of about ``games`` games."""
+    records, replays = OUT / f"openspiel-{games}.jsonl", OUT / f"openspiel-{games}.replay.json"
+    if not (records.exists() and replays.exists()):
+        sys.path.insert(0, str(BENCH))
+        from bench_openspiel import make_games, to_records
+
+        made = make_games(games, 1)
+        records.write_bytes(b"\n".join(to_records(made)) + b"\n")
+        replays.write_text(json.dumps([({"players": g["players"], "rng_seed": g["rng_seed"]}, g["actions"])
+                                       for g in made]))
+    return records, replays
+
+
+def deals_file(deals: int) -> Path:
+    path = OUT / f"deals-{deals}-1.jsonl"
+    if not path.exists():
+        sys.path.insert(0, str(BENCH))
+        from bench_ingest import generate
+
+        generate(path, deals, 1)
+    return path
+
+
+def lines(path: Path) -> int:
+    with open(path, "rb") as fh:
+        return sum(1 for _ in fh)
+
+
+def tree_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*.parquet"))
+
+
+def check_vs_openspiel(games: int, runs: int) -> None:
+    records, replays = games_file(games)
+    n = lines(records)
+    best = best_of(runs, {
+        "check": ([*TAROCK, "check", "--format", "json", str(records)], None),
+        "openspiel": ([sys.executable, "-c", _OPENSPIEL_REPLAY, str(replays)], None),
+    })
+    print(f"1. check -f json vs OpenSpiel's replay, {n:,} games, whole processes, best of {runs}")
+    for name, seconds in best.items():
+        print(f"   {name:<10} {seconds:7.2f} s  {n / seconds:9,.0f} deals/s")
+    print(f"   ratio (OpenSpiel time / check time): {best['openspiel'] / best['check']:.2f}×  (target ≥ 1.0)\n")
+
+
+def ingest_vs_copies(deals: int, runs: int) -> Path:
+    data = deals_file(deals)
+    store, bare, sunk = OUT / "e2e-store", OUT / "e2e-bare.parquet", OUT / "e2e-polars.parquet"
+    best = best_of(runs, {
+        "ingest": ([*TAROCK, "ingest", "--executor", "local:2", "--store", str(store), str(data)], store),
+        "duckdb": ([sys.executable, "-c", _DUCKDB_COPY, str(data), str(bare)], bare),
+        "polars": ([sys.executable, "-c", _POLARS_SINK, str(data), str(sunk)], sunk),
+    })
+    print(f"2. ingest local:2 vs bare JSON→Parquet copies, {deals:,} deals, whole processes, best of {runs}")
+    for name, seconds in best.items():
+        print(f"   {name:<10} {seconds:7.2f} s  {deals / seconds:9,.0f} deals/s")
+    print(f"   ratio (DuckDB copy time / ingest time): {best['duckdb'] / best['ingest']:.2f}×  (target ≥ 1.0)\n")
+    tables = {p.name: tree_bytes(p) for gen in store.glob("gen-*") for p in sorted(gen.iterdir()) if p.is_dir()}
+    total, base = sum(tables.values()), bare.stat().st_size
+    print(f"3. store {total / 2**20:,.1f} MiB vs the bare Parquet copy {base / 2**20:,.1f} MiB: "
+          f"{total / base:.2f}×  (target ≤ 2.0)")
+    for name, size in sorted(tables.items(), key=lambda kv: -kv[1]):
+        if size:
+            print(f"   {name:<14} {size / 2**20:8.1f} MiB")
+    print()
+    return store
+
+
+def query_start(sample_store: Path, runs: int) -> None:
+    if not (sample_store / "CURRENT").exists():
+        subprocess.run([*TAROCK, "ingest", "--store", str(sample_store), "data/sample"], check=True, cwd=ROOT,
+                       stderr=subprocess.DEVNULL)
+    best = best_of(max(runs, 3), {"sql": ([*TAROCK, "sql", "--store", str(sample_store),
+                                           "select count(*) from deals"], None)})
+    print(f"4. tarock sql \"select count(*) from deals\" on {sample_store}: {best['sql']:.2f} s  (target ≤ 0.4)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=30_000)
+    ap.add_argument("--deals", type=int, default=200_000)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--sample-store", type=Path, default=OUT / "e2e-sample-store")
+    args = ap.parse_args()
+    OUT.mkdir(exist_ok=True)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average {load} at start\n")
+    check_vs_openspiel(args.games, args.runs)
+    ingest_vs_copies(args.deals, args.runs)
+    query_start(args.sample_store, args.runs)
+
+
+if __name__ == "__main__":
+    main()
