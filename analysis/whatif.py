@@ -1,10 +1,14 @@
 """What-if over the store: the selected deals rescored under several rules tables, side by side.
 
-The store keeps each deal's canonical record (``deals.record``), so nothing is re-ingested: the records
-are read back in stored order (source file, then line), turned into deals (``tarock.formats.codec``) and
-scored under each table by ``tarock.check.sheet_compare`` — the code path of ``tarock score --compare``,
-with the session model of ``tarock.check.sessions`` (each session's deals in ``seq`` order, one radelci
-ledger per session).
+The store keeps each deal's canonical record (``deals.record``), so nothing is re-ingested.  A store
+directory is rescored the way ``ingest --rescore`` does it, into a generation beside the current one
+(``ingest.rescore_beside``: shards on the executors, the bulk path and the compiled scorer where the table is
+the accelerator's, kept until the next ingest), and the answers are read with SQL from that generation's
+``deals`` and ``results``.  An exported DuckDB file (or a store the process may not write to) is scored in
+this process instead: the records are read back in stored order (source file, then line), turned into deals
+(``tarock.formats.codec``) and scored under each table by ``tarock.check.sheet_compare`` — the code path of
+``tarock score --compare``.  Both score with the session model of ``tarock.check.sessions`` (each session's
+deals in ``seq`` order, one radelci ledger per session) and give the same frames (``tests/analysis``).
 
 The selection is ``Filters`` plus, optionally, one session.  A deal's score can depend on the deals before
 it in its session (Slovenian radelci), so every session the selection touches is scored whole and only the
@@ -19,7 +23,8 @@ Answers (polars frames):
   in ``analysis.win_rates``: a declarer, no error, a result);
 * ``differences``: per deal whose scores differ between the tables and player, the score under each table
   (one column per table, null when the deal is in error under it), the breakdown lines naming the player
-  that are not the same under every table, and a link to the deal's final step in the replay under the tables.
+  that are not the same under every table, and a link to the deal's final step in the replay under the tables;
+  in stored order (source file and line), each deal's players in seat order.
 
 ``deal_under`` answers the same for one deal (the Replay's score step): its session rescored whole under each
 table, and that deal's scores and breakdown lines per table, the lines not written the same under every table
@@ -28,18 +33,23 @@ marked (``score --compare``'s lines).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+import duckdb
+import orjson
 import polars as pl
 
 from analysis.filters import NO_FILTERS, Filters, deal_where
-from analysis.sql import TRUE, Fragment, param, run
+from analysis.sql import TRUE, Fragment, compose, param, run
 from analysis.stats import with_rate
 from analysis.store import Store
 from analysis.vocabulary import CONTRACT_LADDER
+from ingest.layout import StoreBusy, StoreLayout
+from ingest.rescore_beside import rescore_beside
+from ingest.store import attach_generation, open_store
 from tarock.check.result import DealCheck
 from tarock.check.sheet_compare import line_texts, score_all
 from tarock.formats.codec import loads
@@ -52,13 +62,25 @@ MAX_TABLES = 4
 
 _RECORDS = """
 WITH picked AS (SELECT p.content_hash, p.session FROM deals p WHERE {where} AND {session})
-SELECT d.source_file, d.source_line, d.deal_id, d.date, d.record,
+SELECT d.source_file, d.source_line, d.content_hash, d.deal_id, d.session, d.seq, d.date, d.contract, d.record,
        d.content_hash IN (SELECT content_hash FROM picked) AS picked
 FROM deals d
 WHERE d.ruleset = {ruleset}
   AND (d.content_hash IN (SELECT content_hash FROM picked)
        OR d.session IN (SELECT session FROM picked WHERE session IS NOT NULL))
 ORDER BY d.source_file, d.source_line
+"""
+
+_PICKED = """
+SELECT p.content_hash, p.deal_id, p.session, p.seq, p.date, p.contract, p.source_file, p.source_line
+FROM deals p WHERE {where} AND {session} AND p.ruleset = {ruleset}
+"""
+
+_SCORED = """
+SELECT count(*) FROM deals d
+WHERE d.ruleset = {ruleset}
+  AND (d.content_hash IN (SELECT content_hash FROM picked)
+       OR d.session IN (SELECT session FROM picked WHERE session IS NOT NULL))
 """
 
 _DEAL_RECORDS = """
@@ -115,30 +137,151 @@ def resolve(tables: Sequence[str | RulesTable]) -> list[RulesTable]:
 
 def records(store: Store, ruleset: str, filters: Filters = NO_FILTERS, session: str | None = None) -> pl.DataFrame:
     """The records to score, in stored order: the selected deals of ``ruleset`` and the rest of their sessions
-    (source_file, source_line, deal_id, date, record, picked)."""
-    in_session = TRUE if session is None else Fragment("p.session = $w_session", {"w_session": session})
-    return run(store, _RECORDS, where=deal_where(filters, "p"), session=in_session,
+    (source_file, source_line, content_hash, deal_id, session, seq, date, contract, record, picked)."""
+    return run(store, _RECORDS, where=deal_where(filters, "p"), session=_session(session),
                ruleset=param("w_ruleset", ruleset))
 
 
+def _session(session: str | None) -> Fragment:
+    return TRUE if session is None else Fragment("p.session = $w_session", {"w_session": session})
+
+
 def whatif(store: Store, tables: Sequence[str | RulesTable], filters: Filters = NO_FILTERS,
-           session: str | None = None) -> WhatIf:
-    """The deals ``filters`` and ``session`` select, rescored under each of ``tables`` (names or files)."""
+           session: str | None = None, *, executor: str = "local") -> WhatIf:
+    """The deals ``filters`` and ``session`` select, rescored under each of ``tables`` (names or files).
+
+    A store directory is rescored beside its current generation on ``executor`` (``ingest.executors``);
+    an exported file, or a store that cannot take the rescore now (another ingest holds it, or it may not be
+    written), in this process.
+    """
     resolved = resolve(tables)
     names = tuple(t.name for t in resolved)
     if len(set(names)) != len(names):
         raise ValueError("a table is named twice")
-    rows = records(store, resolved[0].ruleset, filters, session)
-    runs = _score_rows(rows, resolved)
-    keys = {(f, ln): (picked, d) for f, ln, picked, d in zip(rows["source_file"], rows["source_line"],
-                                                             rows["picked"], rows["date"])}
-    kept = [[c for c in run if keys[(c.file or "", c.line or 0)][0]] for run in runs]
-    for run_ in kept[1:]:
-        if [c.id for c in run_] != [c.id for c in kept[0]]:
-            raise ValueError("the tables scored the deals in different orders")
-    dates = {(c.file, c.line): keys[(c.file or "", c.line or 0)][1] for c in kept[0]}
-    return WhatIf(names, len(kept[0]), len(runs[0]), _totals(kept, names), _win_rates(kept, names),
-                  _differences(kept, names, dates))
+    if not store.is_file:
+        try:
+            return _beside(store, resolved, filters, session, executor)
+        except (StoreBusy, PermissionError, OSError):
+            pass  # scored here instead: the same answer, only slower
+    return _in_process(store, resolved, filters, session)
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """One table's answer for the selected deals, the shape both ways of scoring give."""
+
+    scores: pl.DataFrame
+    """key (the deal's content hash), player, seat, score (null: the deal is in error under the table)."""
+    declared: pl.DataFrame
+    """contract, won: one row per selected deal that counts for the contracts' win rates (``_DECLARED``)."""
+    lines: Callable[[list[str]], dict[tuple[str, str], list[str]]]
+    """The breakdown lines (``score --compare``'s text) of these deals, per (key, player): the lines naming
+    the player."""
+
+
+_SCORES_SCHEMA: dict[str, Any] = {"key": pl.String, "player": pl.String, "seat": pl.Int32, "score": pl.Int64}
+_DECLARED_SCHEMA: dict[str, Any] = {"contract": pl.String, "won": pl.Boolean}
+_INFO_COLUMNS = ("key", "deal_id", "session", "seq", "date", "contract")
+
+
+def _in_process(store: Store, tables: list[RulesTable], filters: Filters, session: str | None) -> WhatIf:
+    """``whatif`` scored in this process from the stored records (``score --compare``'s code path)."""
+    rows = records(store, tables[0].ruleset, filters, session)
+    keys = {(f, ln): h for f, ln, h in rows.select("source_file", "source_line", "content_hash").rows()}
+    picked = {(f, ln) for f, ln, k in rows.select("source_file", "source_line", "picked").rows() if k}
+    info = rows.filter(pl.col("picked")).select(pl.col("content_hash").alias("key"), *_INFO_COLUMNS[1:])
+    runs = _score_rows(rows, tables)
+    scored = [_scored_checks([c for c in run if (c.file, c.line) in picked], keys) for run in runs]
+    return _answer(tuple(t.name for t in tables), info, len(runs[0]), scored)
+
+
+def _scored_checks(checks: list[DealCheck], keys: dict[tuple[str, int], str]) -> _Scored:
+    """A table's answer from the selected deals' check results (``_in_process``)."""
+    by_key = {keys[(c.file or "", c.line or 0)]: c for c in checks}
+    scores = pl.DataFrame(
+        [(key, p, seat, None if (s := _score(c)) is None else s.get(p, 0))
+         for key, c in by_key.items() for seat, p in enumerate(c.players)],
+        schema=_SCORES_SCHEMA, orient="row")
+    declared = pl.DataFrame([(c.contract, bool(c.won)) for c in checks if _declared(c)], schema=_DECLARED_SCHEMA,
+                            orient="row")
+
+    def lines(wanted: list[str]) -> dict[tuple[str, str], list[str]]:
+        return {(key, p): line_texts(by_key[key], p) for key in wanted for p in by_key[key].players}
+
+    return _Scored(scores, declared, lines)
+
+
+def _beside(store: Store, tables: list[RulesTable], filters: Filters, session: str | None,
+            executor: str) -> WhatIf:
+    """``whatif`` read from the generations the store's deals were rescored into (``ingest.rescore_beside``)."""
+    generations = [rescore_beside(store.source, _ingest_overrides(t), executor) for t in tables]
+    current = StoreLayout.at(store.source).read_current()
+    con = open_store(store.source)
+    try:
+        schemas = []
+        for i, generation in enumerate(generations):
+            schema = "main" if generation == current else f"w{i}"
+            if schema != "main":
+                attach_generation(con, store.source, generation, schema)
+            schemas.append(schema)
+        ruleset = param("w_ruleset", tables[0].ruleset)
+        picked = compose(_PICKED, where=deal_where(filters, "p"), session=_session(session), ruleset=ruleset)
+        con.execute(f"CREATE TEMP TABLE picked AS {picked.sql}", picked.params or None)
+        info = con.sql("SELECT content_hash AS key, deal_id, session, seq, date, contract FROM picked "
+                       "ORDER BY source_file, source_line").pl()
+        counted = compose(_SCORED, ruleset=ruleset)
+        n_scored = con.execute(counted.sql, counted.params).fetchall()[0][0]
+        scored = [_scored_generation(con, schema) for schema in schemas]
+        return _answer(tuple(t.name for t in tables), info, n_scored, scored)
+    finally:
+        con.close()
+
+
+def _ingest_overrides(table: RulesTable) -> dict[str, Any]:
+    """What ingest is given to score under ``table``: nothing for a ruleset's defaults, so a store ingested
+    without overrides is already that table's generation."""
+    return table.overrides if table.preset is not None or table.set_options else {}
+
+
+def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
+    """A table's answer read from the generation whose views are in ``schema`` (``_beside``)."""
+    scores = con.sql(f"""
+        SELECT r.content_hash AS key, r.player, r.seat_no AS seat,
+               CAST(CASE WHEN d.status <> 'error' THEN r.score END AS BIGINT) AS score
+        FROM {schema}.results r
+        JOIN {schema}.deals d ON d.shard = r.shard AND d.source_line = r.source_line
+        WHERE r.content_hash IN (SELECT content_hash FROM picked)
+    """).pl().cast(_SCORES_SCHEMA)
+    declared = con.sql(f"""
+        SELECT d.contract, d.won FROM {schema}.deals d
+        WHERE d.content_hash IN (SELECT content_hash FROM picked) AND {_DECLARED}
+    """, params={"no_declarer": sorted(NO_DECLARER)}).pl()
+
+    def lines(wanted: list[str]) -> dict[tuple[str, str], list[str]]:
+        con.execute("CREATE OR REPLACE TEMP TABLE wanted AS SELECT unnest($keys::VARCHAR[]) AS key", {"keys": wanted})
+        rows = con.sql(f"""
+            SELECT r.content_hash, r.player, r.breakdown_json FROM {schema}.results r
+            WHERE r.content_hash IN (SELECT key FROM wanted)
+        """).fetchall()
+        return {(key, p): [_line_text(line) for line in orjson.loads(text)] if text else []
+                for key, p, text in rows}
+
+    return _Scored(scores, declared, lines)
+
+
+_DECLARED = ("d.declarer IS NOT NULL AND d.status <> 'error' AND d.won IS NOT NULL "
+             "AND NOT list_contains($no_declarer, d.contract)")
+"""A deal that counts for its contract's win rate, as ``_declared`` says of a check result."""
+
+
+def _line_text(line: dict[str, Any]) -> str:
+    """A stored breakdown line (``results.breakdown_json``) as ``line_texts`` writes it."""
+    return f"{', '.join(line['players'])} {line['component']} {line['value']:+d}: {line['detail']}"
+
+
+def _answer(names: tuple[str, ...], info: pl.DataFrame, n_scored: int, scored: list[_Scored]) -> WhatIf:
+    return WhatIf(names, info.height, n_scored, _totals(scored, names), _win_rates(scored, names),
+                  _differences(scored, names, info))
 
 
 def _score_rows(rows: pl.DataFrame, tables: list[RulesTable]) -> list[list[DealCheck]]:
@@ -193,21 +336,13 @@ def _score(check: DealCheck) -> dict[str, int] | None:
     return check.scores if check.status != "error" else None
 
 
-def _totals(runs: list[list[DealCheck]], names: tuple[str, ...]) -> pl.DataFrame:
-    rows: dict[tuple[str, str], list[int]] = {}
-    for name, checks in zip(names, runs):
-        for c in checks:
-            score = _score(c) or {}
-            for p in c.players:
-                cell = rows.setdefault((p, name), [0, 0])
-                cell[0] += 1
-                cell[1] += score.get(p, 0)
-    frame = pl.DataFrame({"player": [p for p, _ in rows], "table": [t for _, t in rows],
-                          "deals": [v[0] for v in rows.values()], "total": [v[1] for v in rows.values()]},
-                         schema={"player": pl.String, "table": pl.String, "deals": pl.Int64, "total": pl.Int64})
-    order = {name: i for i, name in enumerate(names)}
-    return (frame.with_columns(pl.col("table").replace_strict(order, return_dtype=pl.Int32).alias("_t"))
-            .sort("player", "_t").drop("_t"))
+def _totals(scored: list[_Scored], names: tuple[str, ...]) -> pl.DataFrame:
+    """Per player and table: the selected deals they sat in, and their scores summed (a deal in error: 0)."""
+    frames = [s.scores.group_by("player").agg(pl.len().cast(pl.Int64).alias("deals"),
+                                              pl.col("score").fill_null(0).sum().cast(pl.Int64).alias("total"))
+              .with_columns(pl.lit(name).alias("table"), pl.lit(i, dtype=pl.Int32).alias("_t"))
+              for i, (name, s) in enumerate(zip(names, scored))]
+    return pl.concat(frames).sort("player", "_t").select("player", "table", "deals", "total")
 
 
 def _declared(check: DealCheck) -> bool:
@@ -215,52 +350,45 @@ def _declared(check: DealCheck) -> bool:
             and check.contract not in NO_DECLARER)
 
 
-def _win_rates(runs: list[list[DealCheck]], names: tuple[str, ...]) -> pl.DataFrame:
-    counts: dict[tuple[str, str], list[int]] = {}
-    for name, checks in zip(names, runs):
-        for c in checks:
-            if _declared(c):
-                cell = counts.setdefault((c.contract, name), [0, 0])
-                cell[0] += 1
-                cell[1] += bool(c.won)
-    frame = pl.DataFrame({"contract": [c for c, _ in counts], "table": [t for _, t in counts],
-                          "deals": [v[0] for v in counts.values()], "wins": [v[1] for v in counts.values()]},
-                         schema={"contract": pl.String, "table": pl.String, "deals": pl.Int64, "wins": pl.Int64})
+def _win_rates(scored: list[_Scored], names: tuple[str, ...]) -> pl.DataFrame:
+    frames = [s.declared.group_by("contract").agg(pl.len().cast(pl.Int64).alias("deals"),
+                                                  pl.col("won").sum().cast(pl.Int64).alias("wins"))
+              .with_columns(pl.lit(name).alias("table"), pl.lit(i, dtype=pl.Int32).alias("_t"))
+              for i, (name, s) in enumerate(zip(names, scored))]
     ladder = {c: i for i, c in enumerate(CONTRACT_LADDER)}
-    order = {name: i for i, name in enumerate(names)}
-    frame = frame.with_columns(
-        pl.col("contract").replace_strict(ladder, default=len(ladder), return_dtype=pl.Int32).alias("_c"),
-        pl.col("table").replace_strict(order, return_dtype=pl.Int32).alias("_t")).sort("_c", "_t").drop("_c", "_t")
+    frame = (pl.concat(frames)
+             .with_columns(pl.col("contract").replace_strict(ladder, default=len(ladder), return_dtype=pl.Int32)
+                           .alias("_c"))
+             .sort("_c", "_t").select("contract", "table", "deals", "wins"))
     return with_rate(frame, "wins", "deals", "win_rate")
 
 
-def _differences(runs: list[list[DealCheck]], names: tuple[str, ...],
-                 dates: dict[tuple[str | None, int | None], Any]) -> pl.DataFrame:
-    columns: dict[str, list[Any]] = {k: [] for k in ("deal_id", "session", "seq", "date", "contract", "player")}
-    scores: list[list[int | None]] = [[] for _ in names]
+def _differences(scored: list[_Scored], names: tuple[str, ...], info: pl.DataFrame) -> pl.DataFrame:
+    """Every (deal, player) whose score or breakdown lines differ between the tables, of the deals whose scores
+    differ; in ``info``'s order (stored order), players in seat order."""
+    wide = scored[0].scores.rename({"score": "s0"})
+    for i, s in enumerate(scored[1:], 1):
+        wide = wide.join(s.scores.select("key", "player", pl.col("score").alias(f"s{i}")), on=["key", "player"],
+                         how="left")
+    figures = [f"s{i}" for i in range(len(scored))]
+    differs = pl.any_horizontal([pl.col(f).ne_missing(pl.col("s0")) for f in figures[1:]] or [pl.lit(False)])
+    order = info.select("key").with_row_index("_order")
+    candidates = (wide.filter(differs.any().over("key")).join(order, on="key").sort("_order", "seat"))
+    wanted = candidates["key"].unique(maintain_order=True).to_list()
+    texts_by_table = [s.lines(wanted) for s in scored] if wanted else []
+    kept: list[tuple[Any, ...]] = []
     lines: list[str] = []
-    for checks in zip(*runs):
-        per_table = [_score(c) for c in checks]
-        if all(s == per_table[0] for s in per_table[1:]):
-            continue
-        first = checks[0]
-        for p in first.players:
-            figures = [None if s is None else s.get(p, 0) for s in per_table]
-            texts = [line_texts(c, p) for c in checks]
-            common = set(texts[0]).intersection(*texts[1:])
-            if len(set(figures)) == 1 and all(set(t) <= common for t in texts):
-                continue  # this player's score and lines are the same under every table
-            for key, value in (("deal_id", first.id), ("session", first.session), ("seq", first.seq),
-                               ("date", dates.get((first.file, first.line))), ("contract", first.contract),
-                               ("player", p)):
-                columns[key].append(value)
-            for column, figure in zip(scores, figures):
-                column.append(figure)
-            lines.append("; ".join(f"[{name}] {t}" for name, ts in zip(names, texts) for t in ts if t not in common))
-    schema: dict[str, Any] = {"deal_id": pl.String, "session": pl.String, "seq": pl.Int64, "date": pl.Date,
-                              "contract": pl.String, "player": pl.String}
-    frame = pl.DataFrame(columns, schema=schema)
-    frame = frame.with_columns(*(pl.Series(name, col, dtype=pl.Int64) for name, col in zip(names, scores)),
-                               pl.Series("lines", lines, dtype=pl.String))
+    for key, player, *values in candidates.select("key", "player", *figures).rows():
+        texts = [by.get((key, player), []) for by in texts_by_table]
+        common = set(texts[0]).intersection(*texts[1:])
+        if len(set(values)) == 1 and all(set(t) <= common for t in texts):
+            continue  # this player's score and lines are the same under every table
+        kept.append((key, player, *values))
+        lines.append("; ".join(f"[{name}] {t}" for name, ts in zip(names, texts) for t in ts if t not in common))
+    rows = pl.DataFrame(kept, schema={"key": pl.String, "player": pl.String,
+                                      **{name: pl.Int64 for name in names}}, orient="row")
+    frame = (rows.with_columns(pl.Series("lines", lines, dtype=pl.String))
+             .join(info, on="key", how="left", maintain_order="left")
+             .select("deal_id", "session", "seq", "date", "contract", "player", *names, "lines"))
     return frame.with_columns(pl.col("deal_id").map_elements(lambda d: replay_link(d, names), return_dtype=pl.String)
                               .alias("replay"))

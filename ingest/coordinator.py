@@ -101,7 +101,7 @@ def _switch_current(layout: StoreLayout, generation: str) -> None:
     write_atomic(layout.current_file, lambda fh: fh.write(body))
 
 
-def _run_shards(shards: list[Shard], done: dict[str, ShardReport], executor: str, store_dir: str,
+def run_shards(shards: list[Shard], done: dict[str, ShardReport], executor: str, store_dir: str,
                 options: IngestOptions, progress: ProgressCallback | None
                 ) -> tuple[list[ShardReport], list[tuple[Shard, str]]]:
     """Run the shards not in ``done`` on the executor; every report (skipped ones too) and the failures."""
@@ -219,7 +219,7 @@ def run_ingest(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
             shards += [s for s in plan_rescore(old, str(layout.generation_dir(current)), target)
                        if s.key not in planned]
         done = {k: ShardReport.skipped_from(m) for k, m in layout.completed_shards(target).items()}
-        reports, failures = _run_shards(shards, done, executor, store, options, progress)
+        reports, failures = run_shards(shards, done, executor, store, options, progress)
         _retire(layout, target, files, shards)
         duplicates = write_duplicates(layout, target)
         switched = current != target and not failures

@@ -72,12 +72,13 @@ class _Snapshot:
     """Per table, the distinct column lists of its files (None: some marker does not say)."""
 
 
-def _snapshot(store_dir: str | os.PathLike[str]) -> _Snapshot:
-    """One consistent snapshot of the current generation: ``CURRENT`` and the markers are read once."""
+def _snapshot(store_dir: str | os.PathLike[str], generation: str | None = None) -> _Snapshot:
+    """One consistent snapshot of a generation (default: the current one): ``CURRENT`` and the markers are
+    read once."""
     layout = StoreLayout.at(store_dir)
     files: dict[str, list[str]] = {table: [] for table in TABLES}
     columns: dict[str, set[tuple[str, ...]] | None] = {table: set() for table in SHARD_TABLES}
-    generation = layout.read_current()
+    generation = layout.read_current() if generation is None else generation
     if generation is None:
         return _Snapshot(files, columns)
     gen_dir = layout.generation_dir(generation)
@@ -137,17 +138,23 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
     return f"SELECT {columns} FROM {source}" if source is not None else f"SELECT {columns} WHERE false"
 
 
-def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str]) -> None:
-    snapshot = _snapshot(store_dir)
+def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str], generation: str | None = None,
+                  schema: str | None = None) -> None:
+    """A view per table over ``generation``'s completed shards (default: the current generation), named by the
+    table, in ``schema`` when given."""
+    snapshot = _snapshot(store_dir, generation)
     dup_files = snapshot.files["duplicates"]
     has_duplicates = bool(dup_files) and con.sql(
         f"SELECT num_rows FROM parquet_file_metadata({_literal(dup_files[0])})").fetchall() != [(0,)]
+    prefix = "" if schema is None else f"{_ident(schema)}."
+    if schema is not None:
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {_ident(schema)}")
     for table in sorted(TABLES, key=lambda t: t != "duplicates"):  # the per-deal views refer to duplicates
         body = _view_body(con, table, snapshot.files[table], snapshot.columns.get(table))
         if table in DEAL_TABLES and has_duplicates:
             on = " AND ".join(f"t.{c} = d.{c}" for c in _DEDUP_KEY)
-            body = f"SELECT t.* FROM ({body}) t ANTI JOIN duplicates d ON {on}"
-        con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS {body}")
+            body = f"SELECT t.* FROM ({body}) t ANTI JOIN {prefix}duplicates d ON {on}"
+        con.execute(f"CREATE OR REPLACE VIEW {prefix}{_ident(table)} AS {body}")
 
 
 def open_store(store_dir: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
@@ -159,6 +166,13 @@ def open_store(store_dir: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     con.execute("SET parquet_metadata_cache = true")  # store files never change once published
     _create_views(con, store_dir)
     return con
+
+
+def attach_generation(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str], generation: str,
+                      schema: str) -> None:
+    """Add views over another generation of the store (a what-if's, ``ingest.rescore_beside``) to ``con``, in
+    ``schema``: ``schema.deals``, ``schema.results`` … with the columns and deduplication of the main views."""
+    _create_views(con, store_dir, generation, schema)
 
 
 def sql(store_dir: str | os.PathLike[str], query: str, params: Sequence[Any] | None = None) -> Any:

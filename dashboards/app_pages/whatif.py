@@ -2,8 +2,8 @@
 one ruleset, side by side: each player's total per table, the contracts' win rates per table, and every deal
 whose scores differ, with the breakdown lines that make the difference and a link to its replay.
 
-Nothing is re-ingested: ``analysis.whatif`` scores the stored records through ``tarock score --compare``'s
-code path.  The ruleset, the session and the tables are kept in the query string (``wruleset``, ``session``,
+Nothing is re-ingested: ``analysis.whatif`` rescores the stored records beside the store's current generation
+(cached until the next ingest; docs/store.md, "What-if generations").  The ruleset, the session and the tables are kept in the query string (``wruleset``, ``session``,
 ``tables``, comma-separated).
 """
 
