@@ -520,7 +520,7 @@ def _seats(deal: Deal, ruleset: _Ruleset, contract: Any, options: Any, leader: i
     n = deal.n_players
     trumps, emperor = ruleset.winning(contract, options)
     kernel = accel.KERNEL
-    if kernel is not None and demotions is None and accel.accepts(options):
+    if kernel is not None and demotions is None and accel.accepts_replay(options):
         names = deal.trick_players
         fast = kernel.seats(deal.tricks, n, leader, trumps, emperor, names if any(names) else None, deal.players)
         if fast is not None:
@@ -601,7 +601,7 @@ def _play_fast(table: Table, game: Game, total_tricks: int, decided: Callable[[G
     plays the record card by card."""
     kernel = accel.KERNEL
     if kernel is None or (len(table.deal.tricks) < total_tricks and decided is None) \
-            or not accel.accepts(game.options):  # options the kernel does not declare: tarock.accel.declared
+            or not accel.accepts_replay(game.options):  # options it does not declare: tarock.accel.declared
         return False
     result = kernel.play(game.hands, table.deal.tricks, table.seats, game.turn, total_tricks,
                          accel.play_rules(*game.kernel_rules))

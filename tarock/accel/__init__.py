@@ -10,8 +10,8 @@ the two.
 The kernel is a projection of the reference, never a second rulebook: at load it gets the card tables of
 ``tarock.cards`` by name, and every name it reads or answers with is matched against the reference's
 (``tarock.accel.projection``); a mismatch leaves it unloaded, with a warning.  It implements only the options
-``tarock.accel.declared`` declares: every caller asks ``accepts(options)`` first, and a deal under any other
-options goes to the reference.
+``tarock.accel.declared`` declares: every caller asks ``accepts(options)`` (the replay alone:
+``accepts_replay``) first, and a deal under any other options goes to the reference.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Iterator
 
 from tarock import cards
-from tarock.accel.declared import accepts
+from tarock.accel.declared import accepts, accepts_replay
 from tarock.accel.projection import Answers, ProjectionError, check
 from tarock.accel.projection import lane_plan as _lane_plan
 from tarock.accel.projection import play_rules as _play_rules
@@ -31,7 +31,7 @@ from tarock.options import SlovenianOptions
 from tarock.rules.play import FollowRules
 from tarock.rules.slovenian.contracts import Contract
 
-__all__ = ["ANSWERS", "BUILT", "KERNEL", "accepts", "lane_plan", "play_rules", "ready", "reference"]
+__all__ = ["ANSWERS", "BUILT", "KERNEL", "accepts", "accepts_replay", "lane_plan", "play_rules", "ready", "reference"]
 
 
 def ready(module: ModuleType) -> tuple[ModuleType, Answers] | None:

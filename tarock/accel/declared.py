@@ -11,6 +11,11 @@ reference's path.  docs/performance.md says which path runs where.
 
 Each value is given by itself (compared with its type: ``True`` is not ``1``) or by a type, which admits any
 value of exactly that type.
+
+The replay alone -- the kernel's play and the fast lane, without the compiled scorer -- implements more
+(``REPLAY``): options it reads in Python around the kernel's call as the reference reads them, and options no
+replay reads at all (scoring's alone).  A deal under those is replayed on the accelerator and scored by the
+reference (``accepts_replay``).
 """
 
 from __future__ import annotations
@@ -88,9 +93,29 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
 """Per ruleset (the options class's ``ruleset``), each option field the accelerator implements and its
 values."""
 
-_VERDICTS: dict[int, tuple[object, bool]] = {}
-"""``accepts``'s answers by the options' identity, each with its options (kept alive, so the id stays
-theirs)."""
+REPLAY: dict[str, Mapping[str, Declared]] = {
+    "slovenian": {
+        # the lane reads these as the reference does (tarock/accel/lane.py): whether the table plays the
+        # contract, who leads trick 1, the Mondfang's payers and the Mond's holder; the kontras are checked by
+        # the reference's own ``announcements``, which the lane calls
+        "barvni_valat_3p": (True, False),
+        "valat_announcer_leads": (False, True),
+        "solo_brez_mondfang": (True, False),
+        "failed_mondfang_pays": (False, True),
+        "klop_kontra": (False, True),
+        "valat_game_kontra": (False, True),
+        # scoring's alone (tarock/rules/slovenian/scoring.py): no replay reads them
+        "klop_cancels_radelc": (bool,),
+        "silent_king_ultimo_failure": (bool,),
+        "solo_brez_valat": (bool,),
+    },
+    "koenigrufen": {},
+}
+"""Per ruleset, what the replay implements besides (or beyond the values of) ``DECLARED``."""
+
+_VERDICTS: dict[int, tuple[object, bool, bool]] = {}
+"""``accepts``'s and ``accepts_replay``'s answers by the options' identity, each with its options (kept alive,
+so the id stays theirs)."""
 _LIMIT = 4096
 
 
@@ -98,24 +123,37 @@ def accepts(options: object) -> bool:
     """Whether the accelerator implements ``options``: every dataclass field of its class is declared for
     its ruleset in ``DECLARED`` and holds a declared value.  Remembered by the options object's identity
     (hashing a frozen options object hashes every field, too slow per deal)."""
+    return _verdicts(options)[1]
+
+
+def accepts_replay(options: object) -> bool:
+    """Whether the kernel's play and the fast lane implement ``options`` (``DECLARED`` with ``REPLAY``); the
+    compiled scorer still asks ``accepts``."""
+    return _verdicts(options)[2]
+
+
+def _verdicts(options: object) -> tuple[object, bool, bool]:
     known = _VERDICTS.get(id(options))
     if known is not None and known[0] is options:
-        return known[1]
-    verdict = _judge(options)
+        return known
+    verdicts = (options, not undeclared(options), not undeclared(options, replay=True))
     if len(_VERDICTS) >= _LIMIT:
         _VERDICTS.clear()
-    _VERDICTS[id(options)] = (options, verdict)
-    return verdict
+    _VERDICTS[id(options)] = verdicts
+    return verdicts
 
 
-def undeclared(options: object) -> list[str]:
-    """What keeps ``options`` from the accelerator: each field (``name``) or value (``name=value``) not
-    declared; empty when ``accepts`` is True."""
+def undeclared(options: object, *, replay: bool = False) -> list[str]:
+    """What keeps ``options`` from the accelerator (``replay``: from its replay): each field (``name``) or value
+    (``name=value``) not declared; empty when ``accepts`` (``accepts_replay``) is True."""
     if not is_dataclass(options) or isinstance(options, type):
         return [f"{type(options).__name__} is not an options dataclass"]
-    table = DECLARED.get(getattr(type(options), "ruleset", None))  # type: ignore[arg-type]
+    ruleset = getattr(type(options), "ruleset", None)
+    table = DECLARED.get(ruleset)  # type: ignore[arg-type]
     if table is None:
-        return [f"ruleset {getattr(type(options), 'ruleset', None)!r}"]
+        return [f"ruleset {ruleset!r}"]
+    if replay:
+        table = {**table, **REPLAY.get(ruleset, {})}  # type: ignore[arg-type]
     out = []
     for f in fields(options):
         declared = table.get(f.name)
@@ -130,10 +168,6 @@ def undeclared(options: object) -> list[str]:
 def forget() -> None:
     """Forget every verdict (for a test that changes ``DECLARED``)."""
     _VERDICTS.clear()
-
-
-def _judge(options: object) -> bool:
-    return not undeclared(options)
 
 
 def _admits(declared: Any, value: Any) -> bool:

@@ -20,20 +20,22 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from tarock import accel
-from tarock.accel.declared import accepts
+from tarock.accel.declared import accepts_replay
 from tarock.accel.projection import FactsAt, KlopFactsAt
 from tarock.rules.bidding import BiddingOutcome
 from tarock.deal import Deal
 from tarock.facts import DealFacts, Side
 from tarock.options import SlovenianOptions
 from tarock.replay_state import Replay, Table
+from tarock.cards import MOND
 from tarock.rules.slovenian.contracts import (
     CARDS_PER_HAND,
     CONTRACTS,
     Contract,
+    allowed_contract,
     check_bidding,
 )
-from tarock.rules.slovenian.replay import announcements
+from tarock.rules.slovenian.replay import announcements, leader
 
 _BIDDING: dict[tuple[Any, ...], tuple[SlovenianOptions, BiddingOutcome]] = {}
 """Bidding outcomes by (bids, players, the options' identity), with the options: a club's auctions recur
@@ -54,7 +56,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
     players = deal.players
     n = len(players)
     contract = plan.contract
-    if n not in CARDS_PER_HAND or (contract.four_players_only and n == 3):
+    if n not in CARDS_PER_HAND or not allowed_contract(contract, n, options):
         return None
     per_hand = CARDS_PER_HAND[n]
     declarer = _declarer(deal, contract)
@@ -65,9 +67,10 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         return None
     calls_king = contract.calls_king and n == 4
     names = deal.trick_players
+    lead = leader(contract, declarers, options, tuple(a.bonus for a in deal.announcements) if deal.announcements
+                  else ())
     lane = kernel.lane(deal.hands, deal.talon, deal.tricks, names if any(names) else None, players, per_hand,
-                       -1 if declarer is None else declarer,
-                       declarer if contract.declarer_leads and declarer is not None else 0,
+                       -1 if declarer is None else declarer, lead,
                        calls_king, deal.called_king, deal.talon_pick, deal.stash, plan.kernel_plan)
     if lane is None:
         return None
@@ -78,10 +81,13 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
                  winners, declarers=declarers)
     announced: tuple[tuple[str, Side], ...] = ()
     kontra: dict[Any, int] = {}
-    if deal.announcements:
+    play_hands = None  # the hands played from (the declarer's after the exchange), when something reads them
+    if deal.announcements or options.failed_mondfang_pays:
         play_hands = list(hands)
         if declarer is not None:
             play_hands[declarer] = declarer_hand
+    if deal.announcements:
+        assert play_hands is not None
         table = Table(deal, out, options, contract, declarers, [], hands=list(hands), talon=deal.talon,
                       play_hands=play_hands, called_king=called_king, partner=partner,
                       king_in_talon=bool(king_in_talon), pick=pick, stash=stash)
@@ -94,7 +100,7 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         points = facts[_KLOP_POINTS]
         out.card_points = dict(zip(players, points))
         out.facts = DealFacts(players, "klop", options=options, klop_points=points,
-                              klop_tricks=facts[_KLOP_TRICKS])
+                              klop_tricks=facts[_KLOP_TRICKS], kontra=dict(kontra))
         return out
     dp, op, decided = facts[_DECLARER_POINTS], facts[_OPPONENTS_POINTS], facts[_DECIDED]
     out.card_points = {"declarer_side": dp, "opponents": op}
@@ -104,9 +110,13 @@ def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) 
         declarer_lost_trick=plan.valat and facts[_LOST_TRICK] > 0,
         valat_side=_SIDES[facts[_VALAT_SIDE]], trula_side=_SIDES[facts[_TRULA_SIDE]],
         kings_side=_SIDES[facts[_KINGS_SIDE]], pagat_last=_PAGAT_LAST[facts[_PAGAT_LAST_AT]],
-        king_last=_SIDES[facts[_KING_LAST]], mondfang=facts[_MONDFANG],
+        king_last=_SIDES[facts[_KING_LAST]],
+        # the kernel's Mondfang rules are the defaults'; Palčka's solo brez has none (replay.py's _mondfang)
+        mondfang=() if contract.name == "solo_brez" and not options.solo_brez_mondfang else facts[_MONDFANG],
         announced=announced, kontra=dict(kontra),
         decided_early=decided if 0 < decided < per_hand else None,
+        mond_holder=None if play_hands is None or not options.failed_mondfang_pays
+        else next((seat for seat, hand in enumerate(play_hands) if hand >> MOND & 1), None),
     )
     return out
 
@@ -155,15 +165,16 @@ where the accelerator does not take the options."""
 
 
 def plan_for(name: str, options: SlovenianOptions) -> Plan | None:
-    """The contract's plan under ``options``, or None when the accelerator does not implement the options
-    (``tarock.accel.declared.accepts``).  Cached by the options' identity: few objects, kept alive here.
+    """The contract's plan under ``options``, or None when the accelerator's replay does not implement the
+    options (``tarock.accel.declared.accepts_replay``).  Cached by the options' identity: few objects, kept
+    alive here.
     Only while the kernel is loaded."""
     key = (name, id(options))
     known = _PLANS.get(key)
     if known is not None and known[0] is options:
         return known[1]
     plan = None
-    if accepts(options) and options.ruleset == "slovenian":
+    if accepts_replay(options) and options.ruleset == "slovenian":
         c = CONTRACTS[name]
         plan = Plan(c, options, c.is_klop, c.is_beggar, c.is_valat, accel.lane_plan(c, options))
     if len(_PLANS) >= 4096:

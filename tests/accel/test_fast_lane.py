@@ -28,6 +28,7 @@ from tarock.deal import Deal
 from tarock.engine import replay
 from tarock.accel.lane import replay_slovenian
 from tarock.options import options_for
+from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.sim.randomplay import random_record
 from tarock.formats.codec import deal_from_obj
 from tarock.formats.items import ReadItem
@@ -283,3 +284,38 @@ def test_overrides_reach_the_lane() -> None:
         for overrides in ({"emperor_trick": False}, {"forced_pagat": "all"}, {"preset": "openspiel"}):
             assert_same(deal, overrides)
             assert_same(replace(deal, options={"mondfang_any_side": True}), overrides)
+
+
+PALCKA = {"preset": "palcka"}
+CONTRACTS_LED_BY_DECLARER = {name: c.declarer_leads for name, c in CONTRACTS.items()}
+
+
+def test_palcka_replays_on_the_lane_and_agrees() -> None:
+    """Palčka's table (tarock/rules/slovenian/options.py): its scoring options are the reference scorer's, but
+    its replay -- no Barvni valat for 3, the declarer leading after a valat announcement, no Mondfang in solo
+    brez, the Mond's holder, kontras on Klop and on the valat through the game -- is the lane's
+    (``tarock.accel.declared.REPLAY``).  Random deals of every contract and players (some with the declarer's
+    valat announced), and simulated sessions with announcements, kontras and mistakes, replay and check the
+    same with and without the accelerator; every clean one takes the lane."""
+    rng = random.Random(40)
+    taken = valat_led = 0
+    for i in range(6_000):
+        rec = random_record(rng, rng.choice((3, 4)))
+        if i % 3 == 0 and rec.get("declarer") is not None and rec["contract"] not in ("berac", "odprti_berac"):
+            rec["announcements"] = [{"player": rec["declarer"], "bonus": "valat"}]
+        rec["options"] = PALCKA
+        deal = deal_from_obj(rec)
+        ref = assert_same(deal)
+        if not ref.findings:
+            assert lane_taken(deal), f"{deal.contract} {deal.id}: clean under palcka, but the lane declined"
+            taken += 1
+            valat_led += bool(deal.announcements) and not CONTRACTS_LED_BY_DECLARER.get(deal.contract, False)
+    assert taken > 3_000 and valat_led > 50
+    sessions = simulate_sessions(4, seed=41, first=0, count=150, deals_per_session=20, mistakes=0.3)
+    fast, ref_checker = Checker(PALCKA), Checker(PALCKA)
+    for line, (record, _truth) in enumerate(sessions, 1):
+        item = ReadItem("sim.jsonl", line, deal_from_obj(record), None, None)
+        got = fast.check(item)
+        with accel.reference():
+            want = ref_checker.check(item)
+        assert got == want, f"deal {record.get('id')} checks differently under palcka"
