@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ingest.hands import entry_of_codes
 from ingest.rows import CleanRows, ShardRows, canonical_json, parse_date
 from tarock.rules.rulesets import NO_DECLARER
 from tarock import accel
@@ -150,6 +151,8 @@ class BulkPath:
         """Replay, score and add the rows of a clean deal; False (nothing added) when it is not one."""
         added = self._add_plain(plain, self._default_contexts, self._rosters, self._default_options_json)
         if added is not None:  # the usual case, found in one call: default options, no bidding, a known roster
+            if added:
+                self._add_hands(plain, self.rows.clean_part(RULESET, len(plain.players), self.file))
             return added
         r = plain.record
         players = plain.players
@@ -192,12 +195,24 @@ class BulkPath:
         if not self._add_clean(plain, spec.context, roster, texts, extra):
             return False
         deal_index = len(spec.part.deals) - 1
+        self._add_hands(plain, spec.part)
         if bids is not None:
             spec.part.bids.extend([(deal_index, idx, player, bid) for idx, (player, bid) in enumerate(bids)])
         if announced:
             spec.part.announcements.extend([(deal_index, idx, a.player, a.bonus, a.kontra, a.level, a.against)
                                             for idx, a in enumerate(announced)])
         return True
+
+    @staticmethod
+    def _add_hands(plain: Plain, part: CleanRows) -> None:
+        """The ``hands`` entry of the clean deal just added to ``part`` (``ingest.hands``, as the usual path
+        makes it from the deal's card ints)."""
+        r, players = plain.record, plain.players
+        hands = r.hands
+        assert hands is not None and isinstance(r.declarer, str | None)  # a plain record's (``plain_record``)
+        part.hands.append(entry_of_codes(len(part.deals) - 1, map(hands.__getitem__, players), r.talon,
+                                         r.talon_pick, -1 if r.declarer is None else players.index(r.declarer),
+                                         r.called_king))
 
     def _spec(self, contract: str, n: int, options: SlovenianOptions, default: bool) -> _Spec:
         """How to add deals of a contract under these options, for ``add``: ``_Spec.context`` holds what

@@ -540,7 +540,9 @@ def contract_name(text: str) -> str:
 @app.command()
 def report(
     store: StoreOption = None,
-    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month]", help="contract, declarer, seat, ruleset or month (repeatable).")] = None,
+    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month|hand-feature]", help="contract, declarer, seat, ruleset or month (repeatable); or hand-feature, with --feature.")] = None,
+    feature: Annotated[str, typer.Option("--feature", help="With --by hand-feature: a column of the hands table (taroks, kings, voids, …).")] = "taroks",
+    min_deals: Annotated[int, typer.Option("--min-deals", help="With --by hand-feature: fewest deals for a rate.")] = 30,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="[slovenian|koenigrufen]", help="slovenian or koenigrufen.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", metavar="[3|4]", help="3 or 4.")] = None,
     date_from: Annotated[Optional[str], typer.Option("--from", metavar="DATE", help="First date (YYYY-MM-DD).")] = None,
@@ -578,6 +580,9 @@ def report(
             audit = True
         elif what is None and audit and fmt is FrameFormat.csv:
             what = ReportPart.disputes  # one CSV table per output (docs: README, tarock report)
+        if by == ["hand-feature"]:
+            from analysis.hand_rates import report_hand_feature
+            return report_hand_feature(source, feature, filters, fmt.value, min_deals)
         run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit,
                    parts=None if what is None else (what.value,))
     except ValueError as exc:
