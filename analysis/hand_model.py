@@ -29,9 +29,6 @@ from typing import Any
 import joblib
 import numpy as np
 import polars as pl
-from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import brier_score_loss, log_loss
 
 from analysis.filters import NO_FILTERS, Filters, deal_where
 from analysis.sql import Fragment, run
@@ -108,12 +105,14 @@ def _logistic(eta: np.ndarray) -> np.ndarray:
     return np.asarray(1 / (1 + np.exp(-eta)))
 
 
-def _fit_group(frame: pl.DataFrame) -> GroupFit | None:
-    """The logistic regression of one contract's deals, or None when they are too few (``MIN_DEALS``,
+def _fit_group(frame: pl.DataFrame, min_deals: int) -> GroupFit | None:
+    """The logistic regression of one contract's deals, or None when they are too few (``min_deals``,
     ``MIN_OUTCOMES``)."""
+    from sklearn.linear_model import LogisticRegression  # here: a saved model predicts without scikit-learn
+
     y = frame["won"].to_numpy().astype(np.int64)
     wins = int(y.sum())
-    if len(y) < MIN_DEALS or min(wins, len(y) - wins) < MIN_OUTCOMES:
+    if len(y) < min_deals or min(wins, len(y) - wins) < MIN_OUTCOMES:
         return None
     x = _matrix(frame)
     mean, scale = x.mean(axis=0), x.std(axis=0)
@@ -186,14 +185,14 @@ class HandModel:
         return frame.with_columns(pl.Series("p", p).fill_nan(None), pl.Series("expected_score", score).fill_nan(None))
 
 
-def fit(frame: pl.DataFrame) -> HandModel:
-    """One ``GroupFit`` per contract of ``frame`` with enough deals."""
+def fit(frame: pl.DataFrame, min_deals: int = MIN_DEALS) -> HandModel:
+    """One ``GroupFit`` per contract of ``frame`` with at least ``min_deals`` deals."""
     groups: dict[Group, GroupFit] = {}
     counts: dict[Group, int] = {}
     for key, part in frame.group_by(["ruleset", "n_players", "contract"], maintain_order=True):
         group = (str(key[0]), int(key[1]), str(key[2]))
         counts[group] = part.height
-        fitted = _fit_group(part)
+        fitted = _fit_group(part, min_deals)
         if fitted is not None:
             groups[group] = fitted
     return HandModel(groups, counts)
@@ -231,18 +230,19 @@ def load(directory: Path) -> HandModel | None:
     return model if isinstance(model, HandModel) else None
 
 
-def fit_store(source: Store | str | os.PathLike[str], save_model: bool = True) -> HandModel:
+def fit_store(source: Store | str | os.PathLike[str], save_model: bool = True,
+              min_deals: int = MIN_DEALS) -> HandModel:
     """Fit the model on every declared deal of the store with a dealt hand (the held-out fifth kept out),
     evaluate it on the held-out deals, and save it beside the store."""
     store = Store.of(source)
     frame = training_frame(store)
-    model = fit(frame.filter(~pl.col("held_out")))
+    model = fit(frame.filter(~pl.col("held_out")), min_deals)
     evaluation = evaluate(model, frame.filter(pl.col("held_out")), frame.filter(~pl.col("held_out")))
     model.about = {
         "store": str(store.source), "fitted_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "deals": frame.height, "fitted_on": int((~frame["held_out"]).sum()), "held_out": int(frame["held_out"].sum()),
         "features": list(FEATURES), "kind": "logistic regression per contract (analysis/hand_model.py)",
-        "min_deals": MIN_DEALS, "current": _current(store),
+        "min_deals": min_deals, "current": _current(store),
         "contracts": [{"ruleset": k[0], "n_players": k[1], "contract": k[2], "deals": n,
                        "estimate": k in model.groups} for k, n in model.counts.items()],
         "evaluation": evaluation.to_dicts(),
@@ -260,6 +260,8 @@ def _current(store: Store) -> str | None:
 def evaluate(model: HandModel, test: pl.DataFrame, train: pl.DataFrame) -> pl.DataFrame:
     """Per contract with an estimate: held-out deals, the model's Brier score and log loss, and the base
     rate's (the contract's win rate on the fitted deals, for every hand)."""
+    from sklearn.metrics import brier_score_loss, log_loss
+
     predicted = model.predict_frame(test).filter(pl.col("p").is_not_null())
     base = train.group_by("ruleset", "n_players", "contract").agg(base=pl.col("won").cast(pl.Float64).mean())
     joined = predicted.join(base, on=["ruleset", "n_players", "contract"], how="left")
@@ -292,6 +294,9 @@ def compare(frame: pl.DataFrame) -> pl.DataFrame:
     gradient-boosted model of all contracts (scikit-learn's HistGradientBoostingClassifier, the contract,
     ruleset and players as categories beside the same features), and of the base rate: the evidence for
     the choice of model."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.metrics import brier_score_loss, log_loss
+
     train, test = frame.filter(~pl.col("held_out")), frame.filter(pl.col("held_out"))
     model = fit(train)
     logistic = evaluate(model, test, train)

@@ -590,6 +590,42 @@ def report(
 
 
 @app.command()
+def advise(
+    hand: Annotated[Optional[list[str]], typer.Argument(metavar="HAND", help="The dealt cards as codes (T21 HK S10 …).")] = None,
+    players: Annotated[int, typer.Option("--players", metavar="[3|4]", help="3 or 4.")] = 4,
+    ruleset: Annotated[str, typer.Option("--ruleset", metavar="[slovenian|koenigrufen]")] = "slovenian",
+    deal: Annotated[Optional[str], typer.Option("--deal", metavar="ID", help="A stored deal's hand (with --player).")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", metavar="NAME", help="Whose hand in --deal.")] = None,
+    refit: Annotated[bool, typer.Option("--refit", help="Fit the model from the store again first.")] = False,
+    store: StoreOption = None,
+    fmt: Annotated[FrameFormat, typer.Option("--format", "-f", help="table or json.")] = FrameFormat.table,
+) -> None:
+    """Per contract the hand may bid: the win probability, its 95 % interval and the expected score.
+
+    The model is the one saved beside the store (fitted from it when none is saved; docs/analysis.md).
+    Exit status: 0, or 2 for a bad hand or options, or no store.
+    """
+    from analysis import advise as body
+    from ingest.commands import NoStore, existing_store, resolve_store
+
+    try:
+        source = existing_store(resolve_store(store), exported=True)
+        if deal is not None:
+            if hand or player is None:
+                raise ValueError("give either HAND or --deal ID --player NAME")
+            cards, ruleset, players = body.hand_of_deal(body.Store(source), deal, player)
+        else:
+            cards = body.parse_hand(hand or [], ruleset, players)
+        model = body.model_for(source, refit)
+        body.print_advice(body.advice(model, cards, ruleset, players), model, cards, fmt.value)
+    except NoStore as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+@app.command()
 def show(
     deal_id: Annotated[str, typer.Argument(metavar="DEAL_ID", help="The id of a stored deal.")],
     store: StoreOption = None,
