@@ -72,7 +72,8 @@ def training_frame(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     return frame.with_columns(held_out=pl.col("content_hash").str.slice(0, 8).str.to_integer(base=16) % HELD_OUT == 0)
 
 
-def _matrix(frame: pl.DataFrame) -> np.ndarray:
+def feature_matrix(frame: pl.DataFrame) -> np.ndarray:
+    """The ``FEATURES`` columns of ``frame`` as a float matrix, one row per deal."""
     return frame.select(pl.col(name).cast(pl.Float64) for name in FEATURES).to_numpy()
 
 
@@ -114,7 +115,7 @@ def _fit_group(frame: pl.DataFrame, min_deals: int) -> GroupFit | None:
     wins = int(y.sum())
     if len(y) < min_deals or min(wins, len(y) - wins) < MIN_OUTCOMES:
         return None
-    x = _matrix(frame)
+    x = feature_matrix(frame)
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0  # a feature constant in this contract (a Valat's declarer …): no effect
     z = (x - mean) / scale
@@ -173,7 +174,7 @@ class HandModel:
         p = np.full(frame.height, np.nan)
         score = np.full(frame.height, np.nan)
         keys = frame.select("ruleset", "n_players", "contract").rows()
-        x = _matrix(frame)
+        x = feature_matrix(frame)
         index: dict[Group, list[int]] = {}
         for i, key in enumerate(keys):
             index.setdefault(key, []).append(i)
@@ -248,7 +249,10 @@ def fit_store(source: Store | str | os.PathLike[str], save_model: bool = True,
         "evaluation": evaluation.to_dicts(),
     }
     if save_model:
-        save(model, model_dir(store))
+        try:
+            save(model, model_dir(store))
+        except OSError as exc:  # a store read from a place this user cannot write: the model is used unsaved
+            model.about["not_saved"] = str(exc)
     return model
 
 
@@ -305,7 +309,7 @@ def compare(frame: pl.DataFrame) -> pl.DataFrame:
 
     def design(part: pl.DataFrame) -> np.ndarray:
         group = np.array([codes.get(key, -1) for key in part.select(keys).rows()], np.float64)
-        return np.column_stack([group, _matrix(part)])
+        return np.column_stack([group, feature_matrix(part)])
 
     boosted = HistGradientBoostingClassifier(categorical_features=[0], max_iter=300, learning_rate=0.05,
                                              early_stopping=True, random_state=0)
