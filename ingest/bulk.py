@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ingest.hands import entry_of_codes
 from ingest.rows import CleanRows, ShardRows, canonical_json, parse_date
+from tarock.cards import CODE_INDEX
 from tarock.rules.rulesets import NO_DECLARER
 from tarock import accel
 from tarock.check.checker import Checker
@@ -151,8 +151,6 @@ class BulkPath:
         """Replay, score and add the rows of a clean deal; False (nothing added) when it is not one."""
         added = self._add_plain(plain, self._default_contexts, self._rosters, self._default_options_json)
         if added is not None:  # the usual case, found in one call: default options, no bidding, a known roster
-            if added:
-                self._add_hands(plain, self.rows.clean_part(RULESET, len(plain.players), self.file))
             return added
         r = plain.record
         players = plain.players
@@ -195,24 +193,12 @@ class BulkPath:
         if not self._add_clean(plain, spec.context, roster, texts, extra):
             return False
         deal_index = len(spec.part.deals) - 1
-        self._add_hands(plain, spec.part)
         if bids is not None:
             spec.part.bids.extend([(deal_index, idx, player, bid) for idx, (player, bid) in enumerate(bids)])
         if announced:
             spec.part.announcements.extend([(deal_index, idx, a.player, a.bonus, a.kontra, a.level, a.against)
                                             for idx, a in enumerate(announced)])
         return True
-
-    @staticmethod
-    def _add_hands(plain: Plain, part: CleanRows) -> None:
-        """The ``hands`` entry of the clean deal just added to ``part`` (``ingest.hands``, as the usual path
-        makes it from the deal's card ints)."""
-        r, players = plain.record, plain.players
-        hands = r.hands
-        assert hands is not None and isinstance(r.declarer, str | None)  # a plain record's (``plain_record``)
-        part.hands.append(entry_of_codes(len(part.deals) - 1, map(hands.__getitem__, players), r.talon,
-                                         r.talon_pick, -1 if r.declarer is None else players.index(r.declarer),
-                                         r.called_king))
 
     def _spec(self, contract: str, n: int, options: SlovenianOptions, default: bool) -> _Spec:
         """How to add deals of a contract under these options, for ``add``: ``_Spec.context`` holds what
@@ -229,7 +215,8 @@ class BulkPath:
                 "lane_plan": plan.kernel_plan, "scorer": self.score, "scorer_plan": score_plan,
                 "zeros": (0,) * n, "nones": (None,) * n, "roles": _roles(n, c.name in NO_DECLARER),
                 "ledgers": self.ledgers, "added": self._added, "parse_date": parse_date,
-                "klop_card_points_json": _klop_points, "card_points_json": _CARD_POINTS, **part.columns(),
+                "klop_card_points_json": _klop_points, "card_points_json": _CARD_POINTS, "card_index": CODE_INDEX,
+                **part.columns(),
             }
             missing = [name for name in self._context_fields if name not in values]
             if missing:

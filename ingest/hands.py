@@ -1,8 +1,9 @@
 """The ``hands`` table: what each player was dealt, as features a bidder can count (docs/store.md).
 
-Both ingest paths call this one module, so their rows cannot differ: the usual path with a ``Deal``'s
-card ints (``entry_of_cards``), the bulk path with the plain record's card codes (``entry_of_codes``).
-Per deal only one tuple of ints is kept — the hands, the talon and the declarer's pick as 54-bit masks
+The usual path keeps per deal one ``HandEntry`` (``entry_of_cards``, from a ``Deal``'s card ints); the bulk
+path's C extension writes the very same entry as int64s into a buffer (``ingest/_bulkrows.c``: a projection
+of ``entry_of_cards``, kept equal by the differential tests of tests/ingest/test_ingest_bulk.py).  Per
+deal only the entry is kept — the hands, the talon and the declarer's pick as 54-bit masks
 (``tarock.cards``), the declarer's seat and the called king — and every feature is computed once per
 partition with numpy over those masks (``hands_columns``): popcounts against the suit masks, card values
 by byte lookup.  No per-card object is made, here or on the hot path.
@@ -10,12 +11,14 @@ by byte lookup.  No per-card object is made, here or on the hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import reduce
+from operator import or_
 
 import numpy as np
 import pyarrow as pa
 
-from tarock.cards import CARD_BIT, CARD_POINTS, CODE_INDEX, KINGS_MASK, MOND, PAGAT, SKIS, SUIT_MASKS, TAROK_MASK
+from tarock.cards import CARD_BIT, CARD_POINTS, KINGS_MASK, MOND, PAGAT, SKIS, SUIT_MASKS, TAROK_MASK
 
 HIGH_TAROKS_FROM = 15
 """``high_taroks`` counts the taroks from XV up (XV … XXI and Škis: 8 cards), the ones that win tricks."""
@@ -27,7 +30,6 @@ HandEntry = tuple[int, ...]
 FIXED = 5
 """The fields of a ``HandEntry`` before the hand masks."""
 
-_CODE_BIT = {code: CARD_BIT[card] for code, card in CODE_INDEX.items()}
 _HIGH_MASK = TAROK_MASK & ~((1 << (HIGH_TAROKS_FROM - 1)) - 1)
 _SUITS = SUIT_MASKS[1:]
 """Hearts, diamonds, spades, clubs (``tarock.cards`` order; ``hands`` names its columns the same)."""
@@ -40,27 +42,17 @@ PLACES = ("partner", "talon", "declarer")
 _PLACE_NAMES = pa.array(PLACES, pa.string())
 
 
-def _mask(cards: Iterable[int]) -> int:
-    return sum(map(CARD_BIT.__getitem__, cards))
-
-
-def _code_mask(codes: Iterable[str]) -> int:
-    return sum(map(_CODE_BIT.__getitem__, codes))
+_BIT = CARD_BIT.__getitem__
 
 
 def entry_of_cards(index: int, hands: Sequence[Sequence[int]], talon: Sequence[int] | None,
                    pick: Sequence[int] | None, declarer_seat: int, called_king: int | None) -> HandEntry:
-    """A deal's ``HandEntry`` from card ints (a ``Deal``'s ``hands``, ``talon``, ``talon_pick``)."""
+    """A deal's ``HandEntry`` from card ints (a ``Deal``'s ``hands``, ``talon``, ``talon_pick``): the bits of
+    the cards or'ed, since a faulty record may list a card twice."""
     return (index, declarer_seat, -1 if called_king is None else called_king,
-            -1 if talon is None else _mask(talon), -1 if pick is None else _mask(pick), *map(_mask, hands))
-
-
-def entry_of_codes(index: int, hands: Iterable[Sequence[str]], talon: Sequence[str] | None,
-                   pick: Sequence[str] | None, declarer_seat: int, called_king: str | None) -> HandEntry:
-    """A deal's ``HandEntry`` from card codes (the bulk path's plain record)."""
-    return (index, declarer_seat, -1 if called_king is None else CODE_INDEX[called_king],
-            -1 if talon is None else _code_mask(talon), -1 if pick is None else _code_mask(pick),
-            *map(_code_mask, hands))
+            -1 if talon is None else reduce(or_, map(_BIT, talon), 0),
+            -1 if pick is None else reduce(or_, map(_BIT, pick), 0),
+            *[reduce(or_, map(_BIT, hand), 0) for hand in hands])
 
 
 def _popcount(masks: np.ndarray, within: int) -> np.ndarray:
@@ -82,10 +74,11 @@ def _has(masks: np.ndarray, card: int) -> pa.Array:
     return pa.array((masks >> np.uint64(card)) & np.uint64(1) == 1)
 
 
-def hands_columns(entries: list[HandEntry], n_players: int) -> tuple[np.ndarray, np.ndarray, list[pa.Array]]:
-    """The ``hands`` rows of a partition's entries: (each row's deal index, its seat, its own columns after
-    ``player`` and ``seat_no`` in ``ingest.schema.HANDS`` order)."""
-    table = np.array(entries, np.int64).reshape(-1, FIXED + n_players)
+def hands_columns(entries: list[HandEntry] | np.ndarray, n_players: int
+                  ) -> tuple[np.ndarray, np.ndarray, list[pa.Array]]:
+    """The ``hands`` rows of a partition's entries (tuples, or their int64s in a row each): (each row's deal
+    index, its seat, its own columns after ``player`` and ``seat_no`` in ``ingest.schema.HANDS`` order)."""
+    table = np.asarray(entries, np.int64).reshape(-1, FIXED + n_players)
     deal = np.repeat(table[:, 0], n_players).astype(np.int32)
     seat = np.tile(np.arange(n_players, dtype=np.int32), len(table))
     masks = table[:, FIXED:].ravel().astype(np.uint64)

@@ -226,11 +226,14 @@ class _PartitionRows:
 
     def _hands_table(self, keys: _Keys, deals: pa.Table) -> pa.Table:
         """``hands``: one row per player of each deal with hands, its features computed per column."""
-        parents, seats, columns = hands_columns(self.hands, self.n_players)
+        parents, seats, columns = hands_columns(self._hand_entries(), self.n_players)
         players = deals["players"].combine_chunks()
         assert isinstance(players, pa.ListArray)  # the deals' ``players`` column is a list of names
         names = players.flatten().take(pa.array(parents.astype(np.int64) * self.n_players + seats))
         return keys.table(parents, file_schema("hands"), [names, pa.array(seats), *columns])
+
+    def _hand_entries(self) -> list[HandEntry] | np.ndarray:
+        return self.hands
 
     def _results_table(self, keys: _Keys, deals: pa.Table) -> pa.Table:
         """``results``: the per-player values, with the seats, names and ``won`` derived per column."""
@@ -335,6 +338,8 @@ class CleanRows(_PartitionRows):
         """The ``deals`` columns every clean deal of the shard shares."""
         self.trick_bytes = bytearray()
         self.component_bytes = bytearray()
+        self.hand_bytes = bytearray()
+        """Per deal its ``hands`` entry (``ingest.hands.HandEntry``) as native int64s."""
         self._rosters: dict[tuple[str, ...], int] = {}
         self._roster_of: list[int] = []
         self._roles: list[str | None] = []
@@ -347,13 +352,17 @@ class CleanRows(_PartitionRows):
 
     def columns(self) -> dict[str, Any]:
         """Where the bulk path appends a clean deal's values, by the names ``ingest._bulkrows.add_clean`` reads
-        them (``CONTEXT_FIELDS``): the tricks' and breakdown lines' buffers, its ``deals`` row (``ROW``), per
-        player the ``results`` columns of the same name, the index of its roster, and the rosters by their
-        players."""
-        return {"trick_bytes": self.trick_bytes, "component_bytes": self.component_bytes, "deals": self.deals,
+        them (``CONTEXT_FIELDS``): the tricks', hands' and breakdown lines' buffers, its ``deals`` row
+        (``ROW``), per player the ``results`` columns of the same name, the index of its roster, and the
+        rosters by their players."""
+        return {"trick_bytes": self.trick_bytes, "component_bytes": self.component_bytes,
+                "hand_bytes": self.hand_bytes, "deals": self.deals,
                 "role": self._roles, "score": self._scores, "radelci_before": self._before,
                 "radelci_after": self._after, "breakdown_json": self._breakdown, "recorded_score": self._recorded,
                 "score_diff": self._diff, "roster_of": self._roster_of, "rosters": self._rosters}
+
+    def _hand_entries(self) -> np.ndarray:
+        return np.frombuffer(self.hand_bytes, np.int64)
 
     def _per_player(self) -> tuple[list[Any], ...]:
         return (["none"] * len(self.deals), self._roles, self._scores, self._recorded, self._diff,
