@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, TextIO
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
 from rich.console import Console
 from rich.table import Table
 
-from analysis.hand_model import HandModel, fit_store, hand_features, load, model_dir
-from analysis.store import Store
+from analysis.hand_model import HandModel, hand_features, load, model_dir
 from tarock.cards import CODES, UnknownCardError, cards_of, parse_card
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
+
+if TYPE_CHECKING:
+    from analysis.store import Store
 
 FORMATS = ("table", "json")
 CARDS_PER_HAND = {("slovenian", 3): 16, ("slovenian", 4): 12, ("koenigrufen", 4): 12}
@@ -51,26 +54,34 @@ def parse_hand(texts: list[str], ruleset: str, n_players: int) -> list[int]:
     return cards
 
 
-def hand_of_deal(store: Store, deal_id: str, player: str) -> tuple[list[int], str, int]:
+def hand_of_deal(source: Store | str | os.PathLike[str], deal_id: str, player: str) -> tuple[list[int], str, int]:
     """(cards, ruleset, players) of a player's dealt hand in a stored deal; ValueError when there is none."""
-    rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM hands h JOIN deals d "
-                       "ON d.content_hash = h.content_hash WHERE d.deal_id = $deal AND h.player = $player LIMIT 1",
-                       {"deal": deal_id, "player": player}).rows()
+    from analysis.store import Store  # here: a typed hand and a saved model need neither DuckDB nor polars
+
+    store = Store.of(source)
+    with store if store is not source else nullcontext(store):
+        rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM hands h JOIN deals d ON "
+                           "d.content_hash = h.content_hash WHERE d.deal_id = $deal AND h.player = $player LIMIT 1",
+                           {"deal": deal_id, "player": player}).rows()
     if not rows:
         raise ValueError(f"no dealt hand of {player!r} in deal {deal_id!r} in {store.source}")
     mask, ruleset, n_players = rows[0]
     return list(cards_of(int(mask))), str(ruleset), int(n_players)
 
 
-def model_for(source: Store | str | os.PathLike[str], refit: bool = False) -> HandModel:
+def model_for(source: str | os.PathLike[str], refit: bool = False) -> HandModel:
     """The model saved beside the store, or one fitted (and saved) now."""
     model = None if refit else load(model_dir(source))
-    return model if model is not None else fit_store(source)
+    if model is None:
+        from analysis.hand_fit import fit_store  # here: answering from a saved model needs no fitting code
+
+        model = fit_store(source)
+    return model
 
 
 def advice(model: HandModel, cards: list[int], ruleset: str, n_players: int) -> list[dict[str, Any]]:
     """Per declared contract, ranked by expected score: ``HandModel.advise`` of the hand's features."""
-    return model.advise(hand_features(cards, n_players), ruleset, n_players)
+    return model.advise(hand_features(cards), ruleset, n_players)
 
 
 def print_advice(rows: list[dict[str, Any]], model: HandModel, cards: list[int], fmt: str = "table",

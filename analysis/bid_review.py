@@ -14,7 +14,8 @@ import numpy as np
 import polars as pl
 
 from analysis.filters import NO_FILTERS, Filters
-from analysis.hand_model import HandModel, feature_matrix, training_frame
+from analysis.hand_fit import feature_matrix, training_frame
+from analysis.hand_model import HandModel
 from analysis.store import Store
 from tarock.deal import CONTRACTS
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analysis import bid_review, hand_model
+from analysis import bid_review, hand_fit, hand_model
 from analysis.advise import advice, hand_of_deal, parse_hand
 from analysis.filters import Filters
 from analysis.hand_model import HandModel
@@ -22,7 +22,7 @@ __all__ = ["advice", "bids", "model", "parse_hand", "refit", "stored_hand", "sto
 @st.cache_resource(ttl=TTL, max_entries=4, show_spinner="Fitting the hand model on the store…")
 def _model(path: str) -> HandModel:
     saved = hand_model.load(hand_model.model_dir(path))
-    return saved if saved is not None else hand_model.fit_store(_store(path))
+    return saved if saved is not None else hand_fit.fit_store(_store(path))
 
 
 def model() -> HandModel:
@@ -32,7 +32,7 @@ def model() -> HandModel:
 
 def refit() -> None:
     """Fit the model on the store again (the page's button) and forget the reviews of the old one."""
-    hand_model.fit_store(_store(store_path()))
+    hand_fit.fit_store(_store(store_path()))
     _model.clear()
     _bids.clear()
 

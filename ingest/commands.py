@@ -20,42 +20,12 @@ from rich.text import Text
 from ingest.config import IngestOptions
 from ingest.coordinator import IngestSummary, run_ingest
 from ingest.csv_out import frame_csv
+from ingest.locate import NoStore, existing_store, resolve_store  # the commands' store lookup, imported from here
 from ingest.progress import ProgressCallback, default_progress
 from ingest.shards import DEFAULT_SHARD_SIZE
 from ingest.store import export_duckdb, sql
 from tarock.formats.items import ReaderLimits
 from tarock.safe_text import escape_controls
-
-DEFAULT_STORE = Path("data/store")
-
-
-def resolve_store(store: str | os.PathLike[str] | None) -> Path:
-    """The store directory: the one given, else ``$TAROCK_STORE``, else ``data/store``."""
-    if store:
-        return Path(store)
-    return Path(os.environ.get("TAROCK_STORE") or DEFAULT_STORE)
-
-
-class NoStore(ValueError):
-    """The path names no store: nothing is there, or a directory no ingest has written to."""
-
-
-def existing_store(store_dir: str | os.PathLike[str], *, exported: bool = False) -> Path:
-    """``store_dir`` if it holds a store (a ``CURRENT`` file: ``ingest.layout``), else ``NoStore``.
-
-    A command that reads a store says so rather than answer with the empty tables a missing
-    directory reads as (a mistyped ``--store`` looked like an empty store).  ``exported``:
-    a DuckDB file written by ``tarock export`` is accepted too (``tarock report`` reads one).
-    """
-    path = Path(store_dir)
-    if path.is_dir() and (path / "CURRENT").is_file():
-        return path
-    if exported and path.is_file():
-        return path
-    if path.is_dir():
-        raise NoStore(f"no store at {path} (the directory holds no CURRENT file: no ingest has written there)")
-    raise NoStore(f"no store at {path}")
-
 
 def ingest(paths: Iterable[str | os.PathLike[str]], store_dir: str | os.PathLike[str], executor: str = "local", *,
            rescore: bool = False, quiet: bool = False, progress: ProgressCallback | None = None,

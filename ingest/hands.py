@@ -5,8 +5,8 @@ path's C extension writes the very same entry as int64s into a buffer (``ingest/
 of ``entry_of_cards``, kept equal by the differential tests of tests/ingest/test_ingest_bulk.py).  Per
 deal only the entry is kept — the hands, the talon and the declarer's pick as 54-bit masks
 (``tarock.cards``), the declarer's seat and the called king — and every feature is computed once per
-partition with numpy over those masks (``hands_columns``): popcounts against the suit masks, card values
-by byte lookup.  No per-card object is made, here or on the hot path.
+partition with numpy over those masks (``hands_columns``, with ``ingest.hand_features``): popcounts against
+the suit masks, card values by byte lookup.  No per-card object is made, here or on the hot path.
 """
 
 from __future__ import annotations
@@ -18,10 +18,8 @@ from operator import or_
 import numpy as np
 import pyarrow as pa
 
-from tarock.cards import CARD_BIT, CARD_POINTS, KINGS_MASK, MOND, PAGAT, SKIS, SUIT_MASKS, TAROK_MASK
-
-HIGH_TAROKS_FROM = 15
-"""``high_taroks`` counts the taroks from XV up (XV … XXI and Škis: 8 cards), the ones that win tricks."""
+from ingest.hand_features import counted_points, hand_features
+from tarock.cards import CARD_BIT
 
 HandEntry = tuple[int, ...]
 """One deal's hands: (deal index in its partition, declarer seat or -1, called king or -1, talon mask or
@@ -29,13 +27,6 @@ HandEntry = tuple[int, ...]
 
 FIXED = 5
 """The fields of a ``HandEntry`` before the hand masks."""
-
-_HIGH_MASK = TAROK_MASK & ~((1 << (HIGH_TAROKS_FROM - 1)) - 1)
-_SUITS = SUIT_MASKS[1:]
-"""Hearts, diamonds, spades, clubs (``tarock.cards`` order; ``hands`` names its columns the same)."""
-_BYTE_POINTS = np.array([[sum(CARD_POINTS[8 * i + b] for b in range(8) if byte >> b & 1 and 8 * i + b < 54)
-                          for byte in range(256)] for i in range(8)], np.int32)
-"""``_BYTE_POINTS[i, b]``: the card values of the cards of byte ``i`` of a mask set in ``b``."""
 
 PLACES = ("partner", "talon", "declarer")
 """``called_king_place``: a partner holds the called king, it lay in the talon, or the declarer holds it."""
@@ -55,25 +46,6 @@ def entry_of_cards(index: int, hands: Sequence[Sequence[int]], talon: Sequence[i
             *[reduce(or_, map(_BIT, hand), 0) for hand in hands])
 
 
-def _popcount(masks: np.ndarray, within: int) -> np.ndarray:
-    return np.bitwise_count(masks & np.uint64(within)).astype(np.int32)
-
-
-def _raw_points(masks: np.ndarray) -> np.ndarray:
-    """The card values of each mask (``tarock.cards.raw_points``), by byte lookup."""
-    as_bytes = masks.astype("<u8").view(np.uint8).reshape(-1, 8)
-    return _BYTE_POINTS[np.arange(8), as_bytes].sum(axis=1, dtype=np.int32)
-
-
-def _counted(masks: np.ndarray) -> np.ndarray:
-    """Card points counted like a pile (``tarock.cards.counted_points``: raw − ⅔·cards, rounded)."""
-    return ((3 * _raw_points(masks) - 2 * np.bitwise_count(masks).astype(np.int32) + 1) // 3).astype(np.int32)
-
-
-def _has(masks: np.ndarray, card: int) -> pa.Array:
-    return pa.array((masks >> np.uint64(card)) & np.uint64(1) == 1)
-
-
 def hands_columns(entries: list[HandEntry] | np.ndarray, n_players: int
                   ) -> tuple[np.ndarray, np.ndarray, list[pa.Array]]:
     """The ``hands`` rows of a partition's entries (tuples, or their int64s in a row each): (each row's deal
@@ -84,8 +56,6 @@ def hands_columns(entries: list[HandEntry] | np.ndarray, n_players: int
     masks = table[:, FIXED:].ravel().astype(np.uint64)
     declarer_seat = np.repeat(table[:, 1], n_players)
     is_declarer = declarer_seat == seat
-    suits = np.stack([_popcount(masks, m) for m in _SUITS])
-    taroks = _popcount(masks, TAROK_MASK)
     # what the talon brought: the declarer's row only, when the record says what they took
     pick = np.repeat(table[:, 4], n_players)
     picked = is_declarer & (pick >= 0)
@@ -96,21 +66,12 @@ def hands_columns(entries: list[HandEntry] | np.ndarray, n_players: int
     king_bit = np.where(king >= 0, np.left_shift(np.int64(1), np.maximum(king, 0)), 0)
     place = np.where((talon >= 0) & (talon & king_bit != 0), 1, np.where(masks.astype(np.int64) & king_bit != 0, 2, 0))
     place_names = _PLACE_NAMES.take(pa.array(place, pa.int64(), mask=~(is_declarer & (king >= 0))))
+    features = [pa.array(values) for values in hand_features(masks).values()]
     return deal, seat, [
         pa.array(is_declarer),
         pa.array(masks.astype(np.int64)),
-        pa.array(np.bitwise_count(masks).astype(np.int32)),
-        pa.array(taroks),
-        pa.array(_popcount(masks, _HIGH_MASK)),
-        pa.array(_raw_points(masks & np.uint64(TAROK_MASK))),
-        _has(masks, PAGAT), _has(masks, MOND), _has(masks, SKIS),
-        pa.array(_popcount(masks, (1 << PAGAT) | (1 << MOND) | (1 << SKIS))),
-        pa.array(_popcount(masks, KINGS_MASK)),
-        *(pa.array(count) for count in suits),
-        pa.array((suits == 0).sum(axis=0, dtype=np.int32)),
-        pa.array((suits == 1).sum(axis=0, dtype=np.int32)),
-        pa.array(_counted(masks)),
+        *features,
         pa.array(np.bitwise_count(pick_masks).astype(np.int32), mask=not_picked),
-        pa.array(_counted(pick_masks), mask=not_picked),
+        pa.array(counted_points(pick_masks), mask=not_picked),
         place_names,
     ]

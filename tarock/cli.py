@@ -606,14 +606,14 @@ def advise(
     Exit status: 0, or 2 for a bad hand or options, or no store.
     """
     from analysis import advise as body
-    from ingest.commands import NoStore, existing_store, resolve_store
+    from ingest.locate import NoStore, existing_store, resolve_store  # not ingest.commands: it loads the pipeline
 
     try:
         source = existing_store(resolve_store(store), exported=True)
         if deal is not None:
             if hand or player is None:
                 raise ValueError("give either HAND or --deal ID --player NAME")
-            cards, ruleset, players = body.hand_of_deal(body.Store(source), deal, player)
+            cards, ruleset, players = body.hand_of_deal(source, deal, player)
         else:
             cards = body.parse_hand(hand or [], ruleset, players)
         model = body.model_for(source, refit)

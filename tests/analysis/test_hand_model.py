@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis import hand_model
+from analysis import hand_fit, hand_model
 from analysis.advise import advice, parse_hand
 from analysis.store import Store
 from ingest.coordinator import run_ingest
@@ -37,7 +37,7 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (base / "in").mkdir()
     shutil.copy(ROOT / "data" / "sample" / "sample-4p.jsonl.gz", base / "in")
     run_ingest([base / "in"], base / "store", "local:1")
-    hand_model.fit_store(base / "store", min_deals=MIN_DEALS)
+    hand_fit.fit_store(base / "store", min_deals=MIN_DEALS)
     return base / "store"
 
 
@@ -74,11 +74,11 @@ def test_the_model_beats_the_base_rate_where_it_has_most_held_out_deals(store_di
 
 def test_reliability_bins_cover_the_held_out_deals(store_dir: Path) -> None:
     with Store(store_dir) as store:
-        frame = hand_model.training_frame(store)
+        frame = hand_fit.training_frame(store)
     model = hand_model.load(hand_model.model_dir(store_dir))
     assert model is not None
-    bins = hand_model.reliability(model, frame.filter(frame["held_out"]))
-    predicted = model.predict_frame(frame.filter(frame["held_out"]))["p"].drop_nulls()
+    bins = hand_fit.reliability(model, frame.filter(frame["held_out"]))
+    predicted = hand_fit.predict_frame(model, frame.filter(frame["held_out"]))["p"].drop_nulls()
     assert bins["deals"].sum() == len(predicted)
     for row in bins.to_dicts():
         assert row["low"] <= row["mean_predicted"] <= row["high"]

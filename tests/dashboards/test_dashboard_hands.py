@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from streamlit.testing.v1 import AppTest
 
-from analysis import hand_model
+from analysis import hand_fit
 from ingest.coordinator import run_ingest
 from tests.dashboards.test_dashboard_browser import served, shoot, wait_for_app
 from tests.support.paths import ROOT
@@ -31,7 +31,7 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (base / "in").mkdir()
     shutil.copy(ROOT / "data" / "sample" / "sample-4p.jsonl.gz", base / "in")
     run_ingest([base / "in"], base / "store", "local:1")
-    hand_model.fit_store(base / "store", min_deals=100)
+    hand_fit.fit_store(base / "store", min_deals=100)
     return base / "store"
 
 
