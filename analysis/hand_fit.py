@@ -16,6 +16,7 @@ imported by the functions that fit.
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from datetime import UTC, datetime
 
 import numpy as np
@@ -104,13 +105,14 @@ def fit_store(source: Store | str | os.PathLike[str], save_model: bool = True,
     """Fit the model on every declared deal of the store with a dealt hand (the held-out fifth kept out),
     evaluate it on the held-out deals, and save it beside the store."""
     store = Store.of(source)
-    frame = training_frame(store)
+    with store if store is not source else nullcontext(store):
+        frame = training_frame(store)
     model = fit(frame.filter(~pl.col("held_out")), min_deals)
     evaluation = evaluate(model, frame.filter(pl.col("held_out")), frame.filter(~pl.col("held_out")))
     model.about = {
         "store": str(store.source), "fitted_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "deals": frame.height, "fitted_on": int((~frame["held_out"]).sum()), "held_out": int(frame["held_out"].sum()),
-        "features": list(FEATURES), "kind": "logistic regression per contract (analysis/hand_model.py)",
+        "features": list(FEATURES), "kind": "logistic regression per contract (analysis/hand_fit.py)",
         "min_deals": min_deals, "current": _current(store),
         "contracts": [{"ruleset": k[0], "n_players": k[1], "contract": k[2], "deals": n,
                        "estimate": k in model.groups} for k, n in model.counts.items()],
