@@ -37,6 +37,7 @@ PAGES = (
     PageSpec("app_pages/audit.py", "Audit", ":material/gavel:", "audit"),
     PageSpec("app_pages/replay.py", "Replay", ":material/playing_cards:", "replay"),
     PageSpec("app_pages/whatif.py", "What-if", ":material/compare_arrows:", "whatif"),
+    PageSpec("app_pages/hands.py", "Hands", ":material/style:", "hands"),
     PageSpec("app_pages/ingest.py", "Ingest", ":material/upload_file:", "ingest"),
 )
 WRITES = frozenset({"app_pages/ingest.py"})

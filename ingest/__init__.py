@@ -6,6 +6,7 @@ One module per job:
 * ``shards`` — plan shards (line ranges that never cut a session);
 * ``pipeline`` — ``process_shard``: read, check, score, build rows, publish;
 * ``rows`` / ``schema`` — the tables' rows as Arrow, and their columns;
+* ``hands`` / ``hand_features`` — the ``hands`` table: what each player was dealt, counted with numpy;
 * ``writer`` / ``layout`` — atomic publication, and where files live;
 * ``dedup`` — the ``duplicates`` table;
 * ``executors`` — ``local:N`` process pools and Dask clusters;

@@ -35,7 +35,7 @@ static const KernelApi *kernel = NULL;
     X(C_RADELCI_AFTER, "radelci_after") X(C_BREAKDOWN_JSON, "breakdown_json") X(C_RECORDED_SCORE, "recorded_score") \
     X(C_SCORE_DIFF, "score_diff") X(C_ROSTER_OF, "roster_of") X(C_ROSTERS, "rosters") X(C_LEDGERS, "ledgers")     \
     X(C_ADDED, "added") X(C_PARSE_DATE, "parse_date") X(C_KLOP_CARD_POINTS, "klop_card_points_json")             \
-    X(C_CARD_POINTS, "card_points_json")
+    X(C_CARD_POINTS, "card_points_json") X(C_HAND_BYTES, "hand_bytes") X(C_CARD_INDEX, "card_index")
 #define ENUM(id, name) id,
 #define NAME(id, name) name,
 enum { CONTEXT(ENUM) C_SIZE };
@@ -81,6 +81,31 @@ static int names_ready(void) {
         || !(name_announcements = PyUnicode_InternFromString("announcements")))
         return -1;
     return 0;
+}
+
+#define HAND_FIXED 5             /* ingest.hands.FIXED: the fields of a HandEntry before the hand masks */
+#define FULL_DECK ((1ULL << 54) - 1)
+
+/* The card of a code by the context's ``card_index`` (tarock.cards.CODE_INDEX); -2 with an exception set. */
+static int64_t card_index(PyObject *ctx, PyObject *code) {
+    PyObject *card = PyDict_GetItemWithError(PyTuple_GET_ITEM(ctx, C_CARD_INDEX), code);
+    if (!card) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "add_clean: a card code the deck does not have");
+        return -2;
+    }
+    return PyLong_AsLongLong(card);
+}
+
+/* The bits of a list of card codes, or'ed; -2 with an exception set. */
+static int64_t cards_bits(PyObject *ctx, PyObject *codes) {
+    if (!PyList_Check(codes)) { PyErr_SetString(PyExc_TypeError, "add_clean: talon_pick is no list"); return -2; }
+    uint64_t bits = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(codes); i++) {
+        int64_t card = card_index(ctx, PyList_GET_ITEM(codes, i));
+        if (card < 0) return -2;
+        bits |= 1ULL << card;
+    }
+    return (int64_t)bits;
 }
 
 /* init(plain_fields): where the fields read here are in a plain record (``Plain._fields``). */
@@ -174,6 +199,8 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
     PyObject *sheet = NULL, *sheet_radelci = NULL, *on_sheet = NULL;
     PyObject *tricks = PyTuple_GET_ITEM(ctx, C_TRICK_BYTES), *lines = PyTuple_GET_ITEM(ctx, C_COMPONENT_BYTES);
     Py_ssize_t tricks_at = PyByteArray_GET_SIZE(tricks), lines_at = PyByteArray_GET_SIZE(lines);
+    PyObject *hand_bytes = PyTuple_GET_ITEM(ctx, C_HAND_BYTES);
+    Py_ssize_t hands_at = PyByteArray_GET_SIZE(hand_bytes);
     int n = (int)PyTuple_GET_SIZE(players), seat = -1;
     /* the declarer */
     PyObject *declarer = field[A_DECLARER];
@@ -317,6 +344,20 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
     PyTuple_SET_ITEM(row, R_OPTIONS_HASH, Py_NewRef(PyTuple_GET_ITEM(texts, 1)));
     PyTuple_SET_ITEM(row, R_OPTIONS_JSON, Py_NewRef(PyTuple_GET_ITEM(texts, 0)));
     PyTuple_SET_ITEM(row, R_RECORD, Py_NewRef(PLAIN_ITEM(plain, P_TEXT)));
+    /* the ``hands`` entry (ingest.hands.entry_of_cards, laid out as its HandEntry): the dealt hands as the kernel
+     * read them, the talon the cards no hand holds (the kernel checked the deck), the pick as the record lists it */
+    int64_t entry[HAND_FIXED + MAX_SEATS];
+    uint64_t dealt = 0;
+    for (int s = 0; s < n; s++) { entry[HAND_FIXED + s] = (int64_t)res.hands[s]; dealt |= res.hands[s]; }
+    entry[0] = PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_DEALS));
+    entry[1] = seat;
+    entry[2] = field[A_CALLED] == Py_None ? -1 : card_index(ctx, field[A_CALLED]);
+    entry[3] = (int64_t)(FULL_DECK & ~dealt);
+    entry[4] = field[A_PICK] == Py_None ? -1 : cards_bits(ctx, field[A_PICK]);
+    if (entry[2] == -2 || entry[4] == -2
+        || PyByteArray_Resize(hand_bytes, hands_at + (Py_ssize_t)sizeof(int64_t) * (HAND_FIXED + n)) < 0)
+        goto fail;
+    memcpy(PyByteArray_AS_STRING(hand_bytes) + hands_at, entry, sizeof(int64_t) * (HAND_FIXED + n));
     /* the roster, roles, ledger: nothing below fails but for memory */
     PyObject *rosters = PyTuple_GET_ITEM(ctx, C_ROSTERS), *roster_id = PyDict_GetItemWithError(rosters, players);
     if (!roster_id) {
@@ -352,6 +393,7 @@ fail:
     if (!result || result == Py_False) {
         if (PyByteArray_GET_SIZE(tricks) > tricks_at) PyByteArray_Resize(tricks, tricks_at);
         if (PyByteArray_GET_SIZE(lines) > lines_at) PyByteArray_Resize(lines, lines_at);
+        if (PyByteArray_GET_SIZE(hand_bytes) > hands_at) PyByteArray_Resize(hand_bytes, hands_at);
     }
 done:
     for (int i = 0; i < N_ATTRS; i++) Py_DECREF(field[i]);

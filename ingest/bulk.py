@@ -35,6 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from ingest.rows import CleanRows, ShardRows, canonical_json, parse_date
+from tarock.cards import CODE_INDEX
 from tarock.rules.rulesets import NO_DECLARER
 from tarock import accel
 from tarock.check.checker import Checker
@@ -214,7 +215,8 @@ class BulkPath:
                 "lane_plan": plan.kernel_plan, "scorer": self.score, "scorer_plan": score_plan,
                 "zeros": (0,) * n, "nones": (None,) * n, "roles": _roles(n, c.name in NO_DECLARER),
                 "ledgers": self.ledgers, "added": self._added, "parse_date": parse_date,
-                "klop_card_points_json": _klop_points, "card_points_json": _CARD_POINTS, **part.columns(),
+                "klop_card_points_json": _klop_points, "card_points_json": _CARD_POINTS, "card_index": CODE_INDEX,
+                **part.columns(),
             }
             missing = [name for name in self._context_fields if name not in values]
             if missing:

@@ -44,6 +44,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.hands import HandEntry, entry_of_cards, hands_columns
 from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
 from tarock.cards import CARD_POINTS, CODES
@@ -170,6 +171,8 @@ class _PartitionRows:
         self.findings: list[tuple[Any, ...]] = []
         self.bids: list[tuple[Any, ...]] = []
         self.announcements: list[tuple[Any, ...]] = []
+        self.hands: list[HandEntry] = []
+        """The dealt hands of the deals whose record gives them (``ingest.hands``)."""
         # tricks, one entry per trick ...
         self.leader: list[str] = []
         self.winner: list[str] = []
@@ -218,7 +221,19 @@ class _PartitionRows:
             out[name] = keys.table(np.array(parents, np.int32), schema,
                                    [pa.array(c, f.type) for c, f in zip(columns, own)])
         out.update(self._trick_tables(keys, deals["n_tricks"].to_numpy()))
+        out["hands"] = self._hands_table(keys, deals)
         return out
+
+    def _hands_table(self, keys: _Keys, deals: pa.Table) -> pa.Table:
+        """``hands``: one row per player of each deal with hands, its features computed per column."""
+        parents, seats, columns = hands_columns(self._hand_entries(), self.n_players)
+        players = deals["players"].combine_chunks()
+        assert isinstance(players, pa.ListArray)  # the deals' ``players`` column is a list of names
+        names = players.flatten().take(pa.array(parents.astype(np.int64) * self.n_players + seats))
+        return keys.table(parents, file_schema("hands"), [names, pa.array(seats), *columns])
+
+    def _hand_entries(self) -> list[HandEntry] | np.ndarray:
+        return self.hands
 
     def _results_table(self, keys: _Keys, deals: pa.Table) -> pa.Table:
         """``results``: the per-player values, with the seats, names and ``won`` derived per column."""
@@ -323,6 +338,8 @@ class CleanRows(_PartitionRows):
         """The ``deals`` columns every clean deal of the shard shares."""
         self.trick_bytes = bytearray()
         self.component_bytes = bytearray()
+        self.hand_bytes = bytearray()
+        """Per deal its ``hands`` entry (``ingest.hands.HandEntry``) as native int64s."""
         self._rosters: dict[tuple[str, ...], int] = {}
         self._roster_of: list[int] = []
         self._roles: list[str | None] = []
@@ -335,13 +352,17 @@ class CleanRows(_PartitionRows):
 
     def columns(self) -> dict[str, Any]:
         """Where the bulk path appends a clean deal's values, by the names ``ingest._bulkrows.add_clean`` reads
-        them (``CONTEXT_FIELDS``): the tricks' and breakdown lines' buffers, its ``deals`` row (``ROW``), per
-        player the ``results`` columns of the same name, the index of its roster, and the rosters by their
-        players."""
-        return {"trick_bytes": self.trick_bytes, "component_bytes": self.component_bytes, "deals": self.deals,
+        them (``CONTEXT_FIELDS``): the tricks', hands' and breakdown lines' buffers, its ``deals`` row
+        (``ROW``), per player the ``results`` columns of the same name, the index of its roster, and the
+        rosters by their players."""
+        return {"trick_bytes": self.trick_bytes, "component_bytes": self.component_bytes,
+                "hand_bytes": self.hand_bytes, "deals": self.deals,
                 "role": self._roles, "score": self._scores, "radelci_before": self._before,
                 "radelci_after": self._after, "breakdown_json": self._breakdown, "recorded_score": self._recorded,
                 "score_diff": self._diff, "roster_of": self._roster_of, "rosters": self._rosters}
+
+    def _hand_entries(self) -> np.ndarray:
+        return np.frombuffer(self.hand_bytes, np.int64)
 
     def _per_player(self) -> tuple[list[Any], ...]:
         return (["none"] * len(self.deals), self._roles, self._scores, self._recorded, self._diff,
@@ -540,6 +561,9 @@ class ShardRows:
         bids = [(i, idx, player, bid) for idx, (player, bid) in enumerate(deal.bidding or ())]
         announcements = [(i, idx, a.player, a.bonus, a.kontra, a.level, a.against)
                          for idx, a in enumerate(deal.announcements)]
+        hand_entry = None if deal.hands is None or len(deal.hands) != len(players) else entry_of_cards(
+            i, deal.hands, deal.talon, deal.talon_pick,
+            players.index(check.declarer) if check.declarer in players else -1, deal.called_king)
         part.add_tricks(check.tricks, illegal)
         # every row is built and the tricks are in: add the rest (nothing below can fail)
         self._parts[key] = part
@@ -554,6 +578,8 @@ class ShardRows:
         part.findings.extend(finding_rows)
         part.bids.extend(bids)
         part.announcements.extend(announcements)
+        if hand_entry is not None:
+            part.hands.append(hand_entry)
 
     def clean_part(self, ruleset: str, n_players: int, file: str) -> CleanRows:
         """Where ingest's bulk path puts the rows of clean deals of this partition, read from ``file`` (see

@@ -163,6 +163,36 @@ ANNOUNCEMENTS = pa.schema([
     pa.field("n_players", _I32),
 ])
 
+HANDS = pa.schema([
+    *DEAL_KEY,
+    pa.field("player", _STR, nullable=False),
+    pa.field("seat_no", _I32, nullable=False),
+    pa.field("declarer", _BOOL, nullable=False),
+    pa.field("hand_mask", _I64, nullable=False),
+    pa.field("n_cards", _I32, nullable=False),
+    pa.field("taroks", _I32, nullable=False),
+    pa.field("high_taroks", _I32, nullable=False),
+    pa.field("tarok_points", _I32, nullable=False),
+    pa.field("pagat", _BOOL, nullable=False),
+    pa.field("mond", _BOOL, nullable=False),
+    pa.field("skis", _BOOL, nullable=False),
+    pa.field("trula_cards", _I32, nullable=False),
+    pa.field("kings", _I32, nullable=False),
+    pa.field("hearts", _I32, nullable=False),
+    pa.field("diamonds", _I32, nullable=False),
+    pa.field("spades", _I32, nullable=False),
+    pa.field("clubs", _I32, nullable=False),
+    pa.field("voids", _I32, nullable=False),
+    pa.field("singletons", _I32, nullable=False),
+    pa.field("card_points", _I32, nullable=False),
+    pa.field("talon_taken", _I32),
+    pa.field("talon_points", _I32),
+    pa.field("called_king_place", _STR),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+"""One row per player of a deal whose record gives the hands: what was dealt (``ingest.hands``)."""
+
 REJECTS = pa.schema([
     pa.field("file", _STR),
     pa.field("line", _I64),
@@ -211,6 +241,7 @@ SHARD_TABLES: dict[str, pa.Schema] = {
     "tricks": TRICKS,
     "plays": PLAYS,
     "results": RESULTS,
+    "hands": HANDS,
     "rejects": REJECTS,
     "deals": DEALS,
 }

@@ -18,7 +18,9 @@ from importlib import import_module
 from typing import Any
 
 __version__ = "0.1.0"
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
+"""What a store generation was built by (``gen-v<ENGINE_VERSION>-…``, docs/store.md): raised when stored rows
+change, so ``ingest --rescore`` rebuilds older stores.  2: the ``hands`` table (issue 25)."""
 
 _ENTRY_POINTS = {
     "Deal": "tarock.deal",

@@ -539,7 +539,9 @@ def contract_name(text: str) -> str:
 @app.command()
 def report(
     store: StoreOption = None,
-    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month]", help="contract, declarer, seat, ruleset or month (repeatable).")] = None,
+    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month|hand-feature]", help="contract, declarer, seat, ruleset or month (repeatable); or hand-feature, with --feature.")] = None,
+    feature: Annotated[str, typer.Option("--feature", help="With --by hand-feature: a column of the hands table (taroks, kings, voids, …).")] = "taroks",
+    min_deals: Annotated[int, typer.Option("--min-deals", help="With --by hand-feature: fewest deals for a rate.")] = 30,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="[slovenian|koenigrufen]", help="slovenian or koenigrufen.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", metavar="[3|4]", help="3 or 4.")] = None,
     date_from: Annotated[Optional[str], typer.Option("--from", metavar="DATE", help="First date (YYYY-MM-DD).")] = None,
@@ -577,8 +579,47 @@ def report(
             audit = True
         elif what is None and audit and fmt is FrameFormat.csv:
             what = ReportPart.disputes  # one CSV table per output (docs: README, tarock report)
+        if by == ["hand-feature"]:
+            from analysis.hand_rates import report_hand_feature
+            return report_hand_feature(source, feature, filters, fmt.value, min_deals)
         run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit,
                    parts=None if what is None else (what.value,))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+@app.command()
+def advise(
+    hand: Annotated[Optional[list[str]], typer.Argument(metavar="HAND", help="The dealt cards as codes (T21 HK S10 …).")] = None,
+    players: Annotated[int, typer.Option("--players", metavar="[3|4]", help="3 or 4.")] = 4,
+    ruleset: Annotated[str, typer.Option("--ruleset", metavar="[slovenian|koenigrufen]")] = "slovenian",
+    deal: Annotated[Optional[str], typer.Option("--deal", metavar="ID", help="A stored deal's hand (with --player).")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", metavar="NAME", help="Whose hand in --deal.")] = None,
+    refit: Annotated[bool, typer.Option("--refit", help="Fit the model from the store again first.")] = False,
+    store: StoreOption = None,
+    fmt: Annotated[FrameFormat, typer.Option("--format", "-f", help="table or json.")] = FrameFormat.table,
+) -> None:
+    """Per contract the hand may bid: the win probability, its 95 % interval and the expected score.
+
+    The model is the one saved beside the store (fitted from it when none is saved; docs/analysis.md).
+    Exit status: 0, or 2 for a bad hand or options, or no store.
+    """
+    from analysis import advise as body
+    from ingest.locate import NoStore, existing_store, resolve_store  # not ingest.commands: it loads the pipeline
+
+    try:
+        source = existing_store(resolve_store(store), exported=True)
+        if deal is not None:
+            if hand or player is None:
+                raise ValueError("give either HAND or --deal ID --player NAME")
+            cards, ruleset, players = body.hand_of_deal(source, deal, player)
+        else:
+            cards = body.parse_hand(hand or [], ruleset, players)
+        model = body.model_for(source, refit)
+        body.print_advice(body.advice(model, cards, ruleset, players), model, cards, fmt.value)
+    except NoStore as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 

@@ -23,6 +23,7 @@ PAGES = {
     "Audit": "app_pages/audit.py",
     "Replay": "app_pages/replay.py",
     "What-if": "app_pages/whatif.py",
+    "Hands": "app_pages/hands.py",
     "Ingest": "app_pages/ingest.py",
 }
 RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"

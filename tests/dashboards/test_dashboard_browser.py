@@ -39,6 +39,7 @@ PAGES = {  # screenshot name: (deep link, main heading)
     "replay": ("/replay?deal=example-r_follow_suit&step=5", "Replay"),  # the renons trick
     "replay-score": ("/replay?deal=disputed-1&step=end", "Replay"),
     "whatif": ("/whatif?tables=slovenian,openspiel", "What-if"),
+    "hands": ("/hands", "Hands"),
     "replay-whatif": ("/replay?deal=seed-session-hand-4&step=end&tables=slovenian,openspiel", "Replay"),
     "ingest": ("/ingest", "Ingest"),
 }

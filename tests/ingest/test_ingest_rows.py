@@ -40,7 +40,7 @@ from tests.support.ingest_util import write_jsonl
 from tests.support.paths import ROOT
 
 EXAMPLES = ROOT / "data" / "examples"
-CHILD_ORDER = {"results": ("seat_no",), "tricks": ("trick_no",), "plays": ("trick_no", "position"),
+CHILD_ORDER = {"results": ("seat_no",), "hands": ("seat_no",), "tricks": ("trick_no",), "plays": ("trick_no", "position"),
                "findings": ("idx",), "bids": ("idx",), "announcements": ("idx",)}
 """Each child table's order within one deal."""
 

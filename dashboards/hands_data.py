@@ -1,0 +1,63 @@
+"""The Hands page's door to the hand model (``analysis.hand_model``): the model of the current store, cached.
+
+Beside ``dashboards.data``, which it shares the store handle and path with: the model is a resource (fitted
+once per store and process when none is saved beside the store, then read from there), and the review of
+the bids is cached data keyed by the store path, the filters and when the model was fitted.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from analysis import bid_review, hand_fit, hand_model
+from analysis.advise import advice, hand_of_deal, parse_hand
+from analysis.filters import Filters
+from analysis.hand_model import HandModel
+from dashboards.data import TTL, _store, store_path
+
+__all__ = ["advice", "bids", "model", "parse_hand", "refit", "stored_hand", "stored_hands"]
+
+
+@st.cache_resource(ttl=TTL, max_entries=4, show_spinner="Fitting the hand model on the store…")
+def _model(path: str) -> HandModel:
+    saved = hand_model.load(hand_model.model_dir(path))
+    return saved if saved is not None else hand_fit.fit_store(_store(path))
+
+
+def model() -> HandModel:
+    """The hand model of the current store: the one saved beside it, else fitted now (and saved)."""
+    return _model(store_path())
+
+
+def refit() -> None:
+    """Fit the model on the store again (the page's button) and forget the reviews of the old one."""
+    hand_fit.fit_store(_store(store_path()))
+    _model.clear()
+    _bids.clear()
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _bids(path: str, filters: Filters, fitted_at: str) -> pl.DataFrame:
+    return bid_review.bid_review(_store(path), _model(path), filters)
+
+
+def bids(filters: Filters) -> pl.DataFrame:
+    """``analysis.bid_review.bid_review`` of the deals the filters keep."""
+    return _bids(store_path(), filters, str(model().about.get("fitted_at")))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _stored_hands(path: str, limit: int) -> pl.DataFrame:
+    return _store(path).query("SELECT d.deal_id, h.player FROM deals d JOIN hands h USING (content_hash) "
+                              "WHERE h.declarer ORDER BY d.deal_id LIMIT $limit", {"limit": limit})
+
+
+def stored_hands(limit: int = 500) -> pl.DataFrame:
+    """Declarers' hands to pick from: (deal_id, player), the first ``limit`` deals by id."""
+    return _stored_hands(store_path(), limit)
+
+
+def stored_hand(deal_id: str, player: str) -> tuple[list[int], str, int]:
+    """(cards, ruleset, players) of a player's dealt hand in a stored deal (``analysis.advise.hand_of_deal``)."""
+    return hand_of_deal(_store(store_path()), deal_id, player)
