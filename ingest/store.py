@@ -2,7 +2,8 @@
 
 ``open_store`` gives an in-memory DuckDB connection with one view per table
 (``deals``, ``results``, ``tricks``, ``plays``, ``findings``, ``bids``,
-``announcements``, ``rejects``, ``duplicates``, ``ingest_runs``).  The views
+``announcements``, ``rejects``, ``duplicates``, ``ingest_runs``, and the derived ``ratings``, an empty
+typed view until it is built).  The views
 read the files listed by the completed shard markers of the current
 generation — never a shard still being written, never a half-published
 one — as they were when the connection was opened; open a new connection
@@ -24,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ingest.layout import StoreLayout
-from ingest.schema import DEAL_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+from ingest.schema import DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR",
@@ -96,7 +97,16 @@ def _snapshot(store_dir: str | os.PathLike[str]) -> _Snapshot:
     duplicates = layout.duplicates_path(generation)
     files["duplicates"] = [str(duplicates)] if duplicates.exists() else []
     files["ingest_runs"] = [str(p) for p in layout.runs_dir.glob("run-*.parquet")]
+    for table in DERIVED_TABLES:
+        derived = derived_path(store_dir, table, generation)
+        files[table] = [str(derived)] if derived.exists() else []
     return _Snapshot({table: sorted(found) for table, found in files.items()}, columns)
+
+
+def derived_path(store_dir: str | os.PathLike[str], table: str, generation: str) -> Path:
+    """Where a derived table (``DERIVED_TABLES``) of a generation lives: one Parquet file, replaced whole
+    when rebuilt, deleted with its generation (its name matches none of the shard files' patterns)."""
+    return StoreLayout.at(store_dir).generation_dir(generation) / table / f"{table}.parquet"
 
 
 def store_files(store_dir: str | os.PathLike[str]) -> dict[str, list[str]]:

@@ -463,7 +463,38 @@ def ingest(
         _error(exc)
         raise typer.Exit(2) from None
     print_summary(summary)
+    _rebuild_ratings(target, quiet)
     raise typer.Exit(summary.exit_code)
+
+
+ratings_app = typer.Typer(help="Player ratings (OpenSkill Plackett-Luce, per ruleset and table size).",
+                          no_args_is_help=True)
+app.add_typer(ratings_app, name="ratings")
+
+
+def _rebuild_ratings(store: Path, quiet: bool = False) -> None:
+    """Rebuild the store's derived ``ratings`` table (docs/analysis.md, Ratings) and say so in one line."""
+    from analysis.ratings import rebuild
+
+    done = rebuild(store)
+    if not quiet:
+        typer.echo(f"ratings: {done.deals:,} deals rated, {done.rows:,} rows in {done.seconds:.1f}s")
+
+
+@ratings_app.command("rebuild")
+def ratings_rebuild(store: StoreOption = None) -> None:
+    """Rate every stored deal again, in date/seq order, and replace the store's ratings table.
+
+    Exit status: 0, or 2 when there is no store or an ingest holds it.
+    """
+    from ingest.commands import NoStore, existing_store, resolve_store
+    from ingest.layout import StoreBusy
+
+    try:
+        _rebuild_ratings(existing_store(resolve_store(store)))
+    except (NoStore, StoreBusy) as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
 
 
 class FrameFormat(str, Enum):
