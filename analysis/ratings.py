@@ -78,9 +78,10 @@ def _match(roles: list[str | None], won: list[bool | None],
     """The teams (player positions) and their ranks of one deal, or None when it is not rated."""
     n = len(roles)
     if all(role == "klop" for role in roles):
-        if any(s is None for s in scores):
+        known = [s for s in scores if s is not None]
+        if len(known) < n:
             return None
-        ranks = [1 + sum(1 for other in scores if other > mine) for mine in scores]  # type: ignore[operator]
+        ranks = [1 + sum(1 for other in known if other > mine) for mine in known]
         return ([[i] for i in range(n)], ranks) if len(set(ranks)) > 1 else None
     if any(role is None or role == "klop" for role in roles) or any(w is None for w in won):
         return None

@@ -571,7 +571,7 @@ def contract_name(text: str) -> str:
 @app.command()
 def report(
     store: StoreOption = None,
-    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month]", help="contract, declarer, seat, ruleset or month (repeatable).")] = None,
+    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month|player]", help="contract, declarer, seat, ruleset or month (repeatable); or player alone: ratings ± uncertainty beside results.")] = None,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="[slovenian|koenigrufen]", help="slovenian or koenigrufen.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", metavar="[3|4]", help="3 or 4.")] = None,
     date_from: Annotated[Optional[str], typer.Option("--from", metavar="DATE", help="First date (YYYY-MM-DD).")] = None,
@@ -582,6 +582,8 @@ def report(
         help="One contract, by its name or the dashboard's label (Berač, solo_tri; any case or accents).")] = None,
     fmt: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     audit: Annotated[bool, typer.Option("--audit", help="Also list the disputed scores.")] = False,
+    calendar: Annotated[Optional[str], typer.Option(
+        "--calendar", metavar="PLAYER", help="Print this player's net score per day as a text calendar.")] = None,
     what: Annotated[Optional[ReportPart], typer.Option(
         "--what", help="Print only this part: the win rates or the disputes (with -f csv and --audit, "
                        "each CSV is one table: default disputes).")] = None,
@@ -593,7 +595,7 @@ def report(
     from datetime import date
 
     from analysis.filters import Filters
-    from analysis.report import report as run_report
+    from analysis.report import calendar_report, report as run_report
     from ingest.commands import NoStore, existing_store, resolve_store
 
     try:
@@ -605,6 +607,9 @@ def report(
         filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
                           date.fromisoformat(date_to) if date_to else None, player,
                           None if contract is None else contract_name(contract))
+        if calendar is not None:
+            calendar_report(source, calendar, filters)
+            return
         if what is ReportPart.disputes:
             audit = True
         elif what is None and audit and fmt is FrameFormat.csv:
