@@ -24,6 +24,12 @@ player's ``σ`` first widened by the dynamics ``τ`` (``σ² + τ²``):
 
 (The library's step that averages the ``μ`` change of tied teams reads the
 already updated players, so it changes nothing; neither does this module.)
+
+With two teams, winners ``W`` against losers ``L``, the sums reduce to
+``p = 1 / (1 + exp((μ_L − μ_W) / c))`` (the winners' modelled chance):
+``Ω_W = σ_W²/c · (1 − p)``, ``Ω_L = −σ_L²/c · (1 − p)`` and
+``Δ_i = σ_i²/c² · p (1 − p) · σ_i / c``; ``analysis.ratings.compute`` rates
+the common deal so, inline.
 """
 
 from __future__ import annotations
@@ -75,27 +81,3 @@ def rate(mus: Sequence[float], sigmas: Sequence[float], teams: Sequence[Sequence
             new_mu[j] = mus[j] + share * omega
             new_sigma[j] *= sqrt(max(1 - share * delta, KAPPA))
     return new_mu, new_sigma
-
-
-def rate_two(mu_w: Sequence[float], sigma_w: Sequence[float], mu_l: Sequence[float],
-             sigma_l: Sequence[float]) -> tuple[list[float], list[float], list[float], list[float]]:
-    """``rate`` for the common case, a winning team against a losing one, in closed form.
-
-    With two teams the sums above reduce to ``p = 1 / (1 + exp((μ_L − μ_W) / c))``
-    (the winners' modelled chance): ``Ω_W = σ_W²/c · (1 − p)``,
-    ``Ω_L = −σ_L²/c · (1 − p)``, ``Δ_i = σ_i²/c² · p (1 − p) · σ_i / c``.
-    Returns the winners' ``μ``, ``σ``, then the losers'.
-    """
-    s2w = [s * s + _TAU2 for s in sigma_w]
-    s2l = [s * s + _TAU2 for s in sigma_l]
-    tw, tl = sum(s2w), sum(s2l)
-    c = sqrt(tw + tl + 2 * _BETA2)
-    p = 1.0 / (1.0 + exp((sum(mu_l) - sum(mu_w)) / c))
-    q = 1.0 - p
-    pq_c2 = p * q / (c * c)
-    om_w, om_l = tw / c * q, -tl / c * q
-    de_w, de_l = tw * pq_c2 * sqrt(tw) / c, tl * pq_c2 * sqrt(tl) / c
-    return ([m + v / tw * om_w for m, v in zip(mu_w, s2w)],
-            [sqrt(v) * sqrt(max(1 - v / tw * de_w, KAPPA)) for v in s2w],
-            [m + v / tl * om_l for m, v in zip(mu_l, s2l)],
-            [sqrt(v) * sqrt(max(1 - v / tl * de_l, KAPPA)) for v in s2l])

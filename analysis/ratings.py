@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from math import exp, sqrt
 from pathlib import Path
 
 import polars as pl
@@ -38,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analysis.filters import NO_FILTERS, Filters, child_where
-from analysis.rating_update import MU, SIGMA, Z, rate, rate_two
+from analysis.rating_update import BETA, KAPPA, MU, SIGMA, TAU, Z, rate
 from analysis.sql import TRUE, Fragment, param, run
 from analysis.store import Store
 from ingest.layout import StoreLayout
@@ -47,18 +48,20 @@ from ingest.store import derived_path, open_store
 
 _MATCHES = """
 WITH d AS (
-    SELECT shard, source_line, deal_id, content_hash, ruleset, n_players, date, session, seq,
-           TRY_CAST(json_extract(record, '$.hands') AS MAP(VARCHAR, VARCHAR[])) AS hands
+    SELECT shard, source_line, deal_id, content_hash, ruleset, n_players, date,
+           row_number() OVER (ORDER BY ruleset, n_players, date NULLS LAST, session NULLS LAST, seq NULLS LAST,
+                                       deal_id, content_hash) AS g,
+           json_transform(record, '{"hands": "MAP(VARCHAR, VARCHAR[])"}').hands AS hands
     FROM deals WHERE status <> 'error'
 )
-SELECT d.deal_id, d.content_hash, d.ruleset, d.n_players, d.date, r.player, r.role, r.won, r.score,
+SELECT d.g, d.deal_id, d.content_hash, d.ruleset, d.n_players, d.date, r.player, r.role, r.won, r.score,
        CAST(len(list_filter(d.hands[r.player], lambda c: c LIKE 'T%')) AS INTEGER) AS taroks,
        CAST(len(list_filter(d.hands[r.player], lambda c: c[2:] = 'K')) AS INTEGER) AS kings
 FROM d JOIN results r ON r.shard = d.shard AND r.source_line = d.source_line
-ORDER BY d.ruleset, d.n_players, d.date NULLS LAST, d.session NULLS LAST, d.seq NULLS LAST,
-         d.deal_id, d.content_hash, r.seat_no
+ORDER BY d.g, r.seat_no
 """
-"""Every player of every deal not in error, in rating order, a deal's players together in seat order.
+"""Every player of every deal not in error, in rating order (``g`` numbers the deals so, once; sorting the
+rows by it is far cheaper than by the text columns), a deal's players together in seat order.
 Card codes of taroks start with ``T`` (``T1`` Pagat … ``T22`` Škis), a king's is a suit and ``K``
 (``tarock/cards.py``)."""
 
@@ -73,83 +76,118 @@ class Rebuilt:
     seconds: float
 
 
-def _match(roles: list[str | None], won: list[bool | None],
-           scores: list[int | None]) -> tuple[list[list[int]], list[int]] | None:
-    """The teams (player positions) and their ranks of one deal, or None when it is not rated."""
-    n = len(roles)
-    if all(role == "klop" for role in roles):
-        known = [s for s in scores if s is not None]
-        if len(known) < n:
-            return None
-        ranks = [1 + sum(1 for other in known if other > mine) for mine in known]
-        return ([[i] for i in range(n)], ranks) if len(set(ranks)) > 1 else None
-    if any(role is None or role == "klop" for role in roles) or any(w is None for w in won):
-        return None
-    sides: dict[tuple[bool, bool | None], list[int]] = {}
-    for i in range(n):
-        sides.setdefault((roles[i] == "opponent", won[i]), []).append(i)
-    if len({w for _, w in sides}) < 2:
-        return None
-    teams = list(sides.values())
-    return teams, [1 if w else 2 for _, w in sides]
+_SIDES = ("declarer", "partner", "opponent")
+SKIP, TWO, MANY = 0, 1, 2
+"""How a deal is rated: not at all, winners against losers (``rate_two``), or several teams (``rate``)."""
+
+
+def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per deal (``g``, in order): how it is rated (``kind``, see the module docstring), column-wise."""
+    klop = (pl.col("role") == "klop").all()
+    declared = pl.col("role").is_in(_SIDES).all() & pl.col("won").is_not_null().all()
+    scored = pl.col("score").is_not_null().all()
+    sides = ((pl.col("role") == "opponent").cast(pl.Int8) * 2 + pl.col("won").cast(pl.Int8)).n_unique()
+    kind = (pl.when(declared & (pl.col("won").n_unique() > 1)).then(pl.when(sides == 2).then(TWO).otherwise(MANY))
+            .when(klop & scored & (pl.col("score").n_unique() > 1)).then(MANY)
+            .otherwise(SKIP))
+    return frame.group_by("g", maintain_order=True).agg(kind.alias("kind"), pl.len().alias("rows"))
 
 
 def compute(frame: pl.DataFrame) -> pl.DataFrame:
-    """The ``ratings`` rows from ``_MATCHES``'s rows (a deal's players consecutive, deals in rating order)."""
-    deal_id = frame["deal_id"].to_list()
-    ruleset = frame["ruleset"].to_list()
-    n_players = frame["n_players"].to_list()
-    player = frame["player"].to_list()
-    role = frame["role"].to_list()
-    won = frame["won"].to_list()
-    score = frame["score"].to_list()
-    state: dict[tuple[str, int, str], list[float]] = {}  # (ruleset, n_players, player) -> [mu, sigma, games]
-    index_of: dict[tuple[str, int], int] = {}
+    """The ``ratings`` rows from ``_MATCHES``'s rows (a deal's players consecutive, deals in rating order).
+
+    The players' states live in flat lists indexed by a number per pool and
+    player; the common deal (winners against losers) is rated inline by the
+    two-team closed form ``analysis/rating_update.py`` derives, the rest
+    through its ``rate``.
+    """
+    if frame.is_empty():
+        return _rows(frame.clear(), [], [], [], [])
+    deals = _kinds(frame)
+    kinds = deals["kind"].to_list()
+    ends = deals["rows"].cum_sum().to_list()
+    pool = pl.struct("ruleset", "n_players").rank("dense").cast(pl.Int64) - 1
+    player = pl.col("player").rank("dense").cast(pl.Int64) - 1
+    keyed = frame.select((pool * (player.max() + 1) + player).alias("key"), pool.alias("pool"))
+    key, pools = keyed["key"].to_list(), keyed["pool"].to_list()
+    won, role, score = frame["won"].to_list(), frame["role"].to_list(), frame["score"].to_list()
+    size = max(key) + 1
+    mu, sigma, games = [MU] * size, [SIGMA] * size, [0] * size
+    next_index = [0] * (max(pools) + 1)
     keep: list[int] = []
     out_mu: list[float] = []
     out_sigma: list[float] = []
     out_games: list[int] = []
     out_index: list[int] = []
-    content = frame["content_hash"].to_list()
-    start, total = 0, len(deal_id)
-    while start < total:
-        end = start + 1  # a deal's rows: the same stored deal (the views hide a second copy of one)
-        while end < total and content[end] == content[start] and deal_id[end] == deal_id[start]:
-            end += 1
-        match = _match(role[start:end], won[start:end], score[start:end])
-        if match is not None:
-            pool = (ruleset[start], n_players[start])
-            index = index_of.get(pool, 0)
-            index_of[pool] = index + 1
-            rows = range(start, end)
-            now = [state.setdefault((*pool, player[r]), [MU, SIGMA, 0]) for r in rows]
-            teams, ranks = match
-            if len(teams) == 2:
-                w, lose = (teams[0], teams[1]) if ranks[0] < ranks[1] else (teams[1], teams[0])
-                mw, sw, ml, sl = rate_two([now[i][0] for i in w], [now[i][1] for i in w],
-                                          [now[i][0] for i in lose], [now[i][1] for i in lose])
-                for i, m, s in zip(w, mw, sw):
-                    now[i][0], now[i][1] = m, s
-                for i, m, s in zip(lose, ml, sl):
-                    now[i][0], now[i][1] = m, s
-            else:
-                mus, sigmas = rate([x[0] for x in now], [x[1] for x in now], teams, ranks)
-                for x, m, s in zip(now, mus, sigmas):
-                    x[0], x[1] = m, s
-            for r, x in zip(rows, now):
-                x[2] += 1
-                keep.append(r)
-                out_mu.append(x[0])
-                out_sigma.append(x[1])
-                out_games.append(int(x[2]))
-                out_index.append(index)
-        start = end
-    kept = frame[keep] if keep else frame.clear()
-    mu = pl.Series("mu", out_mu, pl.Float64)
-    sigma = pl.Series("sigma", out_sigma, pl.Float64)
+    tau2, beta2, kappa = TAU * TAU, BETA * BETA, KAPPA
+    s = 0
+    for how, e in zip(kinds, ends):
+        if how == SKIP:
+            s = e
+            continue
+        rows = range(s, e)
+        if how == TWO:  # winners against losers: rating_update's two-team closed form, inline
+            tw = tl = mw = ml = 0.0
+            for r in rows:
+                k = key[r]
+                v = sigma[k] * sigma[k] + tau2
+                if won[r]:
+                    tw += v
+                    mw += mu[k]
+                else:
+                    tl += v
+                    ml += mu[k]
+            c = sqrt(tw + tl + 2 * beta2)
+            p = 1.0 / (1.0 + exp((ml - mw) / c))
+            q = 1.0 - p
+            pq_c2 = p * q / (c * c)
+            for r in rows:
+                k = key[r]
+                v = sigma[k] * sigma[k] + tau2
+                t, omega = (tw, tw / c * q) if won[r] else (tl, -tl / c * q)
+                mu[k] += v / t * omega
+                sigma[k] = sqrt(v) * sqrt(max(1 - v / t * (t * pq_c2 * sqrt(t) / c), kappa))
+        else:
+            keys = [key[r] for r in rows]
+            teams, ranks = _teams([role[r] for r in rows], [won[r] for r in rows], [score[r] for r in rows])
+            new_mu, new_sigma = rate([mu[k] for k in keys], [sigma[k] for k in keys], teams, ranks)
+            for k, m_, s_ in zip(keys, new_mu, new_sigma):
+                mu[k], sigma[k] = m_, s_
+        index = next_index[pools[s]]
+        next_index[pools[s]] = index + 1
+        for r in rows:
+            k = key[r]
+            games[k] += 1
+            keep.append(r)
+            out_mu.append(mu[k])
+            out_sigma.append(sigma[k])
+            out_games.append(games[k])
+            out_index.append(index)
+        s = e
+    return _rows(frame[keep] if keep else frame.clear(), out_index, out_games, out_mu, out_sigma)
+
+
+def _teams(roles: list[str | None], won: list[bool | None],
+           scores: list[int | None]) -> tuple[list[list[int]], list[int]]:
+    """The teams (positions in the deal) and their places of a deal ``_kinds`` rates as ``MANY``: a Klop's
+    players each alone, placed by score (equal scores share a place); else the sides split by result."""
+    if roles[0] == "klop":
+        known = [x for x in scores if x is not None]
+        return [[i] for i in range(len(known))], [1 + sum(1 for o in known if o > x) for x in known]
+    sides: dict[tuple[bool, bool | None], list[int]] = {}
+    for i, (role, w) in enumerate(zip(roles, won)):
+        sides.setdefault((role == "opponent", w), []).append(i)
+    return list(sides.values()), [1 if w else 2 for _, w in sides]
+
+
+def _rows(kept: pl.DataFrame, index: list[int], games: list[int], mus: list[float],
+          sigmas: list[float]) -> pl.DataFrame:
+    """The ``ratings`` columns of the rated rows."""
+    mu = pl.Series("mu", mus, pl.Float64)
+    sigma = pl.Series("sigma", sigmas, pl.Float64)
     return kept.select("deal_id", "content_hash", "ruleset", "n_players").with_columns(
-        pl.Series("deal_index", out_index, pl.Int64), kept["date"], kept["player"],
-        pl.Series("games", out_games, pl.Int32), mu, sigma, (mu - Z * sigma).alias("ordinal"),
+        pl.Series("deal_index", index, pl.Int64), kept["date"], kept["player"],
+        pl.Series("games", games, pl.Int32), mu, sigma, (mu - Z * sigma).alias("ordinal"),
         kept["taroks"], kept["kings"])
 
 

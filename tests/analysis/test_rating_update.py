@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 from openskill.models import PlackettLuce
 
-from analysis.rating_update import rate, rate_two
+from analysis.rating_update import rate
 from analysis.ratings import compute
 
 MU0, SIGMA0, BETA, TAU, KAPPA = 25.0, 25.0 / 3.0, 25.0 / 6.0, 25.0 / 300.0, 0.0001
@@ -104,7 +104,7 @@ def test_three_deals_follow_the_documented_update() -> None:
     assert after[2]["Ana"] == pytest.approx(after[2]["Cene"])
 
     frame = pl.DataFrame({
-        "deal_id": [d for d in ROWS for _ in PLAYERS], "content_hash": [f"h-{d}" for d in ROWS for _ in PLAYERS],
+        "g": [n for n in range(3) for _ in PLAYERS], "deal_id": [d for d in ROWS for _ in PLAYERS], "content_hash": [f"h-{d}" for d in ROWS for _ in PLAYERS],
         "ruleset": ["slovenian"] * 12, "n_players": [4] * 12, "date": [None] * 12, "player": PLAYERS * 3,
         "role": [r for d in ROWS.values() for r in d[0]], "won": [w for d in ROWS.values() for w in d[1]],
         "score": [s for d in ROWS.values() for s in d[2]], "taroks": [None] * 12, "kings": [None] * 12,
@@ -124,7 +124,7 @@ def test_three_deals_follow_the_documented_update() -> None:
 def test_deals_without_a_result_are_not_rated() -> None:
     """An annulled deal (no won) and a Klop without scores give no rows; the next deal's index is 0."""
     frame = pl.DataFrame({
-        "deal_id": ["a"] * 3 + ["b"] * 3 + ["c"] * 3, "content_hash": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
+        "g": [0] * 3 + [1] * 3 + [2] * 3, "deal_id": ["a"] * 3 + ["b"] * 3 + ["c"] * 3, "content_hash": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
         "ruleset": ["slovenian"] * 9, "n_players": [3] * 9, "date": [None] * 9, "player": ["X", "Y", "Z"] * 3,
         "role": ["declarer", "opponent", "opponent", "klop", "klop", "klop", "declarer", "opponent", "opponent"],
         "won": [None, None, None, None, None, None, False, True, True],
@@ -136,7 +136,7 @@ def test_deals_without_a_result_are_not_rated() -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_matches_the_library_on_random_matches(seed: int) -> None:
+def test_rate_matches_the_library_on_random_matches(seed: int) -> None:
     """500 random matches per seed: 1-3 against 1-3 players, or 3-4 players each alone with random ties."""
     rng = random.Random(seed)
     model = PlackettLuce()
@@ -159,9 +159,63 @@ def test_matches_the_library_on_random_matches(seed: int) -> None:
             for p, r in zip(team, after):
                 assert got_mu[p] == pytest.approx(r.mu, rel=1e-12, abs=1e-12)
                 assert got_sigma[p] == pytest.approx(r.sigma, rel=1e-12, abs=1e-12)
-        if len(teams) == 2:
-            w, lose = (teams[0], teams[1]) if ranks[0] < ranks[1] else (teams[1], teams[0])
-            mw, sw, ml, sl = rate_two([mus[p] for p in w], [sigmas[p] for p in w],
-                                      [mus[p] for p in lose], [sigmas[p] for p in lose])
-            assert mw + ml == pytest.approx([got_mu[p] for p in w + lose], rel=1e-12, abs=1e-12)
-            assert sw + sl == pytest.approx([got_sigma[p] for p in w + lose], rel=1e-12, abs=1e-12)
+
+
+def random_deal(rng: random.Random, names: list[str]) -> tuple[list[str], list[str], list[bool | None], list[int]]:
+    """Players, roles, won and scores of a random four-player deal: a declared game with or without a partner,
+    Königrufen's two declarers of one negative game each with their own result, or a Klop (ties likely)."""
+    seated = rng.sample(names, 4)
+    shape = rng.choice(["pair", "solo", "two_negative", "klop"])
+    if shape == "klop":
+        return seated, ["klop"] * 4, [None] * 4, [rng.choice([-70, -35, -10, 0, 0, 70]) for _ in range(4)]
+    won = rng.random() < 0.6
+    if shape == "two_negative":
+        first, second = rng.random() < 0.5, rng.random() < 0.5
+        roles = ["declarer", "declarer", "opponent", "opponent"]
+        return seated, roles, [first, second, not first, not first], [10 if w else -10 for w in (first, second)] + [0, 0]
+    roles = ["declarer", "partner" if shape == "pair" else "opponent", "opponent", "opponent"]
+    side = [True, shape == "pair", False, False]
+    wins = [won if s else not won for s in side]
+    return seated, roles, wins, [40 if w else -40 for w in wins]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ratings_follow_the_library_deal_by_deal(seed: int) -> None:
+    """300 random deals of six players through ``compute`` (its inline two-team update included), and the same
+    deals through openskill one by one, each read as docs/analysis.md says: sides split by result, winners
+    first; a Klop each player alone, placed by score."""
+    rng = random.Random(seed)
+    names = ["Ana", "Bor", "Cene", "Dana", "Eva", "Fran"]
+    deals = [random_deal(rng, names) for _ in range(300)]
+    frame = pl.DataFrame({
+        "g": [i for i, d in enumerate(deals) for _ in d[0]],
+        "deal_id": [f"d{i}" for i, d in enumerate(deals) for _ in d[0]],
+        "content_hash": [f"h{i}" for i, d in enumerate(deals) for _ in d[0]],
+        "ruleset": "koenigrufen", "n_players": 4, "date": None,
+        "player": [p for d in deals for p in d[0]], "role": [r for d in deals for r in d[1]],
+        "won": [w for d in deals for w in d[2]], "score": [s for d in deals for s in d[3]],
+        "taroks": None, "kings": None,
+    }, schema_overrides={"date": pl.Date, "n_players": pl.Int32, "taroks": pl.Int32, "kings": pl.Int32,
+                         "won": pl.Boolean})
+    rated = compute(frame)
+    state = {p: (MU0, SIGMA0) for p in names}
+    expected: list[tuple[str, str, float, float]] = []
+    for i, (seated, roles, won, scores) in enumerate(deals):
+        if roles[0] == "klop":
+            groups = [[p] for p in seated]
+            ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        else:
+            sides: dict[tuple[bool, bool | None], list[str]] = {}
+            for p, role, w in zip(seated, roles, won):
+                sides.setdefault((role == "opponent", w), []).append(p)
+            groups = list(sides.values())
+            ranks = [1 if w else 2 for _, w in sides]
+        if len(set(ranks)) < 2:
+            continue
+        library(state, groups, ranks)
+        expected.extend((f"d{i}", p, *state[p]) for p in seated)
+    assert rated.height == len(expected)
+    for row, (deal, player, mu, sigma) in zip(rated.iter_rows(named=True), expected):
+        assert (row["deal_id"], row["player"]) == (deal, player)
+        assert row["mu"] == pytest.approx(mu, rel=1e-9, abs=1e-9)
+        assert row["sigma"] == pytest.approx(sigma, rel=1e-9, abs=1e-9)
