@@ -22,7 +22,7 @@ and the dealt hand's ``taroks`` and ``kings`` (from the record's ``hands``;
 null when the record has none), the luck beside the skill.
 
 ``rebuild`` writes the table as one Parquet file of the current generation
-(``ingest.store.derived_path``), replaced whole, under the store's lock;
+(``StoreLayout.derived_path``), replaced whole, under the store's lock;
 the CLI runs it after every ``tarock ingest`` and as ``tarock ratings rebuild``.
 """
 
@@ -44,7 +44,7 @@ from analysis.sql import TRUE, Fragment, param, run
 from analysis.store import Store
 from ingest.layout import StoreLayout
 from ingest.schema import RATINGS
-from ingest.store import derived_path, open_store
+from ingest.store import open_store
 
 _MATCHES = """
 WITH d AS (
@@ -210,7 +210,7 @@ def rebuild(store_dir: str | os.PathLike[str]) -> Rebuilt:
             con.close()
         rated = compute(frame)
         table = pa.Table.from_arrays([rated[f.name].to_arrow().cast(f.type) for f in RATINGS], schema=RATINGS)
-        path = derived_path(store_dir, "ratings", generation)
+        path = layout.derived_path(generation, "ratings")
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         pq.write_table(table, temp, compression="zstd")

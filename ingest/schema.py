@@ -238,7 +238,7 @@ DEAL_TABLES = tuple(name for name in SHARD_TABLES if name != "rejects")
 """Tables with one or more rows per stored deal copy, partitioned by ``PARTITION_COLUMNS`` and deduplicated."""
 
 DERIVED_TABLES: dict[str, pa.Schema] = {"ratings": RATINGS}
-"""Tables computed from the others after an ingest, one file per generation (``ingest.store.derived_path``)."""
+"""Tables computed from the others after an ingest, one file per generation (``StoreLayout.derived_path``)."""
 
 TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "ingest_runs": INGEST_RUNS,
                                 **DERIVED_TABLES}

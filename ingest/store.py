@@ -98,15 +98,9 @@ def _snapshot(store_dir: str | os.PathLike[str]) -> _Snapshot:
     files["duplicates"] = [str(duplicates)] if duplicates.exists() else []
     files["ingest_runs"] = [str(p) for p in layout.runs_dir.glob("run-*.parquet")]
     for table in DERIVED_TABLES:
-        derived = derived_path(store_dir, table, generation)
+        derived = layout.derived_path(generation, table)
         files[table] = [str(derived)] if derived.exists() else []
     return _Snapshot({table: sorted(found) for table, found in files.items()}, columns)
-
-
-def derived_path(store_dir: str | os.PathLike[str], table: str, generation: str) -> Path:
-    """Where a derived table (``DERIVED_TABLES``) of a generation lives: one Parquet file, replaced whole
-    when rebuilt, deleted with its generation (its name matches none of the shard files' patterns)."""
-    return StoreLayout.at(store_dir).generation_dir(generation) / table / f"{table}.parquet"
 
 
 def store_files(store_dir: str | os.PathLike[str]) -> dict[str, list[str]]:

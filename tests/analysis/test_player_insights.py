@@ -100,6 +100,9 @@ def test_a_store_without_ratings_reads_an_empty_typed_table(tmp_path: Path) -> N
         assert not ratings.has_ratings(store)
         assert ratings.current(store).is_empty()
         assert luck.luck(store).is_empty()
+        # a handle opened before the ratings were built sees them once they are (the store's stamp changed)
+        ratings.rebuild(store.source)
+        assert ratings.has_ratings(store)
 
 
 # --- calendar -------------------------------------------------------------------------------------------
