@@ -78,7 +78,8 @@ class Rebuilt:
 
 _SIDES = ("declarer", "partner", "opponent")
 SKIP, TWO, MANY = 0, 1, 2
-"""How a deal is rated: not at all, winners against losers (``rate_two``), or several teams (``rate``)."""
+"""How a deal is rated: not at all, winners against losers (the two-team closed form, inline), or several
+teams (``rating_update.rate``)."""
 
 
 def _kinds(frame: pl.DataFrame) -> pl.DataFrame:

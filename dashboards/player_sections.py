@@ -23,6 +23,8 @@ RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
 MATRIX_PLAYERS = 12
 """Players in the partner matrix: those with the most deals in pairs."""
+PAIRS_LISTED = 500
+"""Pairs in the partners' table: the ranked ones first (a club of 2,000 players has 100,000 pairs)."""
 
 RATING_COLUMNS = {
     "player": st.column_config.TextColumn("Player"),
@@ -179,8 +181,11 @@ def partners(filters: Filters) -> None:
                                                                         descending=[True, False])
                .head(MATRIX_PLAYERS)["player_a"].to_list())
     st.altair_chart(player_charts.partner_matrix(pairs, sorted(busiest)), width="stretch")
-    widgets.table(pairs.drop("ranked"), "partners", column_config=PAIR_COLUMNS,
+    widgets.table(pairs.drop("ranked").head(PAIRS_LISTED), "partners", column_config=PAIR_COLUMNS,
                   column_order=list(PAIR_COLUMNS))
+    if pairs.height > PAIRS_LISTED:
+        st.caption(f"The table lists the first {PAIRS_LISTED:,} of {pairs.height:,} pairs (ranked pairs first); "
+                   "narrow the filters, or pick a player in the sidebar, to see a player's pairs.")
 
 
 def accuracy(filters: Filters) -> None:
