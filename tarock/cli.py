@@ -463,7 +463,10 @@ def ingest(
         _error(exc)
         raise typer.Exit(2) from None
     print_summary(summary)
-    _rebuild_ratings(target, quiet)
+    try:
+        _rebuild_ratings(target, quiet)
+    except StoreBusy as exc:  # another ingest took the store meanwhile: it rebuilds them when it ends
+        typer.echo(f"tarock: ratings not rebuilt: {exc}", err=True)
     raise typer.Exit(summary.exit_code)
 
 

@@ -142,3 +142,15 @@ def test_players_page_in_a_browser(page: Page, players_url: str) -> None:
     expect(page.get_by_role("link", name="Best deal", exact=False).first).to_be_visible()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "players-insights.png"), full_page=True)
+
+
+def test_an_upload_rebuilds_the_ratings(tmp_path: Path) -> None:
+    """The Ingest page's upload rates the new deals as ``tarock ingest`` does: the seed session's four deals
+    of four players are 16 rating rows."""
+    from dashboards.uploads import ingest_uploads
+
+    store = tmp_path / "store"
+    result = ingest_uploads([("seed.jsonl", (EXAMPLES / "seed_session.jsonl").read_bytes())], str(store))
+    assert result.summary is not None and result.summary.stored == 4
+    with Store(store) as opened:
+        assert opened.query("SELECT count(*) AS n FROM ratings")["n"][0] == 16
