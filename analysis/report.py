@@ -51,10 +51,13 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    if ((by,) if isinstance(by, str) else tuple(by)) == ("player",):
+    chosen = (by,) if isinstance(by, str) else tuple(by)
+    if chosen == ("player",):
         with _opened(source) as store:
             print_players(store, filters, fmt, stream or sys.stdout)
         return
+    if "player" in chosen:
+        raise ValueError("by player is a report of its own (ratings beside results): give it alone")
     names = groupings(by)
     shown = tuple(parts) if parts is not None else ("rates", "disputes") if audit else ("rates",)
     if not shown or any(part not in PARTS for part in shown):

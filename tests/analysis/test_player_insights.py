@@ -239,6 +239,8 @@ def test_report_by_player(rated: Store) -> None:
     ana = frame.filter(pl.col("player") == "Ana").row(0, named=True)
     # Ana declared s1-1 (tri) and s1-4 (berac) at four, both won
     assert (ana["games"], ana["deals"], ana["declared"], ana["won"]) == (6, 6, 2, 2)
+    with pytest.raises(ValueError, match="by player is a report of its own"):
+        report(rated, by=("player", "contract"), stream=io.StringIO())
     text = io.StringIO()
     report(rated, by="player", stream=text)
     assert "slovenian, 4 players" in text.getvalue() and "±" in text.getvalue()
