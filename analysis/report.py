@@ -7,7 +7,9 @@ indented below, so it reads at 80 columns), ``csv`` (one table: the win
 rates, or with ``parts=("disputes",)`` the disputes; a CSV file holds one
 table), ``json`` (one object: ``{"win_rates": [...], "disputes": [...]}``,
 rows as objects).  The deals without a declarer (Klop, Trischaken) are not
-in the win rates; the table says how many.
+in the win rates; the table says how many.  ``by="player"`` prints the
+players' ratings and results instead (``analysis.player_report``), and
+``calendar_report`` a player's text calendar.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from typing import TextIO
 
 import orjson
@@ -27,6 +29,7 @@ from rich.text import Text
 
 from analysis.audit import disputes
 from analysis.filters import NO_FILTERS, Filters
+from analysis.player_report import print_calendar, print_players
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
@@ -43,21 +46,26 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
     """Print the win-rate report of a store directory or exported DuckDB file to ``stream`` (stdout).
 
     ``parts`` picks what is printed (``PARTS``); None means the win rates, and the disputes too with
-    ``audit``.  Raises ValueError for an unknown ``by``, ``fmt`` or part, or for a CSV of two tables
+    ``audit``.  ``by="player"`` alone prints the players' table (``parts`` and ``audit`` do not apply).  Raises ValueError for an unknown ``by``, ``fmt`` or part, or for a CSV of two tables
     (before touching the store).
     """
-    names = groupings(by)
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    chosen = (by,) if isinstance(by, str) else tuple(by)
+    if chosen == ("player",):
+        with _opened(source) as store:
+            print_players(store, filters, fmt, stream or sys.stdout)
+        return
+    if "player" in chosen:
+        raise ValueError("by player is a report of its own (ratings beside results): give it alone")
+    names = groupings(by)
     shown = tuple(parts) if parts is not None else ("rates", "disputes") if audit else ("rates",)
     if not shown or any(part not in PARTS for part in shown):
         raise ValueError(f"parts must be some of {', '.join(PARTS)}, not {shown!r}")
     if fmt == "csv" and len(shown) > 1:
         raise ValueError("a CSV holds one table: print the win rates or the disputes (parts)")
     out = stream or sys.stdout
-    owned = not isinstance(source, Store)
-    store = Store.of(source)
-    with store if owned else nullcontext(store):
+    with _opened(source) as store:
         rates = win_rates(store, filters, names) if "rates" in shown else None
         disputed = disputes(store, filters) if "disputes" in shown else None
         if fmt == "csv":
@@ -72,6 +80,18 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
                 _print_rates(console, names, rates, undeclared(store, filters))
             if disputed is not None:
                 _print_disputes(console, disputed)
+
+
+def _opened(source: Store | str | os.PathLike[str]) -> AbstractContextManager[Store]:
+    """The store to read: a ``Store`` given is left open, one opened here is closed after."""
+    return Store.of(source) if not isinstance(source, Store) else nullcontext(source)
+
+
+def calendar_report(source: Store | str | os.PathLike[str], player: str, filters: Filters = NO_FILTERS,
+                    stream: TextIO | None = None) -> None:
+    """Print ``player``'s text calendar of net score per day (``tarock report --calendar PLAYER``)."""
+    with _opened(source) as store:
+        print_calendar(store, player, filters, stream or sys.stdout)
 
 
 def _write_json(out: TextIO, rates: pl.DataFrame | None, disputed: pl.DataFrame | None) -> None:

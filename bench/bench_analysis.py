@@ -1,6 +1,6 @@
 """Time every analysis function on a large store (figures go in closing notes; tests never assert times).
 
-    .venv/bin/python bench/bench_analysis.py [--deals 1000000] [--store DIR] [--duckdb] [--repeat 3]
+    .venv/bin/python bench/bench_analysis.py [--deals 1000000] [--store DIR] [--duckdb] [--repeat 3] [--ratings]
 
 Without ``--store`` it builds — or reuses, when complete — a synthetic store
 of ``--deals`` deals under ``bench/out/store-<deals>/`` (git-ignored).  The
@@ -11,6 +11,9 @@ longer than the queries being timed.  ``--store DIR`` times a real store
 directory (or an exported ``.duckdb`` file) instead.  ``--duckdb`` also
 exports the store to a DuckDB file beside it and times the same functions
 on that.
+
+The Players page's questions are timed too; their ``ratings`` table is
+rebuilt first (and timed) when the store has none, or with ``--ratings``.
 
 Each function runs once to warm the caches (file metadata, OS page cache),
 then ``--repeat`` times; the best wall-clock time, the median and the best
@@ -33,7 +36,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import audit, bonuses, deals, king_calls, outcomes, overview, players, sessions, win_rates
+from analysis import (accuracy, audit, bonuses, calendar, deals, king_calls, luck, outcomes, overview, partnerships,
+                      player_report, players, ratings, sessions, win_rates)
 from analysis.filters import Filters
 from analysis.store import Store
 from bench.synth_store import build_store
@@ -100,7 +104,42 @@ def cases(store: Store) -> list[tuple[str, Callable[[], pl.DataFrame]]]:
         ("find_deals by player", lambda: deals.find_deals(store, Filters(player=player))),
         ("find_deals by session", lambda: deals.find_deals(store, session=session)),
         ("deal_detail", detail),
+        *player_cases(store, player),
     ]
+
+
+def player_cases(store: Store, player: str) -> list[tuple[str, Callable[[], pl.DataFrame]]]:
+    """The Players page's questions (ratings, calendar, roles, partners, strong hands, accuracy)."""
+    four = Filters(ruleset="slovenian", players=4)
+    best = ratings.current(store, four)["player"].head(4).to_list()
+
+    def solver() -> pl.DataFrame:
+        if not accuracy.available(store):
+            return pl.DataFrame()
+        accuracy.coverage(store)
+        accuracy.biggest_losses(store)
+        return accuracy.accuracy(store)
+
+    return [
+        ("ratings current", lambda: ratings.current(store)),
+        ("ratings current, slovenian 4", lambda: ratings.current(store, four)),
+        ("ratings history of 4 players", lambda: ratings.history(store, best, four)),
+        ("report --by player", lambda: player_report.player_table(store, Filters())),
+        ("calendar of one player", lambda: calendar.calendar(store, player)),
+        ("roles of one player", lambda: partnerships.roles(store, Filters(player=player))),
+        ("partners", lambda: partnerships.partners(store)),
+        ("partners of one player", lambda: partnerships.partners(store, Filters(player=player))),
+        ("strong hands", lambda: luck.luck(store)),
+        ("accuracy (when analysed)", solver),
+    ]
+
+
+def time_ratings(source: Path) -> None:
+    """Rebuild the store's ratings once and print the wall and CPU seconds (all threads of the process)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    done = ratings.rebuild(source)
+    print(f"{'ratings rebuild':<34} {time.perf_counter() - wall:7.3f} s  cpu {time.process_time() - cpu:6.3f} s"
+          f"  {done.deals:,} deals, {done.rows:,} rows  (load average {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def time_all(store: Store, repeat: int) -> None:
@@ -129,8 +168,15 @@ def main() -> None:
     ap.add_argument("--store", type=Path, help="time this store directory or .duckdb file instead")
     ap.add_argument("--duckdb", action="store_true", help="also time an exported DuckDB file of the store")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ratings", action="store_true", help="rebuild the ratings first and time it (a store "
+                    "directory without ratings is always rebuilt)")
     args = ap.parse_args()
     source = args.store or synthetic_store(args.deals)
+    if not Path(source).is_file():
+        with Store(source) as probe:
+            missing = not ratings.has_ratings(probe)
+        if args.ratings or missing:
+            time_ratings(Path(source))
     with Store(source) as store:
         n = store.query("SELECT count(*) AS n FROM deals")["n"][0]
         print(f"store {source}: {n:,} deals")

@@ -29,7 +29,8 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from analysis import audit, deals, outcomes, overview, players, sessions, uploads, whatif, win_rates
+from analysis import (accuracy, audit, calendar, deals, luck, outcomes, overview, partnerships, players, ratings,
+                      sessions, uploads, whatif, win_rates)
 from analysis.deals import DealDetail
 from analysis.filters import Filters
 from analysis.stats import with_rate
@@ -97,6 +98,10 @@ def _warm(path: str) -> None:
         *(partial(_win_rates, path, everything, by) for by in BREAKDOWNS),
         partial(_outcomes, path, everything),
         partial(_players, path, everything),
+        partial(_luck, path, everything),
+        partial(_ratings, path, everything),
+        partial(_partners, path, everything),
+        partial(_accuracy, path, everything),
         partial(_disputes, path, everything),
         partial(_renons, path, everything, "code"),
         partial(_renons, path, everything, "player"),
@@ -180,6 +185,91 @@ def _players(path: str, filters: Filters) -> pl.DataFrame:
 def player_table(filters: Filters) -> pl.DataFrame:
     """One row per player (``analysis.players.players``)."""
     return _players(store_path(), filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _ratings(path: str, filters: Filters) -> pl.DataFrame:
+    return ratings.current(_store(path), filters)
+
+
+def player_ratings(filters: Filters) -> pl.DataFrame:
+    """Each player's current rating per pool (``analysis.ratings.current``); empty until ratings are built."""
+    return _ratings(store_path(), filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _rating_history(path: str, names: tuple[str, ...], filters: Filters) -> pl.DataFrame:
+    return ratings.history(_store(path), list(names), filters)
+
+
+def rating_history(names: tuple[str, ...], filters: Filters) -> pl.DataFrame:
+    """These players' rating after each of their deals (``analysis.ratings.history``)."""
+    return _rating_history(store_path(), names, filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _calendar(path: str, player: str, filters: Filters) -> pl.DataFrame:
+    return calendar.calendar(_store(path), player, filters)
+
+
+def player_calendar(player: str, filters: Filters) -> pl.DataFrame:
+    """The player's net score per day (``analysis.calendar.calendar``)."""
+    return _calendar(store_path(), player, filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _roles(path: str, filters: Filters) -> pl.DataFrame:
+    return partnerships.roles(_store(path), filters)
+
+
+def player_roles(filters: Filters) -> pl.DataFrame:
+    """Win rate and mean score per player, role and contract (``analysis.partnerships.roles``)."""
+    return _roles(store_path(), filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _partners(path: str, filters: Filters) -> pl.DataFrame:
+    return partnerships.partners(_store(path), filters)
+
+
+def partner_pairs(filters: Filters) -> pl.DataFrame:
+    """How each declarer-partner pair does together (``analysis.partnerships.partners``)."""
+    return _partners(store_path(), filters)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _luck(path: str, filters: Filters) -> pl.DataFrame:
+    return luck.luck(_store(path), filters)
+
+
+def strong_hands(filters: Filters) -> pl.DataFrame:
+    """Each player's share of strong dealt hands (``analysis.luck.luck``)."""
+    return _luck(store_path(), filters)
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    """The solver's verdict on a selection: whether the store has it, how much of it, and the figures."""
+
+    available: bool
+    deals: int
+    analysed: int
+    players: pl.DataFrame
+    biggest: pl.DataFrame
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _accuracy(path: str, filters: Filters) -> Accuracy:
+    store = _store(path)
+    if not accuracy.available(store):
+        return Accuracy(False, 0, 0, pl.DataFrame(), pl.DataFrame())
+    total, analysed = accuracy.coverage(store, filters)
+    return Accuracy(True, total, analysed, accuracy.accuracy(store, filters), accuracy.biggest_losses(store, filters))
+
+
+def play_accuracy(filters: Filters) -> Accuracy:
+    """Point loss per player from the double-dummy analysis, when the store has one (``analysis.accuracy``)."""
+    return _accuracy(store_path(), filters)
 
 
 # -- audit ---------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
         results/…, tricks/…, plays/…, findings/…, bids/…, announcements/…
         rejects/part-<key>.parquet
         duplicates/part-dedup.parquet
+        ratings/ratings.parquet     a derived table (``DERIVED_TABLES``): one file, rebuilt whole
 
 A generation holds everything scored under one engine version and one set
 of options; a rescore builds the next generation beside it and switches
@@ -37,7 +38,7 @@ from typing import Any
 
 import orjson
 
-from ingest.schema import SHARD_TABLES
+from ingest.schema import DERIVED_TABLES, SHARD_TABLES
 
 MARKERS = "_shards"
 DUPLICATES_FILE = "duplicates/part-dedup.parquet"
@@ -159,6 +160,11 @@ class StoreLayout:
     def duplicates_path(self, generation: str) -> Path:
         return self.root / generation / DUPLICATES_FILE
 
+    def derived_path(self, generation: str, table: str) -> Path:
+        """The one Parquet file of a derived table (``DERIVED_TABLES``) of a generation: replaced whole when
+        rebuilt, deleted with its generation (its name matches none of the shard files' patterns)."""
+        return self.root / generation / table / f"{table}.parquet"
+
     def read_current(self) -> str | None:
         """The generation readers see, or None for a new store."""
         try:
@@ -170,7 +176,8 @@ class StoreLayout:
     def stamp(self) -> StoreStamp:
         """A few ``stat`` calls and one small read that change whenever what ``open_store`` would show
         changes: ``CURRENT`` replaced, a marker of the current generation written or removed (its
-        directory changes), ``duplicates`` replaced.  A reader compares stamps to know it must reopen."""
+        directory changes), ``duplicates`` or a derived table's file replaced.  A reader compares stamps to
+        know it must reopen."""
         def of(path: Path) -> tuple[int, int, int] | None:
             try:
                 st = os.stat(path)
@@ -182,7 +189,7 @@ class StoreLayout:
         if current is None:
             return (None,)
         return (current, of(self.current_file), of(self.root / current / MARKERS),
-                of(self.duplicates_path(current)))
+                of(self.duplicates_path(current)), *(of(self.derived_path(current, t)) for t in DERIVED_TABLES))
 
     def generations(self) -> list[str]:
         """Every generation directory present."""

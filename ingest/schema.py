@@ -234,6 +234,24 @@ INGEST_RUNS = pa.schema([
     pa.field("executor", _STR),
 ])
 
+RATINGS = pa.schema([
+    pa.field("deal_id", _STR, nullable=False),
+    pa.field("content_hash", _STR, nullable=False),
+    pa.field("ruleset", _STR, nullable=False),
+    pa.field("n_players", _I32, nullable=False),
+    pa.field("deal_index", _I64, nullable=False),
+    pa.field("date", pa.date32()),
+    pa.field("player", _STR, nullable=False),
+    pa.field("games", _I32, nullable=False),
+    pa.field("mu", pa.float64(), nullable=False),
+    pa.field("sigma", pa.float64(), nullable=False),
+    pa.field("ordinal", pa.float64(), nullable=False),
+    pa.field("taroks", _I32),
+    pa.field("kings", _I32),
+])
+"""A derived table: each player's rating after every rated deal (``analysis/ratings.py`` builds it from
+``deals`` and ``results`` into ``<generation>/ratings/ratings.parquet``; docs/analysis.md, Ratings)."""
+
 SHARD_TABLES: dict[str, pa.Schema] = {
     "findings": FINDINGS,
     "bids": BIDS,
@@ -250,7 +268,11 @@ SHARD_TABLES: dict[str, pa.Schema] = {
 DEAL_TABLES = tuple(name for name in SHARD_TABLES if name != "rejects")
 """Tables with one or more rows per stored deal copy, partitioned by ``PARTITION_COLUMNS`` and deduplicated."""
 
-TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "ingest_runs": INGEST_RUNS}
+DERIVED_TABLES: dict[str, pa.Schema] = {"ratings": RATINGS}
+"""Tables computed from the others after an ingest, one file per generation (``StoreLayout.derived_path``)."""
+
+TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "ingest_runs": INGEST_RUNS,
+                                **DERIVED_TABLES}
 """Every table a store exposes."""
 
 

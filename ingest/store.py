@@ -2,7 +2,8 @@
 
 ``open_store`` gives an in-memory DuckDB connection with one view per table
 (``deals``, ``results``, ``tricks``, ``plays``, ``findings``, ``bids``,
-``announcements``, ``rejects``, ``duplicates``, ``ingest_runs``).  The views
+``announcements``, ``rejects``, ``duplicates``, ``ingest_runs``, and the derived ``ratings``, an empty
+typed view until it is built).  The views
 read the files listed by the completed shard markers of the current
 generation — never a shard still being written, never a half-published
 one — as they were when the connection was opened; open a new connection
@@ -23,7 +24,7 @@ import duckdb
 import pyarrow as pa
 
 from ingest.layout import StoreLayout
-from ingest.schema import DEAL_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+from ingest.schema import DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR",
@@ -96,6 +97,9 @@ def _snapshot(store_dir: str | os.PathLike[str], generation: str | None = None) 
     duplicates = layout.duplicates_path(generation)
     files["duplicates"] = [str(duplicates)] if duplicates.exists() else []
     files["ingest_runs"] = [str(p) for p in layout.runs_dir.glob("run-*.parquet")]
+    for table in DERIVED_TABLES:
+        derived = layout.derived_path(generation, table)
+        files[table] = [str(derived)] if derived.exists() else []
     return _Snapshot({table: sorted(found) for table, found in files.items()}, columns)
 
 

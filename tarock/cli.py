@@ -463,7 +463,41 @@ def ingest(
         _error(exc)
         raise typer.Exit(2) from None
     print_summary(summary)
+    try:
+        _rebuild_ratings(target, quiet)
+    except StoreBusy as exc:  # another ingest took the store meanwhile: it rebuilds them when it ends
+        typer.echo(f"tarock: ratings not rebuilt: {exc}", err=True)
     raise typer.Exit(summary.exit_code)
+
+
+ratings_app = typer.Typer(help="Player ratings (OpenSkill Plackett-Luce, per ruleset and table size).",
+                          no_args_is_help=True)
+app.add_typer(ratings_app, name="ratings")
+
+
+def _rebuild_ratings(store: Path, quiet: bool = False) -> None:
+    """Rebuild the store's derived ``ratings`` table (docs/analysis.md, Ratings) and say so in one line."""
+    from analysis.ratings import rebuild
+
+    done = rebuild(store)
+    if not quiet:
+        typer.echo(f"ratings: {done.deals:,} deals rated, {done.rows:,} rows in {done.seconds:.1f}s")
+
+
+@ratings_app.command("rebuild")
+def ratings_rebuild(store: StoreOption = None) -> None:
+    """Rate every stored deal again, in date/seq order, and replace the store's ratings table.
+
+    Exit status: 0, or 2 when there is no store or an ingest holds it.
+    """
+    from ingest.commands import NoStore, existing_store, resolve_store
+    from ingest.layout import StoreBusy
+
+    try:
+        _rebuild_ratings(existing_store(resolve_store(store)))
+    except (NoStore, StoreBusy) as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
 
 
 class FrameFormat(str, Enum):
@@ -539,7 +573,7 @@ def contract_name(text: str) -> str:
 @app.command()
 def report(
     store: StoreOption = None,
-    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month|hand-feature]", help="contract, declarer, seat, ruleset or month (repeatable); or hand-feature, with --feature.")] = None,
+    by: Annotated[Optional[list[str]], typer.Option("--by", metavar="[contract|declarer|seat|ruleset|month|player|hand-feature]", help="contract, declarer, seat, ruleset or month (repeatable); or player alone: ratings ± uncertainty beside results; or hand-feature, with --feature.")] = None,
     feature: Annotated[str, typer.Option("--feature", help="With --by hand-feature: a column of the hands table (taroks, kings, voids, …).")] = "taroks",
     min_deals: Annotated[int, typer.Option("--min-deals", help="With --by hand-feature: fewest deals for a rate.")] = 30,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="[slovenian|koenigrufen]", help="slovenian or koenigrufen.")] = None,
@@ -552,6 +586,8 @@ def report(
         help="One contract, by its name or the dashboard's label (Berač, solo_tri; any case or accents).")] = None,
     fmt: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     audit: Annotated[bool, typer.Option("--audit", help="Also list the disputed scores.")] = False,
+    calendar: Annotated[Optional[str], typer.Option(
+        "--calendar", metavar="PLAYER", help="Print this player's net score per day as a text calendar.")] = None,
     what: Annotated[Optional[ReportPart], typer.Option(
         "--what", help="Print only this part: the win rates or the disputes (with -f csv and --audit, "
                        "each CSV is one table: default disputes).")] = None,
@@ -563,7 +599,7 @@ def report(
     from datetime import date
 
     from analysis.filters import Filters
-    from analysis.report import report as run_report
+    from analysis.report import calendar_report, report as run_report
     from ingest.commands import NoStore, existing_store, resolve_store
 
     try:
@@ -575,6 +611,9 @@ def report(
         filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
                           date.fromisoformat(date_to) if date_to else None, player,
                           None if contract is None else contract_name(contract))
+        if calendar is not None:
+            calendar_report(source, calendar, filters)
+            return
         if what is ReportPart.disputes:
             audit = True
         elif what is None and audit and fmt is FrameFormat.csv:

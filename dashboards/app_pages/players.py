@@ -1,5 +1,6 @@
-"""Players: one row per player (deals, contracts declared and won, scores, radelci, renons), charts, and a
-link to each player's deals in the Replay page."""
+"""Players: one row per player (deals, contracts declared and won, scores, radelci, renons, strong hands dealt),
+charts, a link to each player's deals in the Replay page; ratings with their uncertainty over time, a player's
+calendar of results, roles and partners, and the accuracy of their play where the solver has analysed it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts, data, url_state, widgets
+from dashboards import player_sections
 from dashboards.labels import plain
 from dashboards.sidebar import current_filters
 
@@ -22,6 +24,9 @@ PLAYER_COLUMNS = {
                                              help="Radelci still open at the end of the player's sessions."),
     "renons": st.column_config.NumberColumn("Renons", format="localized"),
     "renons_rate": widgets.percent_column("Renons / deal"),
+    "strong_share": widgets.percent_column(
+        "Strong hands", help="Share of rated deals dealt a strong hand: at least 7 taroks (9 at three players) "
+                             "or 2 kings. A hot streak on strong hands is the cards."),
 }
 
 CHART_PLAYERS = 20  # players in the charts (those with the most deals); the table lists everyone
@@ -44,7 +49,8 @@ st.title("Players")
 if widgets.no_deals_note(data.headline(filters)["deals"]):
     st.stop()
 
-table = data.player_table(filters)
+table = data.player_table(filters).join(data.strong_hands(filters).select("player", "strong_share"),
+                                        on="player", how="left")
 SCORES = ("score_per_deal", "total_score")
 mixed = filters.ruleset is None and data.contract_win_rates(filters, ("ruleset",))["ruleset"].n_unique() > 1
 if mixed:  # Königrufen and Slovenian points are not on one scale: never added up or averaged together
@@ -95,3 +101,5 @@ st.subheader("Renons per deal played")
 st.caption("Details by code and the renons themselves are on the Audit page.")
 st.altair_chart(charts.bar_chart(busiest, "player", "renons_rate", "renons per deal played", fmt="%", order=order,
                                  highlight=chosen), width="stretch")
+
+player_sections.show(filters, chosen, mixed)

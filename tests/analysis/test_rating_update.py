@@ -1,0 +1,221 @@
+"""The rating update against OpenSkill's own: three deals worked step by step, then many random matches.
+
+``analysis/rating_update.py`` computes openskill's Plackett-Luce update on
+plain floats; openskill (``PlackettLuce().rate``) is the reference.  The
+hand-worked test follows the model's documented update (Weng & Lin 2011,
+algorithm 4, as openskill's docs write it) one quantity at a time, with
+openskill's default parameters, and checks both the library and the
+``ratings`` builder (``analysis.ratings.compute``) against it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import polars as pl
+import pytest
+from openskill.models import PlackettLuce
+
+from analysis.rating_update import rate
+from analysis.ratings import compute
+
+MU0, SIGMA0, BETA, TAU, KAPPA = 25.0, 25.0 / 3.0, 25.0 / 6.0, 25.0 / 300.0, 0.0001
+
+
+def by_hand(state: dict[str, tuple[float, float]], teams: list[list[str]], ranks: list[int]) -> None:
+    """One match by the documented update, step by step; ``state`` (player -> (mu, sigma)) updated in place."""
+    # 1. the dynamics: every sigma widened by tau before the match
+    s2 = {p: state[p][1] ** 2 + TAU ** 2 for team in teams for p in team}
+    # 2. a team's mu and variance are its players' sums; c from all teams' variances and beta
+    team_mu = [sum(state[p][0] for p in team) for team in teams]
+    team_s2 = [sum(s2[p] for p in team) for team in teams]
+    c = math.sqrt(sum(v + BETA ** 2 for v in team_s2))
+    # 3. S_q sums exp(mu_s / c) over the teams s ranked no better than q; A_q counts teams tied with q
+    k = len(teams)
+    big_s = [sum(math.exp(team_mu[s] / c) for s in range(k) if ranks[s] >= ranks[q]) for q in range(k)]
+    big_a = [sum(1 for s in range(k) if ranks[s] == ranks[q]) for q in range(k)]
+    new: dict[str, tuple[float, float]] = {}
+    for i, team in enumerate(teams):
+        # 4. Omega and Delta over the teams q ranked no worse than i
+        omega = delta = 0.0
+        for q in range(k):
+            if ranks[q] > ranks[i]:
+                continue
+            p = math.exp(team_mu[i] / c) / big_s[q]
+            omega += ((1.0 if q == i else 0.0) - p) / big_a[q]
+            delta += p * (1 - p) / big_a[q]
+        omega *= team_s2[i] / c
+        gamma = math.sqrt(team_s2[i]) / c
+        delta *= gamma * team_s2[i] / c ** 2
+        # 5. each player takes the share of the team's variance they carry
+        for p in team:
+            share = s2[p] / team_s2[i]
+            new[p] = (state[p][0] + share * omega, math.sqrt(s2[p]) * math.sqrt(max(1 - share * delta, KAPPA)))
+    state.update(new)
+
+
+def library(state: dict[str, tuple[float, float]], teams: list[list[str]], ranks: list[int]) -> None:
+    model = PlackettLuce()
+    rated = model.rate([[model.rating(mu=state[p][0], sigma=state[p][1]) for p in team] for team in teams],
+                       ranks=list(ranks))
+    for team, after in zip(teams, rated):
+        for p, r in zip(team, after):
+            state[p] = (r.mu, r.sigma)
+
+
+PLAYERS = ["Ana", "Bor", "Cene", "Dana"]
+# Three deals of one Slovenian four-player pool, seat order Ana Bor Cene Dana:
+#   1. Tri by Ana with partner Cene, won: {Ana, Cene} rank 1 against {Bor, Dana} rank 2;
+#   2. Solo by Bor, lost: the three opponents {Ana, Cene, Dana} rank 1 against {Bor} rank 2;
+#   3. Klop, scores Ana -10, Bor -35, Cene -10, Dana 0: Dana first, Ana and Cene tied second (rank 2), Bor 4th.
+MATCHES = [
+    ([["Ana", "Cene"], ["Bor", "Dana"]], [1, 2]),
+    ([["Ana", "Cene", "Dana"], ["Bor"]], [1, 2]),
+    ([["Ana"], ["Bor"], ["Cene"], ["Dana"]], [2, 4, 2, 1]),
+]
+ROWS = {  # per deal: role, won, score per player in seat order (what ``results`` stores)
+    "d1": (["declarer", "opponent", "partner", "opponent"], [True, False, True, False], [40, -40, 40, -40]),
+    "d2": (["opponent", "declarer", "opponent", "opponent"], [True, False, True, True], [0, -80, 0, 0]),
+    "d3": (["klop"] * 4, [None] * 4, [-10, -35, -10, 0]),
+}
+
+
+def test_three_deals_follow_the_documented_update() -> None:
+    hand = {p: (MU0, SIGMA0) for p in PLAYERS}
+    lib = dict(hand)
+    after: list[dict[str, tuple[float, float]]] = []
+    for teams, ranks in MATCHES:
+        by_hand(hand, teams, ranks)
+        library(lib, teams, ranks)
+        after.append(dict(hand))
+        for p in PLAYERS:
+            assert lib[p][0] == pytest.approx(hand[p][0], abs=1e-12)
+            assert lib[p][1] == pytest.approx(hand[p][1], abs=1e-12)
+    # deal 1: equal teams, so the winners gain exactly what the losers lose, and everyone's sigma shrinks
+    # in numbers: sigma^2 = (25/3)^2 + (25/300)^2 = 69.45139, a team's 138.90278, c = sqrt(2 * 138.90278 +
+    # 2 * (25/6)^2) = 17.67846, p = 1/2 (equal mu), Omega = 138.90278 / 17.67846 * (1 - 1/2) = 3.92859, and each
+    # player carries half the team's variance: mu = 25 + 1.96429
+    gain = after[0]["Ana"][0] - MU0
+    assert gain == pytest.approx(1.96429, abs=1e-5)
+    assert after[0]["Bor"][0] - MU0 == pytest.approx(-gain)
+    assert all(after[0][p][1] < SIGMA0 for p in PLAYERS)
+    # deal 3: Ana and Cene tied and had the same rating before it, so they end equal
+    assert after[2]["Ana"] == pytest.approx(after[2]["Cene"])
+
+    frame = pl.DataFrame({
+        "g": [n for n in range(3) for _ in PLAYERS], "deal_id": [d for d in ROWS for _ in PLAYERS], "content_hash": [f"h-{d}" for d in ROWS for _ in PLAYERS],
+        "ruleset": ["slovenian"] * 12, "n_players": [4] * 12, "date": [None] * 12, "player": PLAYERS * 3,
+        "role": [r for d in ROWS.values() for r in d[0]], "won": [w for d in ROWS.values() for w in d[1]],
+        "score": [s for d in ROWS.values() for s in d[2]], "taroks": [None] * 12, "kings": [None] * 12,
+    }, schema_overrides={"date": pl.Date, "n_players": pl.Int32, "taroks": pl.Int32, "kings": pl.Int32})
+    rated = compute(frame)
+    assert rated["deal_index"].to_list() == [0] * 4 + [1] * 4 + [2] * 4
+    assert rated["games"].to_list() == [1] * 4 + [2] * 4 + [3] * 4
+    for n, snapshot in enumerate(after):
+        got = rated.filter(pl.col("deal_index") == n)
+        for row in got.iter_rows(named=True):
+            mu, sigma = snapshot[row["player"]]
+            assert row["mu"] == pytest.approx(mu, abs=1e-12)
+            assert row["sigma"] == pytest.approx(sigma, abs=1e-12)
+            assert row["ordinal"] == pytest.approx(mu - 3 * sigma, abs=1e-12)
+
+
+def test_deals_without_a_result_are_not_rated() -> None:
+    """An annulled deal (no won) and a Klop without scores give no rows; the next deal's index is 0."""
+    frame = pl.DataFrame({
+        "g": [0] * 3 + [1] * 3 + [2] * 3, "deal_id": ["a"] * 3 + ["b"] * 3 + ["c"] * 3, "content_hash": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
+        "ruleset": ["slovenian"] * 9, "n_players": [3] * 9, "date": [None] * 9, "player": ["X", "Y", "Z"] * 3,
+        "role": ["declarer", "opponent", "opponent", "klop", "klop", "klop", "declarer", "opponent", "opponent"],
+        "won": [None, None, None, None, None, None, False, True, True],
+        "score": [None, None, None, None, None, None, -50, 0, 0], "taroks": [None] * 9, "kings": [None] * 9,
+    }, schema_overrides={"date": pl.Date, "n_players": pl.Int32, "taroks": pl.Int32, "kings": pl.Int32})
+    rated = compute(frame)
+    assert rated["deal_id"].to_list() == ["c", "c", "c"]
+    assert rated["deal_index"].to_list() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rate_matches_the_library_on_random_matches(seed: int) -> None:
+    """500 random matches per seed: 1-3 against 1-3 players, or 3-4 players each alone with random ties."""
+    rng = random.Random(seed)
+    model = PlackettLuce()
+    for _ in range(500):
+        n = rng.choice([3, 4])
+        mus = [rng.uniform(-20, 50) for _ in range(n)]
+        sigmas = [rng.uniform(0.3, 9) for _ in range(n)]
+        if rng.random() < 0.5:
+            teams = [[i] for i in range(n)]
+            ranks = [rng.randint(1, n) for _ in range(n)]
+        else:
+            order = rng.sample(range(n), n)
+            cut = rng.randint(1, n - 1)
+            teams = [order[:cut], order[cut:]]
+            ranks = rng.choice([[1, 2], [2, 1]])
+        expected = model.rate([[model.rating(mu=mus[p], sigma=sigmas[p]) for p in t] for t in teams],
+                              ranks=list(ranks))
+        got_mu, got_sigma = rate(mus, sigmas, teams, ranks)
+        for team, after in zip(teams, expected):
+            for p, r in zip(team, after):
+                assert got_mu[p] == pytest.approx(r.mu, rel=1e-12, abs=1e-12)
+                assert got_sigma[p] == pytest.approx(r.sigma, rel=1e-12, abs=1e-12)
+
+
+def random_deal(rng: random.Random, names: list[str]) -> tuple[list[str], list[str], list[bool | None], list[int]]:
+    """Players, roles, won and scores of a random four-player deal: a declared game with or without a partner,
+    Königrufen's two declarers of one negative game each with their own result, or a Klop (ties likely)."""
+    seated = rng.sample(names, 4)
+    shape = rng.choice(["pair", "solo", "two_negative", "klop"])
+    if shape == "klop":
+        return seated, ["klop"] * 4, [None] * 4, [rng.choice([-70, -35, -10, 0, 0, 70]) for _ in range(4)]
+    won = rng.random() < 0.6
+    if shape == "two_negative":
+        first, second = rng.random() < 0.5, rng.random() < 0.5
+        roles = ["declarer", "declarer", "opponent", "opponent"]
+        return seated, roles, [first, second, not first, not first], [10 if w else -10 for w in (first, second)] + [0, 0]
+    roles = ["declarer", "partner" if shape == "pair" else "opponent", "opponent", "opponent"]
+    side = [True, shape == "pair", False, False]
+    wins = [won if s else not won for s in side]
+    return seated, roles, wins, [40 if w else -40 for w in wins]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ratings_follow_the_library_deal_by_deal(seed: int) -> None:
+    """300 random deals of six players through ``compute`` (its inline two-team update included), and the same
+    deals through openskill one by one, each read as docs/analysis.md says: sides split by result, winners
+    first; a Klop each player alone, placed by score."""
+    rng = random.Random(seed)
+    names = ["Ana", "Bor", "Cene", "Dana", "Eva", "Fran"]
+    deals = [random_deal(rng, names) for _ in range(300)]
+    frame = pl.DataFrame({
+        "g": [i for i, d in enumerate(deals) for _ in d[0]],
+        "deal_id": [f"d{i}" for i, d in enumerate(deals) for _ in d[0]],
+        "content_hash": [f"h{i}" for i, d in enumerate(deals) for _ in d[0]],
+        "ruleset": "koenigrufen", "n_players": 4, "date": None,
+        "player": [p for d in deals for p in d[0]], "role": [r for d in deals for r in d[1]],
+        "won": [w for d in deals for w in d[2]], "score": [s for d in deals for s in d[3]],
+        "taroks": None, "kings": None,
+    }, schema_overrides={"date": pl.Date, "n_players": pl.Int32, "taroks": pl.Int32, "kings": pl.Int32,
+                         "won": pl.Boolean})
+    rated = compute(frame)
+    state = {p: (MU0, SIGMA0) for p in names}
+    expected: list[tuple[str, str, float, float]] = []
+    for i, (seated, roles, won, scores) in enumerate(deals):
+        if roles[0] == "klop":
+            groups = [[p] for p in seated]
+            ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        else:
+            sides: dict[tuple[bool, bool | None], list[str]] = {}
+            for p, role, w in zip(seated, roles, won):
+                sides.setdefault((role == "opponent", w), []).append(p)
+            groups = list(sides.values())
+            ranks = [1 if w else 2 for _, w in sides]
+        if len(set(ranks)) < 2:
+            continue
+        library(state, groups, ranks)
+        expected.extend((f"d{i}", p, *state[p]) for p in seated)
+    assert rated.height == len(expected)
+    for row, (deal, player, mu, sigma) in zip(rated.iter_rows(named=True), expected):
+        assert (row["deal_id"], row["player"]) == (deal, player)
+        assert row["mu"] == pytest.approx(mu, rel=1e-9, abs=1e-9)
+        assert row["sigma"] == pytest.approx(sigma, rel=1e-9, abs=1e-9)
