@@ -210,7 +210,7 @@ class KoenigrufenSession:
         game: Game | Table
         if in_play is None:  # played legally: the replay of the record is the one check
             game = Table(players, deal.hands, contract, options, first)
-            game.play_out(heuristics.choose, heuristics.trick_done)
+            game.play_with(heuristics)
         else:
             game = Game(players, list(deal.hands), contract, options, first)
             found = self._play_cards(game, heuristics, in_play)

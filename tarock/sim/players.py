@@ -463,6 +463,19 @@ class CardPlay:
         self.fresh = PLAIN_MASK
         self.leader = leader
 
+    def state(self) -> tuple[int, ...]:
+        """This player's state as the compiled players take it (``tarock/sim/_simplay.c``, ``play``): table
+        size, the game's switches, the seats and the called king (-1 for none), what is known so far, and
+        ``KoenigrufenPlay``'s declarers (a mask of seats) and trick target (0 here: none)."""
+        return self._state(0, 0)
+
+    def _state(self, declarers: int, target: int) -> tuple[int, ...]:
+        none = -1
+        return (self.n, self.trumps, self.contract.negative, self.contract.is_valat,
+                none if self.declarer is None else self.declarer, none if self.partner is None else self.partner,
+                none if self.called_king is None else self.called_king, self.save_pagat, self.revealed,
+                self.leader, self.seen, self.fresh, declarers, target)
+
     def trick_done(self, cards: tuple[int, ...], winner: int) -> None:
         """Remember what was played and who leads next."""
         mask = 0

@@ -243,7 +243,7 @@ class _Session:
         game: Game | Table
         if in_play is None:  # played legally: the replay of the record is the one check
             game = Table(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)
-            game.play_out(heuristics.choose, heuristics.trick_done)
+            game.play_with(heuristics)
             played = None
         else:
             game = Game(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)

@@ -15,17 +15,30 @@ The trick's winner is decided exactly as ``Game.play`` and ``Game._finish_trick`
 decide it (the highest card of the led suit, the highest tarok where taroks
 are trumps, the emperor trick by the contract's emperor mode); a difference
 would surface as a finding in that replay and stop the run.
+
+``Table.play_with`` plays the deal out with the heuristic players of
+``tarock.sim.players`` in one call to the compiled players
+(``tarock/sim/_simplay.c``, a projection of the Python ones that takes the
+legal cards and trick winners from the rules kernel) when they are built, the
+kernel is loaded and it declares the options (``tarock.accel.declared``);
+otherwise card by card in Python, the reference.  Both give the same tricks,
+which ``tests/sim/test_compiled_play.py`` checks.
 """
 
 from __future__ import annotations
 
+import warnings
+from types import ModuleType
 from typing import Any, Callable
 
+from tarock import accel, cards
+from tarock.accel.declared import accepts
 from tarock.cards import CARD_SUIT, TAROK
 from tarock.options import Options
 from tarock.rules.koenigrufen import contracts as koenigrufen
 from tarock.rules.play import EMPEROR_ALWAYS, TRULA, legal_mask
 from tarock.rules.slovenian import contracts as slovenian
+from tarock.sim.players import SMEAR_KEY, VALUE_KEY, CardPlay
 
 _TABLE_RULES: dict[str, Callable[[Any, Any], tuple[Any, bool, int]]] = {
     "slovenian": slovenian.table_rules, "koenigrufen": koenigrufen.table_rules}
@@ -35,7 +48,7 @@ class Table:
     """A deal's card play as the players see it (the parts of ``Game`` they read), played out in one call."""
 
     __slots__ = ("players", "n", "hands", "tricks", "trick_seats", "winners", "current_trick", "_taken",
-                 "_leader", "_rules", "_force_pagat", "_emperor")
+                 "_leader", "_rules", "_force_pagat", "_emperor", "_declared")
 
     def __init__(self, players: tuple[str, ...], hands: list[int], contract: Any, options: Options,
                  leader: int = 0) -> None:
@@ -49,6 +62,22 @@ class Table:
         self.current_trick: list[int] = []
         self._taken = [0] * self.n
         self._leader = leader
+        self._declared = accepts(options)
+
+    def play_with(self, players: CardPlay) -> None:
+        """Play every card with the heuristic ``players``: compiled when it can (see the module's docstring),
+        else ``play_out(players.choose, players.trick_done)``.  ``players`` is used up either way."""
+        if _SIMPLAY is None or accel.KERNEL is None or not self._declared:
+            self.play_out(players.choose, players.trick_done)
+            return
+        rules = accel.play_rules(self._rules, self._force_pagat, self._emperor)
+        tricks, seats, winners = _SIMPLAY.play(self.hands, self._leader, rules, players.state())
+        self.tricks.extend(tricks)
+        self.trick_seats.extend(seats)
+        self.winners.extend(winners)
+        for winner in winners:
+            self._taken[winner] += 1
+        self.hands = [0] * self.n
 
     def tricks_taken(self, seat: int) -> int:
         return self._taken[seat]
@@ -97,3 +126,24 @@ class Table:
             trick_done(done, winner)
             lead = winner
         self.current_trick = []
+
+
+def _load_simplay() -> ModuleType | None:
+    """The compiled players, initialised with the card tables and the players' keys by name; None when they
+    were not built or the kernel was not loaded at import (then ``Table.play_with`` plays in Python)."""
+    if not accel.BUILT:
+        return None
+    try:
+        from tarock.sim import _simplay  # type: ignore[attr-defined]  # compiled: no stub
+    except ImportError:
+        return None
+    try:
+        _simplay.init({**vars(cards), "VALUE_KEY": VALUE_KEY, "SMEAR_KEY": SMEAR_KEY})
+    except (ImportError, KeyError, TypeError, ValueError, OverflowError) as exc:
+        warnings.warn(f"tarock.sim: the compiled players do not load ({exc}); the Python players play instead "
+                      "(rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
+        return None
+    return _simplay
+
+
+_SIMPLAY = _load_simplay()
