@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterator
 
-from tarock.cards import CODES, KINGS, KINGS_MASK, codes_of, mask_of
+from tarock.cards import CODES, KINGS, KINGS_MASK, cards_of, codes_of, mask_of
 from tarock.check.audit import audit_scores
-from tarock.deal import FORMAT
+from tarock.deal import FORMAT, Deal
 from tarock.engine import replay
 from tarock.facts import KoenigrufenFacts
-from tarock.formats.codec import deal_from_obj
 from tarock.game import Game, Phase
 from tarock.options import KoenigrufenOptions
 from tarock.rules.koenigrufen.contracts import BIRDS, CARDS_PER_HAND, HALF, counted_bonuses, leader
@@ -45,6 +44,7 @@ from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, tr
 from tarock.sim.players import HandValue, value_hand
 from tarock.sim.randomplay import deal_cards
 from tarock.sim.errors import SimulationError
+from tarock.sim.record_deal import record_deal
 from tarock.sim.table import Table
 
 KINDS: tuple[Kind, ...] = (
@@ -143,7 +143,11 @@ class KoenigrufenSession:
             deal = _Deal(players, list(hands), dealt, talon, values, bidding)
             self._play(deal, None)
         record = self._record(deal, seq)
-        result = self._score(record, mistake)
+        game = deal.game
+        checked = record_deal(record, dealt, talon, deal.pick, tuple(cards_of(deal.stash)), deal.king,
+                              game.tricks if game is not None else (), game.trick_seats if game is not None else (),
+                              self.named)
+        result = self._score(checked, mistake)
         truth = [_truth(record["id"], mistake[0], *mistake[1])] if mistake is not None else []
         record["recorded"], slipped = self._sheet(result, players, slips, record["id"])
         return record, truth + slipped
@@ -279,12 +283,14 @@ class KoenigrufenSession:
         record["tricks"] = _tricks_text(deal.game, self.named) if deal.game is not None else []
         return record
 
-    def _score(self, record: dict[str, Any], mistake: tuple[str, Finding] | None) -> ScoreResult:
-        rp = replay(deal_from_obj(record))
+    def _score(self, deal: Deal, mistake: tuple[str, Finding] | None) -> ScoreResult:
+        """Replay the deal as the checker will (``record_deal``: the record's ``Deal``), make sure it finds just
+        the injected mistake, and score it."""
+        rp = replay(deal)
         got = [(f.code, f.trick, f.player) for f in rp.findings]
         want = [mistake[1]] if mistake is not None else []
         if got != want or not isinstance(rp.facts, KoenigrufenFacts):
-            raise SimulationError(f"deal {record['id']}: the replay finds {got}, the simulator meant {want}")
+            raise SimulationError(f"deal {deal.id}: the replay finds {got}, the simulator meant {want}")
         return score_facts(rp.facts)
 
     def _sheet(self, result: ScoreResult, players: tuple[str, ...], slips: list[Kind],

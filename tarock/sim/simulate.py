@@ -37,17 +37,17 @@ from typing import Any, BinaryIO
 import orjson
 
 from tarock.check.audit import audit_scores
-from tarock.cards import CODES, codes_of, mask_of
-from tarock.deal import FORMAT
+from tarock.cards import CODES, cards_of, codes_of, mask_of
+from tarock.deal import FORMAT, Deal
 from tarock.engine import replay
 from tarock.facts import DealFacts
 from tarock.game import Game, Phase
 from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
 from tarock.sim.randomplay import deal_cards
-from tarock.formats.codec import deal_from_obj
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
 from tarock.sim.errors import SimulationError
+from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
 from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
@@ -168,7 +168,11 @@ class _Session:
         played, slips = self._play_with(setup, plan)
         record = self._record(setup, played, seq)
         deal_id = record["id"]
-        result = self._score(record, played.mistake[1] if played.mistake else None)
+        game = played.game
+        deal = record_deal(record, [tuple(cards_of(h)) for h in setup.hands], setup.talon, setup.pick,
+                           tuple(cards_of(played.stash)), setup.called_king, game.tricks, game.trick_seats,
+                           self.named)
+        result = self._score(deal, played.mistake[1] if played.mistake else None)
         truth = []
         if played.mistake is not None:
             kind, finding = played.mistake
@@ -176,14 +180,14 @@ class _Session:
         record["recorded"], slipped = _score_sheet(result, setup.players, slips, rng, deal_id)
         return record, truth + slipped
 
-    def _score(self, record: dict[str, Any], expected: Finding | None) -> ScoreResult:
-        """Replay the record as the checker will, make sure it finds just the injected mistake, and
-        score it with the session's radelci."""
-        rp = replay(deal_from_obj(record))
+    def _score(self, deal: Deal, expected: Finding | None) -> ScoreResult:
+        """Replay the deal as the checker will (``record_deal``: the record's ``Deal``), make sure it finds
+        just the injected mistake, and score it with the session's radelci."""
+        rp = replay(deal)
         got = [(f.code, f.trick, f.player) for f in rp.findings]
         want = [expected] if expected is not None else []
         if got != want or not isinstance(rp.facts, DealFacts):
-            raise SimulationError(f"deal {record['id']}: the replay finds {got}, the simulator meant {want}")
+            raise SimulationError(f"deal {deal.id}: the replay finds {got}, the simulator meant {want}")
         result = self.ledger.apply(rp.facts)
         assert result is not None  # facts given, so the deal is scored
         return result
