@@ -1,5 +1,6 @@
 /*
- * The simulator's card play in C: a whole deal played out by the heuristic players of tarock/sim/players.py
+ * The simulator's hot paths in C: a dealt hand's value for bidding (tarock/sim/players.py's ``value_hand``), and
+ * the card play: a whole deal played out by the heuristic players of tarock/sim/players.py
  * (``CardPlay``, and the Piccolo-type declarer of tarock/sim/koenigrufen_players.py's ``KoenigrufenPlay``) on
  * the bare table of tarock/sim/table.py (``Table.play_out``), in one call.
  *
@@ -21,7 +22,10 @@ static uint8_t card_suit[N_CARDS], card_points[N_CARDS];
 static uint64_t above[N_CARDS], suit_mask[5];
 static uint64_t tarok_mask, plain_mask, trula_mask, kings_mask;
 static int pagat, mond, skis, tarok_suit;
-static long value_key[N_CARDS], smear_key[N_CARDS];
+static long value_key[N_CARDS], smear_key[N_CARDS], rank[N_CARDS];
+static double tarok_risk[22];
+static uint64_t high_taroks, queens[4];
+static long colour_taroks, uncounted;
 static int ready = 0;
 
 /* -- the players' helpers (tarock/sim/players.py: lowest, highest, low_bit, high_bit, count) ------------ */
@@ -196,6 +200,56 @@ static void trick_done(Players *p, uint64_t mask, int winner) {
     p->leader = winner;
 }
 
+/* -- a dealt hand's value (value_hand, _losers) --------------------------------------------------------- */
+
+/* players._losers */
+static long losers(uint64_t hand) {
+    long total = 0;
+    for (int suit = 0; suit < 5; suit++) {
+        uint64_t mine = hand & suit_mask[suit];
+        if (!mine) continue;
+        uint64_t outside = suit_mask[suit] & ~hand;
+        int length = count(mine);
+        int run = outside ? count(mine & above[high_bit(outside)]) : length;
+        if (run < length && run < (count(outside) + 2) / 3 + 1) total += length - run;
+    }
+    return total;
+}
+
+/* value_hand(hand) -> (strength, risk, losers, taroks, honours): players.value_hand's HandValue fields, each
+ * sum in the Python's order (so the floats are the same to the last bit). */
+static PyObject *py_value_hand(PyObject *self, PyObject *arg) {
+    uint64_t hand = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.value_hand before init");
+        return NULL;
+    }
+    const uint64_t mond_skis = (1ULL << mond) | (1ULL << skis);
+    uint64_t taroks = hand & tarok_mask;
+    int n_taroks = count(taroks);
+    double strength = (double)(n_taroks + count(hand & high_taroks)) + 3.0 * count(hand & mond_skis);
+    strength += 3.0 * count(hand & kings_mask);
+    double risk = 0.4 * n_taroks;
+    for (; taroks; taroks &= taroks - 1) risk += tarok_risk[low_bit(taroks)];
+    long lowest_led = 0;
+    for (int suit = 1; suit < 5; suit++) {
+        uint64_t cards = hand & suit_mask[suit];
+        int length = count(cards);
+        if (length == 0) {
+            strength += 1.5;
+            risk += 2.3;
+            continue;
+        }
+        if (length == 1) strength += 0.5;
+        else if (hand & queens[suit - 1]) strength += 1.0;
+        if (rank[low_bit(cards)] > lowest_led) lowest_led = rank[low_bit(cards)];
+    }
+    risk += 0.2 * lowest_led;
+    long lost = n_taroks <= colour_taroks ? losers(hand) : uncounted;
+    return Py_BuildValue("(ddliO)", strength, risk, lost, n_taroks, (hand & (kings_mask | mond_skis)) ? Py_True : Py_False);
+}
+
 /* -- the table (Table.play_out) ------------------------------------------------------------------------ */
 
 /* play(hands, leader, rules, players) -> (tricks, seats, winners): every card of the deal, chosen by the
@@ -316,6 +370,30 @@ static int read_masks(PyObject *tables, const char *name, uint64_t *out, Py_ssiz
     return PyErr_Occurred() ? -1 : 0;
 }
 
+static int read_doubles(PyObject *tables, const char *name, double *out, Py_ssize_t size) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Fast(v, name);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != size) {
+        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_long(PyObject *tables, const char *name, long *out) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static int read_one(PyObject *tables, const char *name, uint64_t *out) {
     PyObject *v = PyMapping_GetItemString(tables, name);
     if (!v) return -1;
@@ -324,8 +402,8 @@ static int read_one(PyObject *tables, const char *name, uint64_t *out) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* init(tables): the card tables (tarock.cards) and the players' sort keys (tarock.sim.players: VALUE_KEY,
- * SMEAR_KEY), by name from one mapping; and the kernel's API (it must be loaded and initialised first). */
+/* init(tables): the card tables (tarock.cards) and the players' tables (tarock.sim.players: VALUE_KEY,
+ * SMEAR_KEY, RANK, TAROK_RISK, HIGH_TAROKS, QUEEN_BITS, COLOUR_TAROKS, UNCOUNTED), by name from one mapping; and the kernel's API (it must be loaded and initialised first). */
 static PyObject *py_init(PyObject *self, PyObject *tables) {
     long suits[N_CARDS], points[N_CARDS];
     uint64_t t_m, p_m, tr_m, k_m, pg, mo, sk, ts;
@@ -335,7 +413,10 @@ static PyObject *py_init(PyObject *self, PyObject *tables) {
         || read_one(tables, "TRULA_MASK", &tr_m) < 0 || read_one(tables, "KINGS_MASK", &k_m) < 0
         || read_one(tables, "PAGAT", &pg) < 0 || read_one(tables, "MOND", &mo) < 0 || read_one(tables, "SKIS", &sk) < 0
         || read_one(tables, "TAROK", &ts) < 0 || read_longs(tables, "VALUE_KEY", value_key, N_CARDS) < 0
-        || read_longs(tables, "SMEAR_KEY", smear_key, N_CARDS) < 0)
+        || read_longs(tables, "SMEAR_KEY", smear_key, N_CARDS) < 0 || read_longs(tables, "RANK", rank, N_CARDS) < 0
+        || read_doubles(tables, "TAROK_RISK", tarok_risk, 22) < 0 || read_one(tables, "HIGH_TAROKS", &high_taroks) < 0
+        || read_masks(tables, "QUEEN_BITS", queens, 4) < 0 || read_long(tables, "COLOUR_TAROKS", &colour_taroks) < 0
+        || read_long(tables, "UNCOUNTED", &uncounted) < 0)
         return NULL;
     for (int c = 0; c < N_CARDS; c++) {
         card_suit[c] = (uint8_t)suits[c];
@@ -362,6 +443,7 @@ static PyObject *py_init(PyObject *self, PyObject *tables) {
 
 static PyMethodDef methods[] = {
     {"init", py_init, METH_O, "Load the card tables and the players' keys by name; bind the kernel's API."},
+    {"value_hand", py_value_hand, METH_O, "A dealt hand's HandValue fields: (strength, risk, losers, taroks, honours)."},
     {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
     {NULL, NULL, 0, NULL},
 };

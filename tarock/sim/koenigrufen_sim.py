@@ -41,8 +41,9 @@ from tarock.sim.koenigrufen_players import (
     wish,
 )
 from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, transpose
-from tarock.sim.players import HandValue, value_hand
+from tarock.sim.players import HandValue
 from tarock.sim.randomplay import deal_cards
+from tarock.sim.compiled import hand_value
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.table import Table
@@ -121,7 +122,7 @@ class KoenigrufenSession:
         players = self._seating(seq)
         dealt, talon = deal_cards(rng, 4, redeal_without_tarok=False)
         hands = [mask_of(h) for h in dealt]
-        values = [value_hand(h) for h in hands]
+        values = [hand_value(h) for h in hands]
         wishes = [wish(values[s], hands[s], s, self.options, rng) for s in range(4)]
         bidding = run_bidding(wishes, self.options)
         plan = mistake_order(rng) if rng.random() < self.rate else []

@@ -46,6 +46,7 @@ from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
 from tarock.sim.randomplay import deal_cards
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
+from tarock.sim.compiled import hand_value
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
@@ -63,7 +64,6 @@ from tarock.sim.players import (
     choose_stash,
     pick_talon,
     run_bidding,
-    value_hand,
 )
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND
 
@@ -198,7 +198,7 @@ class _Session:
         n = self.n
         dealt, talon = deal_cards(rng, n)
         hands = [mask_of(h) for h in dealt]
-        values = [value_hand(h) for h in hands]
+        values = [hand_value(h) for h in hands]
         bidding = run_bidding([acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)], n)
         contract, declarer = bidding.contract, bidding.declarer
         king = partner = None

@@ -27,18 +27,17 @@ which ``tests/sim/test_compiled_play.py`` checks.
 
 from __future__ import annotations
 
-import warnings
-from types import ModuleType
 from typing import Any, Callable
 
-from tarock import accel, cards
+from tarock import accel
 from tarock.accel.declared import accepts
 from tarock.cards import CARD_SUIT, TAROK
 from tarock.options import Options
 from tarock.rules.koenigrufen import contracts as koenigrufen
 from tarock.rules.play import EMPEROR_ALWAYS, TRULA, legal_mask
 from tarock.rules.slovenian import contracts as slovenian
-from tarock.sim.players import SMEAR_KEY, VALUE_KEY, CardPlay
+from tarock.sim.compiled import running
+from tarock.sim.players import CardPlay
 
 _TABLE_RULES: dict[str, Callable[[Any, Any], tuple[Any, bool, int]]] = {
     "slovenian": slovenian.table_rules, "koenigrufen": koenigrufen.table_rules}
@@ -67,11 +66,12 @@ class Table:
     def play_with(self, players: CardPlay) -> None:
         """Play every card with the heuristic ``players``: compiled when it can (see the module's docstring),
         else ``play_out(players.choose, players.trick_done)``.  ``players`` is used up either way."""
-        if _SIMPLAY is None or accel.KERNEL is None or not self._declared:
+        compiled = running()
+        if compiled is None or not self._declared:
             self.play_out(players.choose, players.trick_done)
             return
         rules = accel.play_rules(self._rules, self._force_pagat, self._emperor)
-        tricks, seats, winners = _SIMPLAY.play(self.hands, self._leader, rules, players.state())
+        tricks, seats, winners = compiled.play(self.hands, self._leader, rules, players.state())
         self.tricks.extend(tricks)
         self.trick_seats.extend(seats)
         self.winners.extend(winners)
@@ -127,23 +127,3 @@ class Table:
             lead = winner
         self.current_trick = []
 
-
-def _load_simplay() -> ModuleType | None:
-    """The compiled players, initialised with the card tables and the players' keys by name; None when they
-    were not built or the kernel was not loaded at import (then ``Table.play_with`` plays in Python)."""
-    if not accel.BUILT:
-        return None
-    try:
-        from tarock.sim import _simplay  # type: ignore[attr-defined]  # compiled: no stub
-    except ImportError:
-        return None
-    try:
-        _simplay.init({**vars(cards), "VALUE_KEY": VALUE_KEY, "SMEAR_KEY": SMEAR_KEY})
-    except (ImportError, KeyError, TypeError, ValueError, OverflowError) as exc:
-        warnings.warn(f"tarock.sim: the compiled players do not load ({exc}); the Python players play instead "
-                      "(rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
-        return None
-    return _simplay
-
-
-_SIMPLAY = _load_simplay()
