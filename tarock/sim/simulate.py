@@ -111,6 +111,7 @@ class _Setup:
     """A deal up to the talon pick: what every attempt at the rest of the deal starts from."""
 
     players: tuple[str, ...]
+    dealt: list[list[int]]  # each hand's cards, lowest first
     hands: list[int]
     talon: list[int]
     values: list[HandValue]
@@ -169,7 +170,7 @@ class _Session:
         record = self._record(setup, played, seq)
         deal_id = record["id"]
         game = played.game
-        deal = record_deal(record, [tuple(cards_of(h)) for h in setup.hands], setup.talon, setup.pick,
+        deal = record_deal(record, setup.dealt, setup.talon, setup.pick,
                            tuple(cards_of(played.stash)), setup.called_king, game.tricks, game.trick_seats,
                            self.named)
         result = self._score(deal, played.mistake[1] if played.mistake else None)
@@ -206,7 +207,7 @@ class _Session:
             king = call_king(hands[declarer], rng)
             partner = next((s for s in range(n) if s != declarer and hands[s] >> king & 1), None)
         pick = pick_talon(talon, contract.talon_group) if contract.talon_group else ()
-        return _Setup(players, hands, talon, values, bidding, king, partner, pick)
+        return _Setup(players, dealt, hands, talon, values, bidding, king, partner, pick)
 
     def _play_with(self, setup: _Setup, plan: list[Kind]) -> tuple[_Played, list[Kind]]:
         """The rest of the deal with the first mistake of ``plan`` it has room for.
@@ -332,7 +333,7 @@ class _Session:
             "date": self.clock.isoformat(),
             "ruleset": "slovenian",
             "players": list(players),
-            "hands": {p: codes_of(h) for p, h in zip(players, setup.hands)},
+            "hands": {p: [CODES[c] for c in h] for p, h in zip(players, setup.dealt)},
             "talon": [CODES[c] for c in setup.talon],
             "bidding": [[players[s], bid] for s, bid in bidding.bids],
             "contract": bidding.contract.name,
