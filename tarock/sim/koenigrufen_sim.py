@@ -126,13 +126,14 @@ class KoenigrufenSession:
         wishes = [wish(values[s], hands[s], s, self.options, rng) for s in range(4)]
         bidding = run_bidding(wishes, self.options)
         plan = mistake_order(rng) if rng.random() < self.rate else []
-        state = rng.getstate()
+        state = rng.getstate() if plan else None  # each attempt at a mistake starts from here
         deal = mistake = None
         slips: list[Kind] = []
         for i, kind in enumerate(plan):
             if kind.stage == "score":
                 slips = [k for k in plan[i:] if k.stage == "score"]
                 break
+            assert state is not None  # a plan, so a state
             rng.setstate(state)
             deal = _Deal(players, list(hands), dealt, talon, values, bidding)
             mistake = self._play(deal, kind)
@@ -140,7 +141,8 @@ class KoenigrufenSession:
                 break
             deal = None
         if deal is None:
-            rng.setstate(state)
+            if state is not None:
+                rng.setstate(state)
             deal = _Deal(players, list(hands), dealt, talon, values, bidding)
             self._play(deal, None)
         record = self._record(deal, seq)
