@@ -1,6 +1,6 @@
 /*
- * The simulator's hot paths in C: a dealt hand's value for bidding (tarock/sim/players.py's ``value_hand``), and
- * the card play: a whole deal played out by the heuristic players of tarock/sim/players.py
+ * The simulator's hot paths in C: the deck's shuffle (``random.Random.shuffle``), a dealt hand's value for
+ * bidding (tarock/sim/players.py's ``value_hand``), and the card play: a whole deal played out by the heuristic players of tarock/sim/players.py
  * (``CardPlay``, and the Piccolo-type declarer of tarock/sim/koenigrufen_players.py's ``KoenigrufenPlay``) on
  * the bare table of tarock/sim/table.py (``Table.play_out``), in one call.
  *
@@ -336,6 +336,42 @@ fail:
     return NULL;
 }
 
+/* -- the deck's shuffle (random.Random.shuffle) ----------------------------------------------------------- */
+
+/* shuffle(rng, deck): ``rng.shuffle(deck)`` for a ``random.Random`` -- CPython's shuffle and
+ * ``_randbelow_with_getrandbits`` step for step, drawing from ``rng.getrandbits`` itself, so the deck and the
+ * generator's state end as the Python leaves them (tarock/sim/compiled.py checks that on a probe at load and
+ * keeps the Python's otherwise). */
+static PyObject *py_shuffle(PyObject *self, PyObject *args) {
+    PyObject *rng, *deck;
+    if (!PyArg_ParseTuple(args, "OO!", &rng, &PyList_Type, &deck)) return NULL;
+    PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (!getrandbits) return NULL;
+    PyObject *bits[64] = {NULL};
+    for (Py_ssize_t i = PyList_GET_SIZE(deck) - 1; i >= 1; i--) {
+        unsigned long long n = (unsigned long long)i + 1, r;
+        int k = 64 - __builtin_clzll(n);
+        if (!bits[k] && !(bits[k] = PyLong_FromLong(k))) goto fail;
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits[k]);
+            if (!drawn) goto fail;
+            r = PyLong_AsUnsignedLongLong(drawn);
+            Py_DECREF(drawn);
+            if (r == (unsigned long long)-1 && PyErr_Occurred()) goto fail;
+        } while (r >= n);
+        PyObject *a = PyList_GET_ITEM(deck, i), *b = PyList_GET_ITEM(deck, (Py_ssize_t)r);
+        PyList_SET_ITEM(deck, i, b);
+        PyList_SET_ITEM(deck, (Py_ssize_t)r, a);
+    }
+    for (int k = 0; k < 64; k++) Py_XDECREF(bits[k]);
+    Py_DECREF(getrandbits);
+    Py_RETURN_NONE;
+fail:
+    for (int k = 0; k < 64; k++) Py_XDECREF(bits[k]);
+    Py_DECREF(getrandbits);
+    return NULL;
+}
+
 /* -- loading --------------------------------------------------------------------------------------------- */
 
 static int read_longs(PyObject *tables, const char *name, long *out, Py_ssize_t size) {
@@ -444,6 +480,7 @@ static PyObject *py_init(PyObject *self, PyObject *tables) {
 static PyMethodDef methods[] = {
     {"init", py_init, METH_O, "Load the card tables and the players' keys by name; bind the kernel's API."},
     {"value_hand", py_value_hand, METH_O, "A dealt hand's HandValue fields: (strength, risk, losers, taroks, honours)."},
+    {"shuffle", py_shuffle, METH_VARARGS, "random.Random.shuffle(deck), drawing from the generator's getrandbits."},
     {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
     {NULL, NULL, 0, NULL},
 };

@@ -135,3 +135,16 @@ def test_the_output_is_the_reference_paths_and_the_earlier_codes(tmp_path: Path,
     assert fast.read_bytes() == slow.read_bytes()
     assert truth_path(fast).read_bytes() == truth_path(slow).read_bytes() != b""
     assert digest(fast) == digest(slow) == pinned
+
+
+@needs_compiled
+def test_the_compiled_shuffle_draws_what_the_python_shuffle_draws() -> None:
+    assert compiled._SHUFFLES  # the probe at import agreed
+    ours, theirs = random.Random("shuffles"), random.Random("shuffles")
+    for size in [54] * 300 + list(range(1, 80)):
+        a, b = list(range(size)), list(range(size))
+        compiled.shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b
+    assert ours.getstate() == theirs.getstate()  # the same draws, not just the same decks
+    assert ours.random() == theirs.random()
