@@ -42,6 +42,22 @@ from tarock.sim.players import CardPlay
 _TABLE_RULES: dict[str, Callable[[Any, Any], tuple[Any, bool, int]]] = {
     "slovenian": slovenian.table_rules, "koenigrufen": koenigrufen.table_rules}
 
+_KNOWN: dict[tuple[int, int], tuple[Any, Options, tuple[Any, bool, int], bool]] = {}
+"""The table rules and whether the accelerator declares the options, by the contract's and the options'
+identity, with both (kept alive, so the ids stay theirs): ``table_rules``' own cache hashes every field of
+both per deal."""
+
+
+def _rules_of(contract: Any, options: Options) -> tuple[tuple[Any, bool, int], bool]:
+    known = _KNOWN.get((id(contract), id(options)))
+    if known is not None and known[0] is contract and known[1] is options:
+        return known[2], known[3]
+    rules = _TABLE_RULES[options.ruleset](contract, options)
+    if len(_KNOWN) >= 4096:
+        _KNOWN.clear()
+    _KNOWN[(id(contract), id(options))] = (contract, options, rules, accepts(options))
+    return rules, accepts(options)
+
 
 class Table:
     """A deal's card play as the players see it (the parts of ``Game`` they read), played out in one call."""
@@ -53,7 +69,7 @@ class Table:
                  leader: int = 0) -> None:
         self.players = players
         self.n = len(players)
-        self._rules, self._force_pagat, self._emperor = _TABLE_RULES[options.ruleset](contract, options)
+        (self._rules, self._force_pagat, self._emperor), self._declared = _rules_of(contract, options)
         self.hands = list(hands)
         self.tricks: list[tuple[int, ...]] = []
         self.trick_seats: list[tuple[int, ...]] = []
@@ -61,7 +77,6 @@ class Table:
         self.current_trick: list[int] = []
         self._taken = [0] * self.n
         self._leader = leader
-        self._declared = accepts(options)
 
     def play_with(self, players: CardPlay) -> None:
         """Play every card with the heuristic ``players``: compiled when it can (see the module's docstring),
@@ -71,11 +86,8 @@ class Table:
             self.play_out(players.choose, players.trick_done)
             return
         rules = accel.play_rules(self._rules, self._force_pagat, self._emperor)
-        tricks, seats, winners = compiled.play(self.hands, self._leader, rules, players.state())
-        self.tricks.extend(tricks)
-        self.trick_seats.extend(seats)
-        self.winners.extend(winners)
-        for winner in winners:
+        self.tricks, self.trick_seats, self.winners = compiled.play(self.hands, self._leader, rules, players.state())
+        for winner in self.winners:
             self._taken[winner] += 1
         self.hands = [0] * self.n
 
