@@ -21,6 +21,7 @@ output is byte-identical whatever the number of worker processes.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import multiprocessing
@@ -28,7 +29,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -404,15 +405,35 @@ def simulate_sessions(players: int, seed: int, first: int, count: int, deals_per
     """Sessions ``first`` … ``first + count - 1`` of a run, every deal with its ground-truth lines
     (``options``: the Königrufen options' overrides, as items)."""
     out: Simulated = []
-    if ruleset == "koenigrufen":
-        kr_options = koenigrufen_options(None, dict(options))
+    with _rare_collections():
+        if ruleset == "koenigrufen":
+            kr_options = koenigrufen_options(None, dict(options))
+            for index in range(first, first + count):
+                session = KoenigrufenSession(seed, index, mistakes, kr_options, NAME_POOL, FIRST_DAY)
+                out.extend(session.deals(deals_per_session))
+            return out
         for index in range(first, first + count):
-            session = KoenigrufenSession(seed, index, mistakes, kr_options, NAME_POOL, FIRST_DAY)
-            out.extend(session.deals(deals_per_session))
-        return out
-    for index in range(first, first + count):
-        out.extend(_Session(players, seed, index, mistakes).deals(deals_per_session))
+            out.extend(_Session(players, seed, index, mistakes).deals(deals_per_session))
     return out
+
+
+YOUNG_COLLECTION = 100_000
+"""Allocations between two collections of the cyclic garbage collector's youngest generation while deals are
+simulated (Python's default: 700)."""
+
+
+@contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Collect the youngest generation every ``YOUNG_COLLECTION`` allocations for the block.  A deal allocates
+    thousands of short-lived objects, all freed by their reference counts, and the default threshold spent a
+    tenth of the simulator's time scanning them (``bench/bench_simulate.py``); nothing the simulator makes is
+    cyclic garbage, so memory stays as it was."""
+    saved = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, *saved[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)
 
 
 def _chunk_worker(args: tuple[int, int, int, int, int, float, str, tuple[tuple[str, Any], ...]]) -> Simulated:
