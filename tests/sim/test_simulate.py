@@ -7,6 +7,7 @@ number of workers; the contracts come in the proportions of real play.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from itertools import pairwise
@@ -225,8 +226,6 @@ def test_bad_arguments_are_refused(args: tuple[int, int, int, float, int]) -> No
 
 
 def test_the_collector_threshold_is_raised_only_while_simulating() -> None:
-    import gc
-
     seen: list[tuple[int, int, int]] = []
     real = simulate_module._Session.deals
 
