@@ -1,12 +1,13 @@
 /*
  * The simulator's hot paths in C: the deck's shuffle (``random.Random.shuffle``), a dealt hand's value for
- * bidding (tarock/sim/players.py's ``value_hand``), and the card play: a whole deal played out by the heuristic players of tarock/sim/players.py
- * (``CardPlay``, and the Piccolo-type declarer of tarock/sim/koenigrufen_players.py's ``KoenigrufenPlay``) on
- * the bare table of tarock/sim/table.py (``Table.play_out``), in one call.
+ * bidding (tarock/sim/players.py's ``value_hand``), and the card play: a whole deal played out by the heuristic
+ * players of tarock/sim/players.py (``CardPlay``, and the Piccolo-type declarer of
+ * tarock/sim/koenigrufen_players.py's ``KoenigrufenPlay``) on the bare table of tarock/sim/table.py
+ * (``Table.play_out``), in one call.
  *
  * A projection of the Python players, never a second player: every rule of thumb below is the Python
  * method of the same name, line for line, and tests/sim/test_compiled_play.py checks both choose the same
- * cards on many seeded deals of both rulesets.  It holds no rules of the game: the legal cards and each
+ * cards on many seeded deals of both rulesets (and the shuffle the same draws).  It holds no rules of the game: the legal cards and each
  * trick's winner come from the kernel (tarock/accel/_fastplay.c) through its ``KERNEL_API`` capsule
  * (tarock/accel/kernel.h), by the play rules the caller hands in (a ``rules`` capsule).  The card tables and
  * the players' sort keys are read by name at ``init`` (tarock.cards, tarock.sim.players).
