@@ -1,20 +1,25 @@
 """Simulator benchmark: deals/s of ``write_simulation`` and the contract mix it produces.
 
     .venv/bin/python bench/bench_simulate.py [--players 4] [--deals 100000] [--mistakes 0] [--workers 1]
-        [--ruleset slovenian|koenigrufen|both]
+        [--ruleset slovenian|koenigrufen|both] [--reference]
 
 Writes ``bench/out/sim-<players>p-<deals>.jsonl.gz`` (git-ignored) and prints
 wall time, CPU time (this process and its pool workers, from
 ``resource.getrusage``), deals/s per CPU second, and each contract's share.
 Every deal is replayed by the engine as it is simulated, so the figure
-includes that check.  Figures go in closing notes; tests never assert times.
+includes that check.  ``--reference`` runs without any C (the Python players
+and the reference engine, as ``TAROCK_REFERENCE=1``), for the same output.
+Figures go in closing notes; tests never assert times.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+from contextlib import nullcontext
 from pathlib import Path
+
+from tarock import accel
 
 from tarock.sim.simulate import RULESETS, write_simulation
 
@@ -38,10 +43,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--ruleset", choices=("both", *RULESETS), default="both",
                         help="the ruleset to simulate (default: each in turn)")
+    parser.add_argument("--reference", action="store_true",
+                        help="no C: the Python players and the reference engine (the output is the same)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    for ruleset in RULESETS if args.ruleset == "both" else (args.ruleset,):
-        run(args, ruleset)
+    with accel.reference() if args.reference else nullcontext():  # the pool's workers inherit it
+        for ruleset in RULESETS if args.ruleset == "both" else (args.ruleset,):
+            run(args, ruleset)
 
 
 def run(args: argparse.Namespace, ruleset: str) -> None:
@@ -52,7 +60,8 @@ def run(args: argparse.Namespace, ruleset: str) -> None:
     stats = write_simulation(out, players, args.deals // SESSION, SESSION, args.seed, args.mistakes,
                              args.workers, ruleset)
     cpu = cpu_seconds() - began
-    print(f"{ruleset}, {players} players: {stats.deals} deals, {args.workers} worker(s): wall {stats.seconds:.1f}s "
+    path = "reference (no C)" if args.reference else "compiled" if accel.KERNEL is not None else "reference (not built)"
+    print(f"{ruleset}, {players} players, {path}: {stats.deals} deals, {args.workers} worker(s): wall {stats.seconds:.1f}s "
           f"({stats.deals_per_second:.0f} deals/s), CPU {cpu:.1f}s "
           f"({stats.deals / cpu:.0f} deals/s per CPU s)")
     print(f"mistakes injected: {stats.mistakes} {dict(stats.kinds.most_common())}")

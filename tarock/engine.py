@@ -369,10 +369,31 @@ def _check_misdeal(table: Table) -> None:
 
 
 # -- bidding -----------------------------------------------------------------
+_BIDDINGS: dict[tuple[Any, ...], tuple[Any, BiddingOutcome]] = {}
+"""Error-free bidding outcomes by (ruleset, bids by seat, table size, the options' identity), each with its
+options (kept alive, so the id stays theirs): auctions recur endlessly, whoever sits where."""
+_BIDDINGS_LIMIT = 1 << 16
+
+
+def _bidding_outcome(deal: Deal, bids: list[tuple[int, str]], options: Any, ruleset: _Ruleset) -> BiddingOutcome:
+    """``ruleset.check_bidding`` of the bids, remembered when it finds no error: the players' names reach only
+    the errors' sentences, so an error-free outcome is the same at any table of that size."""
+    key = (deal.ruleset, tuple(bids), deal.n_players, id(options))
+    known = _BIDDINGS.get(key)
+    if known is not None and known[0] is options:
+        return known[1]
+    result = ruleset.check_bidding(bids, deal.n_players, options, deal.players)
+    if not result.errors:
+        if len(_BIDDINGS) >= _BIDDINGS_LIMIT:
+            _BIDDINGS.clear()
+        _BIDDINGS[key] = (options, result)
+    return result
+
+
 def _check_bidding(table: Table, ruleset: _Ruleset) -> None:
     deal, contract = table.deal, table.contract
     bids = [(deal.seat(p), b) for p, b in deal.bidding or ()]
-    result = ruleset.check_bidding(bids, deal.n_players, table.options, deal.players)
+    result = _bidding_outcome(deal, bids, table.options, ruleset)
     for _, seat, message in result.errors:
         table.report("E_BID", message, deal.players[seat])
     if result.errors:

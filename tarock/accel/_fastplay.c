@@ -968,6 +968,8 @@ fail:
 
 static int seat_of_api(PyObject *name, PyObject *players) { return seat_of(name, players); }
 
+static const Rules *play_rules_of(PyObject *capsule) { return (const Rules *)PyCapsule_GetPointer(capsule, RULES_CAPSULE); }
+
 static const KernelApi api = {
     .version = KERNEL_API_VERSION,
     .size = sizeof(KernelApi),
@@ -976,6 +978,9 @@ static const KernelApi api = {
     .run_lane = run_lane,
     .seat_of = seat_of_api,
     .lane_plan = lane_plan_of,
+    .play_rules = play_rules_of,
+    .legal_mask = legal_mask,
+    .trick_winner = trick_winner,
 };
 
 static PyMethodDef methods[] = {

@@ -85,6 +85,12 @@ typedef struct {
     int (*seat_of)(PyObject *name, PyObject *players);
     /* The plan a ``lane_plan`` capsule holds; NULL with an exception set for anything else. */
     const LanePlan *(*lane_plan)(PyObject *capsule);
+    /* For the simulator's compiled players (tarock/sim/_simplay.c), which hold no rules of their own: the play
+     * rules a ``rules`` capsule holds (NULL with an exception for anything else), the legal cards of a hand
+     * (tarock.rules.play.legal_mask) and the winning place of a whole trick (trick_winner). */
+    const Rules *(*play_rules)(PyObject *capsule);
+    uint64_t (*legal_mask)(uint64_t hand, int led, int winner, uint64_t trick, const Rules *r);
+    int (*trick_winner)(const int *cards, int n, int trumps, int emperor);
 } KernelApi;
 
 #endif

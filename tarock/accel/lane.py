@@ -38,8 +38,8 @@ from tarock.rules.slovenian.contracts import (
 from tarock.rules.slovenian.replay import announcements, leader
 
 _BIDDING: dict[tuple[Any, ...], tuple[SlovenianOptions, BiddingOutcome]] = {}
-"""Bidding outcomes by (bids, players, the options' identity), with the options: a club's auctions recur
-endlessly."""
+"""Bidding outcomes by (bids by seat, table size, the options' identity), with the options: a club's auctions
+recur endlessly, whoever sits where."""
 _BIDDING_LIMIT = 1 << 16
 
 
@@ -197,13 +197,15 @@ def bidding_agrees(bidding: tuple[tuple[str, str], ...], players: tuple[str, ...
                    declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
     """Whether the bidding (a record's, by player name) is legal and ends in the contract and declarer the
     record plays."""
-    key = (bidding, players, id(options))  # options by identity: hashing one hashes every field
+    bids = tuple([(players.index(p), b) for p, b in bidding])
+    # by seat, not by name: the names reach only the errors' sentences, of which this asks only whether there
+    # are any; and the options by identity (hashing one hashes every field)
+    key = (bids, len(players), id(options))
     known = _BIDDING.get(key)
     if known is not None and known[0] is options:
         outcome = known[1]
     else:
-        bids = [(players.index(p), b) for p, b in bidding]
-        outcome = check_bidding(bids, len(players), options, players)
+        outcome = check_bidding(list(bids), len(players), options, players)
         if len(_BIDDING) >= _BIDDING_LIMIT:
             _BIDDING.clear()
         _BIDDING[key] = (options, outcome)  # the options kept alive with it: their id stays theirs

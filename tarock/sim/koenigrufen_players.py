@@ -294,6 +294,9 @@ class KoenigrufenPlay(CardPlay):
         self.declarers = declarers
         self.target = contract.tricks or 0
 
+    def state(self) -> tuple[int, ...]:
+        return self._state(sum(1 << s for s in self.declarers), self.target)
+
     def choose(self, game: TableView, seat: int, legal: int) -> int:
         if self.target and seat in self.declarers and legal & (legal - 1) \
                 and game.tricks_taken(seat) < self.target:

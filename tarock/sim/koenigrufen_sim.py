@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterator
 
-from tarock.cards import CODES, KINGS, KINGS_MASK, codes_of, mask_of
+from tarock.cards import CODES, KINGS, KINGS_MASK, cards_of, codes_of, mask_of
 from tarock.check.audit import audit_scores
-from tarock.deal import FORMAT
+from tarock.deal import FORMAT, Deal
 from tarock.engine import replay
 from tarock.facts import KoenigrufenFacts
-from tarock.formats.codec import deal_from_obj
 from tarock.game import Game, Phase
 from tarock.options import KoenigrufenOptions
 from tarock.rules.koenigrufen.contracts import BIRDS, CARDS_PER_HAND, HALF, counted_bonuses, leader
@@ -42,9 +41,11 @@ from tarock.sim.koenigrufen_players import (
     wish,
 )
 from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, transpose
-from tarock.sim.players import HandValue, value_hand
+from tarock.sim.players import HandValue
 from tarock.sim.randomplay import deal_cards
+from tarock.sim.compiled import hand_value
 from tarock.sim.errors import SimulationError
+from tarock.sim.record_deal import record_deal
 from tarock.sim.table import Table
 
 KINDS: tuple[Kind, ...] = (
@@ -121,17 +122,18 @@ class KoenigrufenSession:
         players = self._seating(seq)
         dealt, talon = deal_cards(rng, 4, redeal_without_tarok=False)
         hands = [mask_of(h) for h in dealt]
-        values = [value_hand(h) for h in hands]
+        values = [hand_value(h) for h in hands]
         wishes = [wish(values[s], hands[s], s, self.options, rng) for s in range(4)]
         bidding = run_bidding(wishes, self.options)
         plan = mistake_order(rng) if rng.random() < self.rate else []
-        state = rng.getstate()
+        state = rng.getstate() if plan else None  # each attempt at a mistake starts from here
         deal = mistake = None
         slips: list[Kind] = []
         for i, kind in enumerate(plan):
             if kind.stage == "score":
                 slips = [k for k in plan[i:] if k.stage == "score"]
                 break
+            assert state is not None  # a plan, so a state
             rng.setstate(state)
             deal = _Deal(players, list(hands), dealt, talon, values, bidding)
             mistake = self._play(deal, kind)
@@ -139,11 +141,16 @@ class KoenigrufenSession:
                 break
             deal = None
         if deal is None:
-            rng.setstate(state)
+            if state is not None:
+                rng.setstate(state)
             deal = _Deal(players, list(hands), dealt, talon, values, bidding)
             self._play(deal, None)
         record = self._record(deal, seq)
-        result = self._score(record, mistake)
+        game = deal.game
+        checked = record_deal(record, dealt, talon, deal.pick, tuple(cards_of(deal.stash)), deal.king,
+                              game.tricks if game is not None else (), game.trick_seats if game is not None else (),
+                              self.named)
+        result = self._score(checked, mistake)
         truth = [_truth(record["id"], mistake[0], *mistake[1])] if mistake is not None else []
         record["recorded"], slipped = self._sheet(result, players, slips, record["id"])
         return record, truth + slipped
@@ -210,7 +217,7 @@ class KoenigrufenSession:
         game: Game | Table
         if in_play is None:  # played legally: the replay of the record is the one check
             game = Table(players, deal.hands, contract, options, first)
-            game.play_out(heuristics.choose, heuristics.trick_done)
+            game.play_with(heuristics)
         else:
             game = Game(players, list(deal.hands), contract, options, first)
             found = self._play_cards(game, heuristics, in_play)
@@ -279,12 +286,14 @@ class KoenigrufenSession:
         record["tricks"] = _tricks_text(deal.game, self.named) if deal.game is not None else []
         return record
 
-    def _score(self, record: dict[str, Any], mistake: tuple[str, Finding] | None) -> ScoreResult:
-        rp = replay(deal_from_obj(record))
+    def _score(self, deal: Deal, mistake: tuple[str, Finding] | None) -> ScoreResult:
+        """Replay the deal as the checker will (``record_deal``: the record's ``Deal``), make sure it finds just
+        the injected mistake, and score it."""
+        rp = replay(deal)
         got = [(f.code, f.trick, f.player) for f in rp.findings]
         want = [mistake[1]] if mistake is not None else []
         if got != want or not isinstance(rp.facts, KoenigrufenFacts):
-            raise SimulationError(f"deal {record['id']}: the replay finds {got}, the simulator meant {want}")
+            raise SimulationError(f"deal {deal.id}: the replay finds {got}, the simulator meant {want}")
         return score_facts(rp.facts)
 
     def _sheet(self, result: ScoreResult, players: tuple[str, ...], slips: list[Kind],

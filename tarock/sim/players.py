@@ -50,11 +50,12 @@ UNCOUNTED = 99
 TAROK_RISK = tuple(2.0 * (c / 21) ** 2 for c in range(22))
 """Berač danger of each tarok: high ones are forced to take tricks (fitted on simulated Berač games)."""
 
-_RANK = tuple(c if c < 22 else (c - 22) % 8 for c in range(54))
-VALUE_KEY = tuple(CARD_POINTS[c] * 32 + _RANK[c] for c in range(54))
+RANK = tuple(c if c < 22 else (c - 22) % 8 for c in range(54))
+"""A card's rank within its suit (a tarok's is its number - 1; pip cards from the lowest, 0 to 7)."""
+VALUE_KEY = tuple(CARD_POINTS[c] * 32 + RANK[c] for c in range(54))
 """What a card is worth keeping: points, then rank.  The lowest is thrown away first (trula cards
 come last among taroks); in negative games the highest that still loses is got rid of first."""
-SMEAR_KEY = tuple(CARD_POINTS[c] * 32 - _RANK[c] for c in range(54))
+SMEAR_KEY = tuple(CARD_POINTS[c] * 32 - RANK[c] for c in range(54))
 """Smearing order: the card worth most, then the lowest (a king before a queen, a queen before a tarok)."""
 
 
@@ -138,7 +139,7 @@ def value_hand(hand: int) -> HandValue:
             strength += 0.5
         elif hand >> QUEENS[suit - 1] & 1:
             strength += 1.0
-        lowest_led = max(lowest_led, _RANK[low_bit(cards)])
+        lowest_led = max(lowest_led, RANK[low_bit(cards)])
     risk += 0.2 * lowest_led
     losers = _losers(hand) if n_taroks <= COLOUR_TAROKS else UNCOUNTED
     return HandValue(strength, risk, losers, n_taroks, bool(hand & (KINGS_MASK | MOND_BIT | SKIS_BIT)))
@@ -462,6 +463,19 @@ class CardPlay:
         self.seen = 0
         self.fresh = PLAIN_MASK
         self.leader = leader
+
+    def state(self) -> tuple[int, ...]:
+        """This player's state as the compiled players take it (``tarock/sim/_simplay.c``, ``play``): table
+        size, the game's switches, the seats and the called king (-1 for none), what is known so far, and
+        ``KoenigrufenPlay``'s declarers (a mask of seats) and trick target (0 here: none)."""
+        return self._state(0, 0)
+
+    def _state(self, declarers: int, target: int) -> tuple[int, ...]:
+        none = -1
+        return (self.n, self.trumps, self.contract.negative, self.contract.is_valat,
+                none if self.declarer is None else self.declarer, none if self.partner is None else self.partner,
+                none if self.called_king is None else self.called_king, self.save_pagat, self.revealed,
+                self.leader, self.seen, self.fresh, declarers, target)
 
     def trick_done(self, cards: tuple[int, ...], winner: int) -> None:
         """Remember what was played and who leads next."""

@@ -14,6 +14,7 @@ from tarock.cards import CODES, KINGS, KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA
 from tarock.game import Game
 from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, allowed_contract
+from tarock.sim.compiled import shuffle
 
 NAMES = ("Ana", "Boris", "Cilka", "David")
 
@@ -21,11 +22,12 @@ NAMES = ("Ana", "Boris", "Cilka", "David")
 def deal_cards(rng: random.Random, n_players: int, redeal_without_tarok: bool = True
                ) -> tuple[list[list[int]], list[int]]:
     """Shuffle and deal hands (sorted) and the talon (in dealt order); redeal a hand without a tarok
-    (a misdeal in ``slovenian``, not in Königrufen: ``redeal_without_tarok=False``)."""
+    (a misdeal in ``slovenian``, not in Königrufen: ``redeal_without_tarok=False``).  The shuffle is
+    ``tarock.sim.compiled.shuffle``: compiled where it can be, the same draws either way."""
     per = CARDS_PER_HAND[n_players]
     deck = list(range(54))
     while True:
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         talon = deck[:TALON_SIZE]
         hands = [sorted(deck[TALON_SIZE + i * per: TALON_SIZE + (i + 1) * per]) for i in range(n_players)]
         if not redeal_without_tarok or all(h[0] < 22 for h in hands):

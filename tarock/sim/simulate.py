@@ -21,6 +21,7 @@ output is byte-identical whatever the number of worker processes.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import multiprocessing
@@ -28,7 +29,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -37,17 +38,18 @@ from typing import Any, BinaryIO
 import orjson
 
 from tarock.check.audit import audit_scores
-from tarock.cards import CODES, codes_of, mask_of
-from tarock.deal import FORMAT
+from tarock.cards import CODES, cards_of, codes_of, mask_of
+from tarock.deal import FORMAT, Deal
 from tarock.engine import replay
 from tarock.facts import DealFacts
 from tarock.game import Game, Phase
 from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
 from tarock.sim.randomplay import deal_cards
-from tarock.formats.codec import deal_from_obj
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
+from tarock.sim.compiled import hand_value
 from tarock.sim.errors import SimulationError
+from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
 from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
@@ -63,7 +65,6 @@ from tarock.sim.players import (
     choose_stash,
     pick_talon,
     run_bidding,
-    value_hand,
 )
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND
 
@@ -111,6 +112,7 @@ class _Setup:
     """A deal up to the talon pick: what every attempt at the rest of the deal starts from."""
 
     players: tuple[str, ...]
+    dealt: list[list[int]]  # each hand's cards, lowest first
     hands: list[int]
     talon: list[int]
     values: list[HandValue]
@@ -168,7 +170,11 @@ class _Session:
         played, slips = self._play_with(setup, plan)
         record = self._record(setup, played, seq)
         deal_id = record["id"]
-        result = self._score(record, played.mistake[1] if played.mistake else None)
+        game = played.game
+        deal = record_deal(record, setup.dealt, setup.talon, setup.pick,
+                           tuple(cards_of(played.stash)), setup.called_king, game.tricks, game.trick_seats,
+                           self.named)
+        result = self._score(deal, played.mistake[1] if played.mistake else None)
         truth = []
         if played.mistake is not None:
             kind, finding = played.mistake
@@ -176,14 +182,14 @@ class _Session:
         record["recorded"], slipped = _score_sheet(result, setup.players, slips, rng, deal_id)
         return record, truth + slipped
 
-    def _score(self, record: dict[str, Any], expected: Finding | None) -> ScoreResult:
-        """Replay the record as the checker will, make sure it finds just the injected mistake, and
-        score it with the session's radelci."""
-        rp = replay(deal_from_obj(record))
+    def _score(self, deal: Deal, expected: Finding | None) -> ScoreResult:
+        """Replay the deal as the checker will (``record_deal``: the record's ``Deal``), make sure it finds
+        just the injected mistake, and score it with the session's radelci."""
+        rp = replay(deal)
         got = [(f.code, f.trick, f.player) for f in rp.findings]
         want = [expected] if expected is not None else []
         if got != want or not isinstance(rp.facts, DealFacts):
-            raise SimulationError(f"deal {record['id']}: the replay finds {got}, the simulator meant {want}")
+            raise SimulationError(f"deal {deal.id}: the replay finds {got}, the simulator meant {want}")
         result = self.ledger.apply(rp.facts)
         assert result is not None  # facts given, so the deal is scored
         return result
@@ -194,7 +200,7 @@ class _Session:
         n = self.n
         dealt, talon = deal_cards(rng, n)
         hands = [mask_of(h) for h in dealt]
-        values = [value_hand(h) for h in hands]
+        values = [hand_value(h) for h in hands]
         bidding = run_bidding([acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)], n)
         contract, declarer = bidding.contract, bidding.declarer
         king = partner = None
@@ -202,7 +208,7 @@ class _Session:
             king = call_king(hands[declarer], rng)
             partner = next((s for s in range(n) if s != declarer and hands[s] >> king & 1), None)
         pick = pick_talon(talon, contract.talon_group) if contract.talon_group else ()
-        return _Setup(players, hands, talon, values, bidding, king, partner, pick)
+        return _Setup(players, dealt, hands, talon, values, bidding, king, partner, pick)
 
     def _play_with(self, setup: _Setup, plan: list[Kind]) -> tuple[_Played, list[Kind]]:
         """The rest of the deal with the first mistake of ``plan`` it has room for.
@@ -243,7 +249,7 @@ class _Session:
         game: Game | Table
         if in_play is None:  # played legally: the replay of the record is the one check
             game = Table(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)
-            game.play_out(heuristics.choose, heuristics.trick_done)
+            game.play_with(heuristics)
             played = None
         else:
             game = Game(setup.players, hands, contract, DEFAULT_SLOVENIAN, leader)
@@ -328,7 +334,7 @@ class _Session:
             "date": self.clock.isoformat(),
             "ruleset": "slovenian",
             "players": list(players),
-            "hands": {p: codes_of(h) for p, h in zip(players, setup.hands)},
+            "hands": {p: [CODES[c] for c in h] for p, h in zip(players, setup.dealt)},
             "talon": [CODES[c] for c in setup.talon],
             "bidding": [[players[s], bid] for s, bid in bidding.bids],
             "contract": bidding.contract.name,
@@ -399,15 +405,35 @@ def simulate_sessions(players: int, seed: int, first: int, count: int, deals_per
     """Sessions ``first`` … ``first + count - 1`` of a run, every deal with its ground-truth lines
     (``options``: the Königrufen options' overrides, as items)."""
     out: Simulated = []
-    if ruleset == "koenigrufen":
-        kr_options = koenigrufen_options(None, dict(options))
+    with _rare_collections():
+        if ruleset == "koenigrufen":
+            kr_options = koenigrufen_options(None, dict(options))
+            for index in range(first, first + count):
+                session = KoenigrufenSession(seed, index, mistakes, kr_options, NAME_POOL, FIRST_DAY)
+                out.extend(session.deals(deals_per_session))
+            return out
         for index in range(first, first + count):
-            session = KoenigrufenSession(seed, index, mistakes, kr_options, NAME_POOL, FIRST_DAY)
-            out.extend(session.deals(deals_per_session))
-        return out
-    for index in range(first, first + count):
-        out.extend(_Session(players, seed, index, mistakes).deals(deals_per_session))
+            out.extend(_Session(players, seed, index, mistakes).deals(deals_per_session))
     return out
+
+
+YOUNG_COLLECTION = 100_000
+"""Allocations between two collections of the cyclic garbage collector's youngest generation while deals are
+simulated (Python's default: 700)."""
+
+
+@contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Collect the youngest generation every ``YOUNG_COLLECTION`` allocations for the block.  A deal allocates
+    thousands of short-lived objects, all freed by their reference counts, and the default threshold spent a
+    tenth of the simulator's time scanning them (``bench/bench_simulate.py``); nothing the simulator makes is
+    cyclic garbage, so memory stays as it was."""
+    saved = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, *saved[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)
 
 
 def _chunk_worker(args: tuple[int, int, int, int, int, float, str, tuple[tuple[str, Any], ...]]) -> Simulated:

@@ -15,33 +15,61 @@ The trick's winner is decided exactly as ``Game.play`` and ``Game._finish_trick`
 decide it (the highest card of the led suit, the highest tarok where taroks
 are trumps, the emperor trick by the contract's emperor mode); a difference
 would surface as a finding in that replay and stop the run.
+
+``Table.play_with`` plays the deal out with the heuristic players of
+``tarock.sim.players`` in one call to the compiled players
+(``tarock/sim/_simplay.c``, a projection of the Python ones that takes the
+legal cards and trick winners from the rules kernel) when they are built, the
+kernel is loaded and it declares the options (``tarock.accel.declared``);
+otherwise card by card in Python, the reference.  Both give the same tricks,
+which ``tests/sim/test_compiled_play.py`` checks.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from tarock import accel
+from tarock.accel.declared import accepts
 from tarock.cards import CARD_SUIT, TAROK
 from tarock.options import Options
 from tarock.rules.koenigrufen import contracts as koenigrufen
 from tarock.rules.play import EMPEROR_ALWAYS, TRULA, legal_mask
 from tarock.rules.slovenian import contracts as slovenian
+from tarock.sim.compiled import running
+from tarock.sim.players import CardPlay
 
 _TABLE_RULES: dict[str, Callable[[Any, Any], tuple[Any, bool, int]]] = {
     "slovenian": slovenian.table_rules, "koenigrufen": koenigrufen.table_rules}
+
+_KNOWN: dict[tuple[int, int], tuple[Any, Options, tuple[Any, bool, int], bool]] = {}
+"""The table rules and whether the accelerator declares the options, by the contract's and the options'
+identity, with both (kept alive, so the ids stay theirs): ``table_rules``' own cache hashes every field of
+both per deal."""
+
+
+def _rules_of(contract: Any, options: Options) -> tuple[tuple[Any, bool, int], bool]:
+    known = _KNOWN.get((id(contract), id(options)))
+    if known is not None and known[0] is contract and known[1] is options:
+        return known[2], known[3]
+    rules = _TABLE_RULES[options.ruleset](contract, options)
+    if len(_KNOWN) >= 4096:
+        _KNOWN.clear()
+    _KNOWN[(id(contract), id(options))] = (contract, options, rules, accepts(options))
+    return rules, accepts(options)
 
 
 class Table:
     """A deal's card play as the players see it (the parts of ``Game`` they read), played out in one call."""
 
     __slots__ = ("players", "n", "hands", "tricks", "trick_seats", "winners", "current_trick", "_taken",
-                 "_leader", "_rules", "_force_pagat", "_emperor")
+                 "_leader", "_rules", "_force_pagat", "_emperor", "_declared")
 
     def __init__(self, players: tuple[str, ...], hands: list[int], contract: Any, options: Options,
                  leader: int = 0) -> None:
         self.players = players
         self.n = len(players)
-        self._rules, self._force_pagat, self._emperor = _TABLE_RULES[options.ruleset](contract, options)
+        (self._rules, self._force_pagat, self._emperor), self._declared = _rules_of(contract, options)
         self.hands = list(hands)
         self.tricks: list[tuple[int, ...]] = []
         self.trick_seats: list[tuple[int, ...]] = []
@@ -49,6 +77,19 @@ class Table:
         self.current_trick: list[int] = []
         self._taken = [0] * self.n
         self._leader = leader
+
+    def play_with(self, players: CardPlay) -> None:
+        """Play every card with the heuristic ``players``: compiled when it can (see the module's docstring),
+        else ``play_out(players.choose, players.trick_done)``.  ``players`` is used up either way."""
+        compiled = running()
+        if compiled is None or not self._declared:
+            self.play_out(players.choose, players.trick_done)
+            return
+        rules = accel.play_rules(self._rules, self._force_pagat, self._emperor)
+        self.tricks, self.trick_seats, self.winners = compiled.play(self.hands, self._leader, rules, players.state())
+        for winner in self.winners:
+            self._taken[winner] += 1
+        self.hands = [0] * self.n
 
     def tricks_taken(self, seat: int) -> int:
         return self._taken[seat]
@@ -97,3 +138,4 @@ class Table:
             trick_done(done, winner)
             lead = winner
         self.current_trick = []
+

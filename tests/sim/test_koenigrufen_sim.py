@@ -83,3 +83,16 @@ def test_bad_koenigrufen_arguments_are_refused(kwargs: dict[str, Any]) -> None:
 def test_slovenian_takes_no_options() -> None:
     with pytest.raises(ValueError):
         list(simulate(4, 1, 1, 1, 0.0, options={"values": "wien"}))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["slovenian", KR])
+def test_at_a_rate_of_three_in_ten_the_findings_are_the_truth(tmp_path: Path, ruleset: str) -> None:
+    """A few thousand deals of each ruleset played through the compiled players: ``tarock check`` finds exactly
+    the injected mistakes, no more (a clean deal the fast path played wrong would show a finding)."""
+    out = tmp_path / f"{ruleset}.jsonl.gz"
+    stats = write_simulation(out, 4, sessions=150, deals_per_session=20, seed=19, mistakes=0.3, ruleset=ruleset)
+    lines = truth(out)
+    assert stats.deals == 3000 and stats.mistakes == len(lines)
+    assert 750 <= len(lines) <= 1050  # about three deals in ten
+    assert findings(checked(out)) == Counter((t["id"], t["code"], t["trick"], t["player"]) for t in lines)

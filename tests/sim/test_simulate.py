@@ -7,6 +7,7 @@ number of workers; the contracts come in the proportions of real play.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from itertools import pairwise
@@ -222,3 +223,19 @@ def test_bad_arguments_are_refused(args: tuple[int, int, int, float, int]) -> No
     players, sessions, deals, mistakes, workers = args
     with pytest.raises(ValueError):
         list(simulate(players, sessions, deals, 1, mistakes, workers))
+
+
+def test_the_collector_threshold_is_raised_only_while_simulating() -> None:
+    seen: list[tuple[int, int, int]] = []
+    real = simulate_module._Session.deals
+
+    def watched(self: Any, count: int) -> Any:
+        seen.append(gc.get_threshold())
+        return real(self, count)
+
+    before = gc.get_threshold()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(simulate_module._Session, "deals", watched)
+        simulate_module.simulate_sessions(4, 3, 0, 2, 5, 0.0)
+    assert gc.get_threshold() == before  # restored
+    assert seen == [(simulate_module.YOUNG_COLLECTION, *before[1:])] * 2  # raised for each session's deals

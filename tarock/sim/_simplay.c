@@ -1,0 +1,491 @@
+/*
+ * The simulator's hot paths in C: the deck's shuffle (``random.Random.shuffle``), a dealt hand's value for
+ * bidding (tarock/sim/players.py's ``value_hand``), and the card play: a whole deal played out by the heuristic
+ * players of tarock/sim/players.py (``CardPlay``, and the Piccolo-type declarer of
+ * tarock/sim/koenigrufen_players.py's ``KoenigrufenPlay``) on the bare table of tarock/sim/table.py
+ * (``Table.play_out``), in one call.
+ *
+ * A projection of the Python players, never a second player: every rule of thumb below is the Python
+ * method of the same name, line for line, and tests/sim/test_compiled_play.py checks both choose the same
+ * cards on many seeded deals of both rulesets (and the shuffle the same draws).  It holds no rules of the game: the legal cards and each
+ * trick's winner come from the kernel (tarock/accel/_fastplay.c) through its ``KERNEL_API`` capsule
+ * (tarock/accel/kernel.h), by the play rules the caller hands in (a ``rules`` capsule).  The card tables and
+ * the players' sort keys are read by name at ``init`` (tarock.cards, tarock.sim.players).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#include "kernel.h"
+
+static const KernelApi *api = NULL;
+static uint8_t card_suit[N_CARDS], card_points[N_CARDS];
+static uint64_t above[N_CARDS], suit_mask[5];
+static uint64_t tarok_mask, plain_mask, trula_mask, kings_mask;
+static int pagat, mond, skis, tarok_suit;
+static long value_key[N_CARDS], smear_key[N_CARDS], rank[N_CARDS];
+static double tarok_risk[22];
+static uint64_t high_taroks, queens[4];
+static long colour_taroks, uncounted;
+static int ready = 0;
+
+/* -- the players' helpers (tarock/sim/players.py: lowest, highest, low_bit, high_bit, count) ------------ */
+
+static inline int low_bit(uint64_t m) { return __builtin_ctzll(m); }
+static inline int high_bit(uint64_t m) { return 63 - __builtin_clzll(m); }
+static inline int count(uint64_t m) { return __builtin_popcountll(m); }
+
+/* The card of a non-empty mask with the smallest key (the lowest card on a tie). */
+static int lowest(uint64_t m, const long *key) {
+    int best = -1;
+    long best_key = 1L << 30;
+    for (; m; m &= m - 1) {
+        int c = low_bit(m);
+        if (key[c] < best_key) { best = c; best_key = key[c]; }
+    }
+    return best;
+}
+
+/* The card of a non-empty mask with the largest key (the lowest card on a tie). */
+static int highest(uint64_t m, const long *key) {
+    int best = -1;
+    long best_key = -(1L << 30);
+    for (; m; m &= m - 1) {
+        int c = low_bit(m);
+        if (key[c] > best_key) { best = c; best_key = key[c]; }
+    }
+    return best;
+}
+
+/* -- one deal's players: CardPlay's state (and KoenigrufenPlay's declarers and target) ------------------ */
+
+typedef struct {
+    int n, trumps, negative, is_valat, declarer, partner, called_king, save_pagat, revealed, leader, target;
+    unsigned declarers;  /* KoenigrufenPlay.declarers as seat bits (0: plain CardPlay) */
+    uint64_t seen, fresh;
+} Players;
+
+/* The table as the players read it: hands, the unfinished trick, tricks taken. */
+typedef struct {
+    uint64_t hands[MAX_SEATS];
+    int trick[MAX_SEATS], len, taken[MAX_SEATS];
+} View;
+
+/* CardPlay._winning: (card, seat) winning the unfinished trick (never the emperor: the players' own view). */
+static int winning(const Players *p, const View *v, int *win_seat) {
+    int win = v->trick[0], pos = 0;
+    for (int i = 1; i < v->len; i++) {
+        int card = v->trick[i];
+        if ((card > win && card_suit[card] == card_suit[win]) || (p->trumps && card < 22 && 22 <= win)) {
+            win = card;
+            pos = i;
+        }
+    }
+    *win_seat = (p->leader + pos) % p->n;
+    return win;
+}
+
+/* CardPlay._beating */
+static uint64_t beating(const Players *p, uint64_t legal, int win) {
+    if (p->trumps && card_suit[win] != tarok_suit) return legal & (above[win] | tarok_mask);
+    return legal & above[win];
+}
+
+/* CardPlay.friend */
+static int friend_of(const Players *p, int seat, int other) {
+    if (p->declarer < 0 || seat == other) return seat == other;
+    int mine = seat == p->declarer || seat == p->partner;
+    int theirs = other == p->declarer || other == p->partner;
+    if (mine != theirs) return 0;
+    return p->revealed || (seat == p->partner && other == p->declarer);
+}
+
+/* CardPlay._negative */
+static int negative(const Players *p, const View *v, int seat, uint64_t legal) {
+    if (!v->len) return lowest(legal, value_key);
+    int win_seat, win = winning(p, v, &win_seat);
+    uint64_t under = legal & ~beating(p, legal, win);
+    int last = v->len == p->n - 1;
+    if (p->declarer < 0 || seat == p->declarer || win_seat == p->declarer) {
+        if (under) return highest(under, value_key);
+        return last ? highest(legal, value_key) : lowest(legal, value_key);
+    }
+    return lowest(legal, value_key);
+}
+
+/* CardPlay._valat_lead */
+static int valat_lead(const Players *p, uint64_t legal, uint64_t hand) {
+    uint64_t outside = ~(p->seen | hand), masters = 0;
+    for (uint64_t rest = legal; rest; rest &= rest - 1) {
+        int card = low_bit(rest);
+        if (!(above[card] & outside)) masters |= 1ULL << card;
+    }
+    if (p->trumps && (masters & tarok_mask)) return high_bit(masters & tarok_mask);
+    return high_bit(masters ? masters : legal);
+}
+
+/* CardPlay._lead */
+static int lead(const Players *p, int seat, uint64_t legal, uint64_t hand) {
+    if (p->is_valat && seat == p->declarer) return valat_lead(p, legal, hand);
+    uint64_t kings = legal & kings_mask & p->fresh;
+    if (kings) return low_bit(kings);
+    int on_side = seat == p->declarer || seat == p->partner;
+    if (seat == p->declarer && !p->revealed && p->called_king >= 0) {
+        uint64_t called_suit = legal & suit_mask[card_suit[p->called_king]];
+        if (called_suit) return low_bit(called_suit);
+    }
+    uint64_t taroks = p->trumps ? legal & tarok_mask : 0;
+    if (on_side && taroks && 2 * count(taroks) >= count(legal)) {
+        int top = high_bit(taroks);
+        uint64_t mond_bit = 1ULL << mond;
+        if (top == mond && !((p->seen | hand) & (1ULL << skis)) && (taroks & ~mond_bit)) top = high_bit(taroks & ~mond_bit);
+        return top;
+    }
+    uint64_t plain = legal & plain_mask;
+    return lowest(plain ? plain : legal, value_key);
+}
+
+/* CardPlay._valat_follow */
+static int valat_follow(const Players *p, const View *v, int seat, uint64_t legal) {
+    int win_seat, win = winning(p, v, &win_seat);
+    uint64_t beat = beating(p, legal, win);
+    if (beat && (seat == p->declarer || win_seat == p->declarer))
+        return v->len == p->n - 1 ? low_bit(beat) : high_bit(beat);
+    return lowest(legal, value_key);
+}
+
+/* CardPlay._follow */
+static int follow(const Players *p, const View *v, int seat, uint64_t legal, uint64_t hand) {
+    int win_seat, win = winning(p, v, &win_seat);
+    int last = v->len == p->n - 1;
+    int friendly = friend_of(p, seat, win_seat);
+    if (friendly && (last || (card_suit[win] == tarok_suit && win >= 18)))
+        return highest((legal & ~trula_mask) ? legal & ~trula_mask : legal, smear_key);
+    uint64_t beat = beating(p, legal, win);
+    int points = 0;
+    for (int i = 0; i < v->len; i++) points |= card_points[v->trick[i]] > 1;
+    if (beat && !friendly && (last || points)) {
+        uint64_t pagat_bit = 1ULL << pagat;
+        int card = low_bit(beat);
+        if (card == pagat && !last && (beat & ~pagat_bit)) card = low_bit(beat & ~pagat_bit);
+        if (card != mond || last || ((p->seen | hand) & (1ULL << skis))) return card;
+    }
+    return lowest(legal, value_key);
+}
+
+/* KoenigrufenPlay.choose, then CardPlay.choose: the card ``seat`` plays from ``legal``. */
+static int choose(const Players *p, const View *v, int seat, uint64_t legal) {
+    if (p->target && (p->declarers >> seat & 1) && (legal & (legal - 1)) && v->taken[seat] < p->target) {
+        if (!v->len) return (legal & tarok_mask) == 0 ? highest(legal, value_key) : high_bit(legal & tarok_mask);
+        int win_seat, win = winning(p, v, &win_seat);
+        uint64_t beat = beating(p, legal, win);
+        if (beat) return (beat & tarok_mask) ? high_bit(beat & tarok_mask) : high_bit(beat);
+    }
+    if (!(legal & (legal - 1))) return low_bit(legal);
+    uint64_t pagat_bit = 1ULL << pagat;
+    if (seat == p->save_pagat && (legal & ~pagat_bit)) legal &= ~pagat_bit;
+    if (p->negative) return negative(p, v, seat, legal);
+    uint64_t hand = v->hands[seat];
+    if (!v->len) return lead(p, seat, legal, hand);
+    if (p->is_valat) return valat_follow(p, v, seat, legal);
+    return follow(p, v, seat, legal, hand);
+}
+
+/* CardPlay.trick_done */
+static void trick_done(Players *p, uint64_t mask, int winner) {
+    p->seen |= mask;
+    if (p->called_king >= 0 && (mask >> p->called_king & 1)) p->revealed = 1;
+    if (p->fresh & mask)
+        for (int suit = 1; suit < 5; suit++)
+            if (mask & suit_mask[suit]) p->fresh &= ~suit_mask[suit];
+    p->leader = winner;
+}
+
+/* -- a dealt hand's value (value_hand, _losers) --------------------------------------------------------- */
+
+/* players._losers */
+static long losers(uint64_t hand) {
+    long total = 0;
+    for (int suit = 0; suit < 5; suit++) {
+        uint64_t mine = hand & suit_mask[suit];
+        if (!mine) continue;
+        uint64_t outside = suit_mask[suit] & ~hand;
+        int length = count(mine);
+        int run = outside ? count(mine & above[high_bit(outside)]) : length;
+        if (run < length && run < (count(outside) + 2) / 3 + 1) total += length - run;
+    }
+    return total;
+}
+
+/* value_hand(hand) -> (strength, risk, losers, taroks, honours): players.value_hand's HandValue fields, each
+ * sum in the Python's order (so the floats are the same to the last bit). */
+static PyObject *py_value_hand(PyObject *self, PyObject *arg) {
+    uint64_t hand = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.value_hand before init");
+        return NULL;
+    }
+    const uint64_t mond_skis = (1ULL << mond) | (1ULL << skis);
+    uint64_t taroks = hand & tarok_mask;
+    int n_taroks = count(taroks);
+    double strength = (double)(n_taroks + count(hand & high_taroks)) + 3.0 * count(hand & mond_skis);
+    strength += 3.0 * count(hand & kings_mask);
+    double risk = 0.4 * n_taroks;
+    for (; taroks; taroks &= taroks - 1) risk += tarok_risk[low_bit(taroks)];
+    long lowest_led = 0;
+    for (int suit = 1; suit < 5; suit++) {
+        uint64_t cards = hand & suit_mask[suit];
+        int length = count(cards);
+        if (length == 0) {
+            strength += 1.5;
+            risk += 2.3;
+            continue;
+        }
+        if (length == 1) strength += 0.5;
+        else if (hand & queens[suit - 1]) strength += 1.0;
+        if (rank[low_bit(cards)] > lowest_led) lowest_led = rank[low_bit(cards)];
+    }
+    risk += 0.2 * lowest_led;
+    long lost = n_taroks <= colour_taroks ? losers(hand) : uncounted;
+    return Py_BuildValue("(ddliO)", strength, risk, lost, n_taroks, (hand & (kings_mask | mond_skis)) ? Py_True : Py_False);
+}
+
+/* -- the table (Table.play_out) ------------------------------------------------------------------------ */
+
+/* play(hands, leader, rules, players) -> (tricks, seats, winners): every card of the deal, chosen by the
+ * players from the legal cards of ``rules`` (a kernel ``rules`` capsule).  ``players``: CardPlay's state as
+ * (n, trumps, negative, is_valat, declarer, partner, called_king, save_pagat, revealed, leader, seen, fresh,
+ * declarers, target), a seat or card -1 for none, ``declarers`` a mask of seats.  The tricks in play order as
+ * tuples of cards, their seats as tuples, each trick's winner. */
+static PyObject *py_play(PyObject *self, PyObject *args) {
+    PyObject *hands_obj, *rules_obj;
+    int leader;
+    Players p;
+    unsigned long long seen, fresh;
+    if (!PyArg_ParseTuple(args, "O!iO(iiiiiiiiiiKKIi)", &PyList_Type, &hands_obj, &leader, &rules_obj, &p.n,
+                          &p.trumps, &p.negative, &p.is_valat, &p.declarer, &p.partner, &p.called_king,
+                          &p.save_pagat, &p.revealed, &p.leader, &seen, &fresh, &p.declarers, &p.target))
+        return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.play before init");
+        return NULL;
+    }
+    p.seen = seen;
+    p.fresh = fresh;
+    const Rules *r = api->play_rules(rules_obj);
+    if (!r) return NULL;
+    int n = p.n;
+    if (n < 2 || n > MAX_SEATS || PyList_GET_SIZE(hands_obj) != n || leader < 0 || leader >= n) {
+        PyErr_SetString(PyExc_ValueError, "_simplay.play: 2 to 4 hands and a leader among them");
+        return NULL;
+    }
+    View v = {0};
+    for (int s = 0; s < n; s++) {
+        v.hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands_obj, s));
+        if (PyErr_Occurred()) return NULL;
+    }
+    PyObject *tricks = PyList_New(0), *seats = PyList_New(0), *winners = PyList_New(0);
+    if (!tricks || !seats || !winners) goto fail;
+    int lead_seat = leader;
+    while (v.hands[lead_seat]) {
+        int led = -1, win = -1, order[MAX_SEATS];
+        uint64_t mask = 0;
+        v.len = 0;
+        for (int i = 0; i < n; i++) {
+            int seat = (lead_seat + i) % n;
+            uint64_t legal = api->legal_mask(v.hands[seat], led, win, mask, r);
+            if (!legal) {
+                PyErr_SetString(PyExc_RuntimeError, "_simplay.play: a seat with no legal card");
+                goto fail;
+            }
+            int card = choose(&p, &v, seat, legal);
+            uint64_t bit = 1ULL << card;
+            v.hands[seat] ^= bit;
+            order[i] = seat;
+            v.trick[v.len++] = card;
+            if (led < 0) { led = card; win = card; }
+            else {
+                int cs = card_suit[card];
+                if (r->trumps && cs == tarok_suit) {
+                    if (card_suit[win] != tarok_suit || card > win) win = card;
+                } else if (cs == card_suit[led] && card_suit[win] == cs && card > win) win = card;
+            }
+            mask |= bit;
+        }
+        int winner = order[api->trick_winner(v.trick, n, r->trumps, r->emperor)];
+        PyObject *cards = PyTuple_New(n), *who = PyTuple_New(n), *w = PyLong_FromLong(winner);
+        if (!cards || !who || !w) { Py_XDECREF(cards); Py_XDECREF(who); Py_XDECREF(w); goto fail; }
+        for (int i = 0; i < n; i++) {
+            PyTuple_SET_ITEM(cards, i, PyLong_FromLong(v.trick[i]));
+            PyTuple_SET_ITEM(who, i, PyLong_FromLong(order[i]));
+        }
+        int bad = PyList_Append(tricks, cards) < 0 || PyList_Append(seats, who) < 0 || PyList_Append(winners, w) < 0;
+        Py_DECREF(cards);
+        Py_DECREF(who);
+        Py_DECREF(w);
+        if (bad) goto fail;
+        v.taken[winner]++;
+        trick_done(&p, mask, winner);
+        lead_seat = winner;
+    }
+    return Py_BuildValue("(NNN)", tricks, seats, winners);
+fail:
+    Py_XDECREF(tricks);
+    Py_XDECREF(seats);
+    Py_XDECREF(winners);
+    return NULL;
+}
+
+/* -- the deck's shuffle (random.Random.shuffle) ----------------------------------------------------------- */
+
+/* shuffle(rng, deck): ``rng.shuffle(deck)`` for a ``random.Random`` -- CPython's shuffle and
+ * ``_randbelow_with_getrandbits`` step for step, drawing from ``rng.getrandbits`` itself, so the deck and the
+ * generator's state end as the Python leaves them (tarock/sim/compiled.py checks that on a probe at load and
+ * keeps the Python's otherwise). */
+static PyObject *py_shuffle(PyObject *self, PyObject *args) {
+    PyObject *rng, *deck;
+    if (!PyArg_ParseTuple(args, "OO!", &rng, &PyList_Type, &deck)) return NULL;
+    PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (!getrandbits) return NULL;
+    PyObject *bits[64] = {NULL};
+    for (Py_ssize_t i = PyList_GET_SIZE(deck) - 1; i >= 1; i--) {
+        unsigned long long n = (unsigned long long)i + 1, r;
+        int k = 64 - __builtin_clzll(n);
+        if (!bits[k] && !(bits[k] = PyLong_FromLong(k))) goto fail;
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits[k]);
+            if (!drawn) goto fail;
+            r = PyLong_AsUnsignedLongLong(drawn);
+            Py_DECREF(drawn);
+            if (r == (unsigned long long)-1 && PyErr_Occurred()) goto fail;
+        } while (r >= n);
+        PyObject *a = PyList_GET_ITEM(deck, i), *b = PyList_GET_ITEM(deck, (Py_ssize_t)r);
+        PyList_SET_ITEM(deck, i, b);
+        PyList_SET_ITEM(deck, (Py_ssize_t)r, a);
+    }
+    for (int k = 0; k < 64; k++) Py_XDECREF(bits[k]);
+    Py_DECREF(getrandbits);
+    Py_RETURN_NONE;
+fail:
+    for (int k = 0; k < 64; k++) Py_XDECREF(bits[k]);
+    Py_DECREF(getrandbits);
+    return NULL;
+}
+
+/* -- loading --------------------------------------------------------------------------------------------- */
+
+static int read_longs(PyObject *tables, const char *name, long *out, Py_ssize_t size) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Fast(v, name);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != size) {
+        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_masks(PyObject *tables, const char *name, uint64_t *out, Py_ssize_t size) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Fast(v, name);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != size) {
+        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_doubles(PyObject *tables, const char *name, double *out, Py_ssize_t size) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    PyObject *seq = PySequence_Fast(v, name);
+    Py_DECREF(v);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != size) {
+        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_long(PyObject *tables, const char *name, long *out) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_one(PyObject *tables, const char *name, uint64_t *out) {
+    PyObject *v = PyMapping_GetItemString(tables, name);
+    if (!v) return -1;
+    *out = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* init(tables): the card tables (tarock.cards) and the players' tables (tarock.sim.players: VALUE_KEY,
+ * SMEAR_KEY, RANK, TAROK_RISK, HIGH_TAROKS, QUEEN_BITS, COLOUR_TAROKS, UNCOUNTED), by name from one mapping; and the kernel's API (it must be loaded and initialised first). */
+static PyObject *py_init(PyObject *self, PyObject *tables) {
+    long suits[N_CARDS], points[N_CARDS];
+    uint64_t t_m, p_m, tr_m, k_m, pg, mo, sk, ts;
+    if (read_longs(tables, "CARD_SUIT", suits, N_CARDS) < 0 || read_longs(tables, "CARD_POINTS", points, N_CARDS) < 0
+        || read_masks(tables, "ABOVE", above, N_CARDS) < 0 || read_masks(tables, "SUIT_MASKS", suit_mask, 5) < 0
+        || read_one(tables, "TAROK_MASK", &t_m) < 0 || read_one(tables, "PLAIN_MASK", &p_m) < 0
+        || read_one(tables, "TRULA_MASK", &tr_m) < 0 || read_one(tables, "KINGS_MASK", &k_m) < 0
+        || read_one(tables, "PAGAT", &pg) < 0 || read_one(tables, "MOND", &mo) < 0 || read_one(tables, "SKIS", &sk) < 0
+        || read_one(tables, "TAROK", &ts) < 0 || read_longs(tables, "VALUE_KEY", value_key, N_CARDS) < 0
+        || read_longs(tables, "SMEAR_KEY", smear_key, N_CARDS) < 0 || read_longs(tables, "RANK", rank, N_CARDS) < 0
+        || read_doubles(tables, "TAROK_RISK", tarok_risk, 22) < 0 || read_one(tables, "HIGH_TAROKS", &high_taroks) < 0
+        || read_masks(tables, "QUEEN_BITS", queens, 4) < 0 || read_long(tables, "COLOUR_TAROKS", &colour_taroks) < 0
+        || read_long(tables, "UNCOUNTED", &uncounted) < 0)
+        return NULL;
+    for (int c = 0; c < N_CARDS; c++) {
+        card_suit[c] = (uint8_t)suits[c];
+        card_points[c] = (uint8_t)points[c];
+    }
+    tarok_mask = t_m;
+    plain_mask = p_m;
+    trula_mask = tr_m;
+    kings_mask = k_m;
+    pagat = (int)pg;
+    mond = (int)mo;
+    skis = (int)sk;
+    tarok_suit = (int)ts;
+    const KernelApi *k = (const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0);
+    if (!k) return NULL;
+    if (k->version != KERNEL_API_VERSION || k->size != sizeof(KernelApi)) {
+        PyErr_SetString(PyExc_ImportError, "_simplay: the kernel's API is not the one this module was built with");
+        return NULL;
+    }
+    api = k;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_O, "Load the card tables and the players' keys by name; bind the kernel's API."},
+    {"value_hand", py_value_hand, METH_O, "A dealt hand's HandValue fields: (strength, risk, losers, taroks, honours)."},
+    {"shuffle", py_shuffle, METH_VARARGS, "random.Random.shuffle(deck), drawing from the generator's getrandbits."},
+    {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_simplay", "The simulator's card play in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__simplay(void) { return PyModule_Create(&module); }

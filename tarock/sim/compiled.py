@@ -1,0 +1,88 @@
+"""The simulator's compiled hot paths (``tarock/sim/_simplay.c``), loaded when built, and what dispatches to them.
+
+The Python players (``tarock.sim.players``, ``tarock.sim.koenigrufen_players``) are the reference;
+``_simplay`` is their projection: a dealt hand's value (``hand_value``) and a whole deal's card play
+(``tarock.sim.table.Table.play_with``); and the deck's shuffle (``shuffle``), CPython's
+``random.Random.shuffle`` step for step, drawing from the generator itself -- used only when it leaves a probe
+deck and generator exactly as the Python does (``_SHUFFLES``).  It reads the card tables and the players' own tables by name at load,
+and takes the legal cards and trick winners from the rules kernel (``tarock.accel``).  It runs only while the
+kernel does (``TAROCK_REFERENCE=1`` or ``tarock.accel.reference()`` switch both off), so a run on the reference
+is one switch away; ``tests/sim/test_compiled_play.py`` checks both give the same output byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from types import ModuleType
+
+from tarock import accel, cards
+from tarock.sim import players
+from tarock.sim.players import HandValue, value_hand
+
+
+def _load() -> ModuleType | None:
+    """``_simplay`` initialised with the tables it reads; None when it was not built or the kernel was not loaded
+    at import."""
+    if not accel.BUILT:
+        return None
+    try:
+        from tarock.sim import _simplay  # type: ignore[attr-defined]  # compiled: no stub
+    except ImportError:
+        return None
+    tables = {**vars(cards), "VALUE_KEY": players.VALUE_KEY, "SMEAR_KEY": players.SMEAR_KEY,
+              "RANK": players.RANK, "TAROK_RISK": players.TAROK_RISK, "HIGH_TAROKS": players.HIGH_TAROKS,
+              "QUEEN_BITS": tuple(1 << q for q in players.QUEENS), "COLOUR_TAROKS": players.COLOUR_TAROKS,
+              "UNCOUNTED": players.UNCOUNTED}
+    try:
+        _simplay.init(tables)
+    except (ImportError, KeyError, TypeError, ValueError, OverflowError) as exc:
+        warnings.warn(f"tarock.sim: the compiled players do not load ({exc}); the Python players play instead "
+                      "(rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
+        return None
+    return _simplay
+
+
+SIMPLAY: ModuleType | None = _load()
+"""The compiled players, or None: callers also ask ``running()`` at every use."""
+
+
+def _shuffles_as_python(module: ModuleType | None) -> bool:
+    """Whether ``module.shuffle`` leaves decks and the generator as ``random.Random.shuffle`` does, on probes of
+    every length a deal shuffles and more (another Python's shuffle may draw differently)."""
+    if module is None:
+        return False
+    ours, theirs = random.Random("probe"), random.Random("probe")
+    for size in (1, 2, 3, 17, 33, 54, 54, 54, 200):
+        a, b = list(range(size)), list(range(size))
+        module.shuffle(ours, a)
+        theirs.shuffle(b)
+        if a != b:
+            return False
+    return ours.getstate() == theirs.getstate()
+
+
+_SHUFFLES = _shuffles_as_python(SIMPLAY)
+"""Whether the compiled shuffle is the Python's here (checked once, at import)."""
+
+
+def running() -> ModuleType | None:
+    """The compiled players when they may run now (built, and the kernel not switched off), else None."""
+    return SIMPLAY if accel.KERNEL is not None else None
+
+
+def hand_value(hand: int) -> HandValue:
+    """``tarock.sim.players.value_hand``, compiled when it may run."""
+    compiled = running()
+    if compiled is None:
+        return value_hand(hand)
+    return HandValue(*compiled.value_hand(hand))
+
+
+def shuffle(rng: random.Random, deck: list[int]) -> None:
+    """``rng.shuffle(deck)``, compiled when it may run and ``rng`` is a plain ``random.Random``."""
+    compiled = running()
+    if compiled is None or not _SHUFFLES or type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
+    compiled.shuffle(rng, deck)
