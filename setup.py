@@ -15,5 +15,7 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                              include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("tarock.accel._fastscore", ["tarock/accel/_fastscore.c"], optional=True,
                              extra_compile_args=["-O2"]),
+                   Extension("tarock.accel._solver", ["tarock/accel/_solver.c"], optional=True, include_dirs=KERNEL_H,
+                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
                              depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"])])

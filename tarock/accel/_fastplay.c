@@ -967,6 +967,7 @@ fail:
 
 
 static int seat_of_api(PyObject *name, PyObject *players) { return seat_of(name, players); }
+static const Rules *rules_of(PyObject *capsule) { return (const Rules *)PyCapsule_GetPointer(capsule, RULES_CAPSULE); }
 
 static const KernelApi api = {
     .version = KERNEL_API_VERSION,
@@ -976,6 +977,9 @@ static const KernelApi api = {
     .run_lane = run_lane,
     .seat_of = seat_of_api,
     .lane_plan = lane_plan_of,
+    .legal_mask = legal_mask,
+    .trick_winner = trick_winner,
+    .rules = rules_of,
 };
 
 static PyMethodDef methods[] = {

@@ -44,7 +44,9 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from tarock import accel
 from tarock.cards import (
     ABOVE,
     CARD_POINTS,
@@ -56,7 +58,14 @@ from tarock.cards import (
     TRULA_MASK,
 )
 from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
-from tarock.rules.slovenian.contracts import CONTRACTS, Contract, forced_pagat_applies, legal_mask, trick_winner
+from tarock.rules.slovenian.contracts import (
+    CONTRACTS,
+    Contract,
+    forced_pagat_applies,
+    legal_mask,
+    table_rules,
+    trick_winner,
+)
 
 POINTS = "points"
 NO_TRICK = "no_trick"
@@ -68,6 +77,7 @@ THIRDS: tuple[int, ...] = tuple(3 * p - 2 for p in CARD_POINTS)
 _INF = 1 << 30
 _TT_LIMIT = 1_000_000  # entries per game context before its table is cleared (about 1.3 kB each, memos included)
 _MOVES_LIMIT = 500_000  # memoised move lists (and packed runs) per game context
+_CORE_TT_BITS = 20  # the compiled core's table: 2**20 entries of 48 bytes per game context
 _BEATERS_TRUMPS: tuple[int, ...] = tuple(
     ABOVE[c] | (TAROK_MASK if CARD_SUIT[c] != TAROK else 0) for c in range(54)
 )
@@ -235,13 +245,22 @@ class _Context:
 
 
 class _Engine:
-    """Alpha-beta over one context; ``tt`` maps packed (leader, *hands) at trick boundaries to (low, high, lead)."""
+    """Alpha-beta over one context; ``tt`` maps packed (leader, *hands) at trick boundaries to (low, high, lead).
 
-    def __init__(self, ctx: _Context) -> None:
+    With ``compiled`` (``_core``) the search below the driver runs in the compiled core, which holds a table
+    of its own; the driver (``exact``) is the same either way.
+    """
+
+    def __init__(self, ctx: _Context, compiled: bool = False) -> None:
         self.ctx = ctx
         self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.hands: list[int] = [0] * ctx.n
         self.visit = _make_visit(ctx, self.hands, self.tt)
+        self.core = _core(ctx) if compiled else None
+
+    def size(self) -> int:
+        """Positions held in the transposition table."""
+        return int(self.core.size()) if self.core is not None else len(self.tt)
 
     def exact(self, position: Position, guess: int | None = None) -> int:
         """The value of ``position``: the declarer side's counted points at the end, or 0 / -1.
@@ -278,6 +297,9 @@ class _Engine:
             return -1
         if position.finished:
             return 0
+        if self.core is not None:
+            return int(self.core.probe(position.hands, position.leader, position.trick,
+                                       _upper_bound(position, self.ctx), alpha, beta))
         self.hands[:] = position.hands
         contract = CONTRACTS[self.ctx.contract]
         led, winner = _trick_state(position.trick, contract.trumps)
@@ -593,19 +615,45 @@ def _high_first(mask: int) -> list[int]:
     return out
 
 
-_ENGINES: OrderedDict[_Context, _Engine] = OrderedDict()
-_MAX_CONTEXTS = 16
+_GOAL_CODES = {POINTS: "GOAL_POINTS", NO_TRICK: "GOAL_NO_TRICK", ALL_TRICKS: "GOAL_ALL_TRICKS"}
+"""Each goal's name in the compiled core."""
+
+
+def compiled_available(options: SlovenianOptions) -> bool:
+    """Whether the compiled core searches under ``options``: built, the kernel loaded (not ``accel.reference()``)
+    and the options declared (``tarock.accel.declared``); otherwise this module's own search runs."""
+    return accel.SOLVER is not None and accel.KERNEL is not None and accel.accepts(options)
+
+
+def _core(ctx: _Context) -> Any:
+    """The compiled core's engine of ``ctx`` (``tarock/accel/_solver.c``): the kernel's play rules of the contract
+    (``tarock.accel.play_rules`` of the reference's ``table_rules``) and this module's tables."""
+    assert accel.SOLVER is not None
+    contract = CONTRACTS[ctx.contract]
+    beaters = _BEATERS_TRUMPS if contract.trumps else ABOVE
+    return accel.SOLVER.Engine(accel.play_rules(*table_rules(contract, ctx.options)), ctx.n, ctx.side_mask,
+                               getattr(accel.SOLVER, _GOAL_CODES[ctx.goal]), ctx.bring_home, ctx.bring_home_thirds,
+                               THIRDS, _equivalence(ctx.goal, ctx.bring_home), CARD_POINTS, beaters, ABOVE,
+                               _CORE_TT_BITS)
+
+
+_ENGINES: OrderedDict[tuple[_Context, bool], _Engine] = OrderedDict()
+_MAX_CONTEXTS = 8
 
 
 def _engine(ctx: _Context) -> _Engine:
-    """The engine (and its transposition table) of one context, kept across calls (least recently used out)."""
-    engine = _ENGINES.get(ctx)
+    """The engine (and its transposition table) of one context, kept across calls (least recently used out).
+
+    Compiled and reference engines are kept apart, so ``accel.reference()`` always gets the reference.
+    """
+    key = (ctx, compiled_available(ctx.options))
+    engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[ctx] = _Engine(ctx)
+        engine = _ENGINES[key] = _Engine(ctx, key[1])
         if len(_ENGINES) > _MAX_CONTEXTS:
             _ENGINES.popitem(last=False)
     else:
-        _ENGINES.move_to_end(ctx)
+        _ENGINES.move_to_end(key)
     return engine
 
 
@@ -616,7 +664,7 @@ def clear_cache() -> None:
 
 def cache_size() -> int:
     """Positions held in the transposition tables of every kept context."""
-    return sum(len(e.tt) for e in _ENGINES.values())
+    return sum(e.size() for e in _ENGINES.values())
 
 
 def _context(position: Position, goal: str) -> _Context:

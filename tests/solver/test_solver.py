@@ -18,6 +18,7 @@ from functools import cache
 import orjson
 import pytest
 
+from tarock import accel
 from tarock.solver import search as solver
 from tarock.solver.analyse import analyse_command, analyse_deal
 from tarock.solver.position import position_before
@@ -365,14 +366,29 @@ def test_analysis_of_records_that_stop_early() -> None:
 
 
 def test_full_tables_shrink_without_changing_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference's table, limited to 40 entries, drops positions and still finds the brute force's values."""
     monkeypatch.setattr(solver, "_TT_LIMIT", 40)
     monkeypatch.setattr(solver, "_MOVES_LIMIT", 20)
     rng = random.Random(13)
+    with accel.reference():
+        for _ in range(20):
+            clear_cache()
+            pos = random_ending(rng, 4, 4, "solo_tri")
+            assert value(pos) == expected(pos, brute(pos, POINTS))
+            assert cache_size() <= 40
+
+
+@pytest.mark.skipif(accel.SOLVER is None, reason="the compiled solver core was not built")
+def test_a_tiny_compiled_table_replaces_entries_without_changing_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled core's table of 16 entries (4 buckets of 4) is full at once: replaced entries must not change
+    a value, and the table never holds more than it has room for."""
+    monkeypatch.setattr(solver, "_CORE_TT_BITS", 4)
+    rng = random.Random(14)
     for _ in range(20):
         clear_cache()
-        pos = random_ending(rng, 4, 4, "solo_tri")
-        assert value(pos) == expected(pos, brute(pos, POINTS))
-        assert cache_size() <= 40
+        pos = random_ending(rng, 4, 4, rng.choice(["solo_tri", "tri", "valat"]))
+        assert value(pos) == expected(pos, brute(pos, pos.objective))
+        assert cache_size() <= 16
 
 
 def test_summarise_counts_each_players_losses_by_hand() -> None:
