@@ -26,7 +26,10 @@ static const KernelApi *kernel = NULL;
 enum { GOAL_POINTS, GOAL_NO_TRICK, GOAL_ALL_TRICKS };
 enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
 #define INF (1 << 30)
-#define TRULA ((1ULL << 0) | (1ULL << 20) | (1ULL << 21))
+#define PAGAT_CARD 0
+#define MOND 20
+#define SKIS 21
+#define TRULA ((1ULL << PAGAT_CARD) | (1ULL << MOND) | (1ULL << SKIS))
 
 typedef struct {
     uint64_t hands[MAX_SEATS];
@@ -41,7 +44,7 @@ typedef struct {
     int n, goal, bonus_card, bonus;
     uint64_t side, bonus_bit;
     int thirds[N_CARDS], cls[N_CARDS], points_of[N_CARDS];
-    uint64_t beaters[N_CARDS], above[N_CARDS];
+    uint64_t beaters[N_CARDS], above[N_CARDS], taroks;
     int nblocks;
     int block_start[N_CARDS];
     uint64_t block_mask[N_CARDS], runs;
@@ -157,6 +160,32 @@ static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase,
     return count;
 }
 
+/* What one side surely takes, in thirds, at a trick boundary (points goal, taroks trumps): the holder of the
+ * highest live tarok wins a trick with each card of his unbroken run of the highest live taroks, whenever he
+ * plays it, and each other card of that trick adds at least one third.  The Škis is not sure while the other
+ * side holds the Pagat and another hand the Mond (the emperor trick).  Sets ``*holder`` to the run's seat. */
+static int sure_thirds(const Engine *e, uint64_t live, int *holder) {
+    uint64_t taroks = live & e->taroks;
+    if (!taroks) return 0;
+    int top = highest(taroks), h = -1;
+    for (int i = 0; i < e->n; i++)
+        if (e->hands[i] >> top & 1) h = i;
+    *holder = h;
+    int ours = (int)(e->side >> h & 1), sure = 0;
+    while (taroks && (e->hands[h] >> (top = highest(taroks)) & 1)) {
+        if (top == SKIS && e->rules->emperor && (live >> PAGAT_CARD & 1) && (live >> MOND & 1)
+            && !(e->hands[h] >> MOND & 1)) {
+            int pagat_holder = -1;
+            for (int i = 0; i < e->n; i++)
+                if (e->hands[i] >> PAGAT_CARD & 1) pagat_holder = i;
+            if ((int)(e->side >> pagat_holder & 1) != ours) break;
+        }
+        sure += e->thirds[top] + e->n - 1;
+        taroks &= ~(1ULL << top);
+    }
+    return sure;
+}
+
 static inline int cards_in(const Engine *e) {
     int c = 0;
     for (int i = 0; i < e->n; i++) c += __builtin_popcountll(e->hands[i]);
@@ -174,6 +203,14 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         if (points) {
             if (rem <= alpha) return rem;
             if (beta <= 0) return 0;
+            int holder = -1, sure = sure_thirds(e, live, &holder);
+            if (sure) {
+                if (e->side >> holder & 1) {
+                    if (sure >= beta) return sure;
+                } else if (rem - sure <= alpha) {
+                    return rem - sure;
+                }
+            }
         }
         for (int i = 0; i < n; i++) key[i] = pack(e, e->hands[i], live);
         Entry *x = lookup(e, key, seat);
@@ -320,6 +357,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
         || read_ints(points, e->points_of, "points") < 0 || read_masks(beaters, e->beaters, N_CARDS, "beaters") < 0
         || read_masks(above, e->above, N_CARDS, "above") < 0)
         return -1;
+    e->taroks = e->rules->trumps ? e->above[PAGAT_CARD] | 1ULL << PAGAT_CARD : 0;
     /* search.py's ``_blocks``: runs of two or more cards of one suit (``above`` chains them) and one class */
     e->nblocks = 0;
     e->runs = 0;
