@@ -704,28 +704,34 @@ def _render_deal(console: Any, detail: Any) -> None:
 @app.command()
 def analyse(
     files: Annotated[list[Path], typer.Argument(help="Record files or directories.")],
-    from_trick: Annotated[int, typer.Option("--from-trick", "-k", help="Annotate every card from this trick on.")],
+    from_trick: Annotated[int, typer.Option("--from-trick", "-k", help="Annotate every card from this trick on.")] = 1,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json (one object per deal).")] = Format.text,
 ) -> None:
-    """The card points each card lost against double-dummy best play, from trick K on."""
+    """The card points each card lost against double-dummy best play, from trick K on (default: the whole deal),
+    the better cards, and a summary per player."""
     from tarock.solver.analyse import analyse_command
     from tarock.formats.reader import iter_record_files
 
     from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from tarock.solver.analyse import summarise, text_lines
 
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
-    reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json")
     done: list[dict[str, Any]] = []
     err = Console(stderr=True)
-    with Progress(SpinnerColumn(), TextColumn("analysing: {task.completed} deals"), TimeElapsedColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("analyse", total=None)
+    with Progress(SpinnerColumn(), TextColumn("analysing deal {task.fields[deal]}, card"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
+                  disable=not err.is_terminal) as progress:
+        task = progress.add_task("analyse", total=None, deal=1)
+
+        def on_card(cards: int, total: int) -> None:
+            progress.update(task, completed=cards, total=total)
+
+        reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json", on_card)
         for report in reports:
-            progress.advance(task)
+            progress.update(task, completed=0, total=None, deal=progress.tasks[0].fields["deal"] + 1)
             if fmt is Format.json:
                 sys.stdout.write(_dump(report) + "\n")
                 continue
@@ -738,7 +744,8 @@ def analyse(
 
 
 def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
-    """``tarock analyse``'s closing table: per player, cards played, point losses and the biggest ones."""
+    """``tarock analyse``'s closing table: per player, cards played, point losses and the biggest ones (with
+    the cards that would have lost nothing)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -746,9 +753,11 @@ def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
     for column in ("player", "cards", "points lost", "per card", "games given away", "biggest losses"):
         table.add_column(column, justify="left" if column in ("player", "biggest losses") else "right")
     for name, s in players.items():
-        biggest = "\n".join(f"{loss}: {card} in trick {trick} of {deal}" for loss, deal, trick, card in s.biggest)
+        biggest = "\n".join(escape_controls(f"{b.loss}: {b.card} in trick {b.trick} of {b.deal}"
+                                            + (f" (better: {', '.join(b.better)})" if b.better else ""))
+                            for b in s.biggest)  # each line escaped: the newlines between them are the table's
         table.add_row(escape_controls(name), str(s.cards), str(s.points_lost), f"{s.mean_loss:.2f}",
-                      str(s.games_given_away), escape_controls(biggest) or "—")
+                      str(s.games_given_away), biggest or "—")
     Console().print(table)
 
 

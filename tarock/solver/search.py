@@ -688,6 +688,36 @@ def value(position: Position, guess: int | None = None) -> int:
     return _engine(_context(position, position.objective)).exact(position, guess)
 
 
+def at_least(position: Position, target: int) -> bool:
+    """Whether ``value(position) >= target``: one null-window search, cheaper than the exact value.
+
+    Points goal: can the declarer side end with ``target`` counted points
+    (``3·target − 1`` thirds in its whole pile)?  Boolean goals: values are
+    -1 and 0.
+    """
+    engine = _engine(_context(position, position.objective))
+    if engine.ctx.goal != POINTS:
+        return target <= -1 or (target <= 0 and engine.probe(position, -1, 0) >= 0)
+    need = 3 * target - 1 - position.banked
+    return need <= 0 or engine.probe(position, need - 1, need) >= need
+
+
+def best_cards(position: Position, v: int | None = None) -> tuple[int, ...]:
+    """Every legal card of the seat to move that keeps the value ``v`` of ``position`` (computed when None).
+
+    A card is best when its position's value is ``v``: the declarer side
+    cannot do better than ``v`` nor the others worse, so one null-window
+    question per card settles it (``at_least``), the table shared with
+    the value's search.
+    """
+    if v is None:
+        v = value(position)
+    cards = _cards(position.legal())
+    if position.turn in position.declarer_side:
+        return tuple(c for c in cards if at_least(play(position, c), v))
+    return tuple(c for c in cards if not at_least(play(position, c), v + 1))
+
+
 def solve(position: Position) -> Solution:
     """Best play from ``position``: its value, the best cards of the seat to move and a principal variation.
 
@@ -696,7 +726,7 @@ def solve(position: Position) -> Solution:
     """
     goal = position.objective
     v = value(position)
-    best = tuple(c for c in _cards(position.legal()) if value(play(position, c), v) == v)
+    best = best_cards(position, v)
     line = _variation(position, v)
     if goal == POINTS:
         return Solution(goal, v, None, best, line)
