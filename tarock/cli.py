@@ -703,12 +703,19 @@ def _render_deal(console: Any, detail: Any) -> None:
 
 @app.command()
 def analyse(
-    files: Annotated[list[Path], typer.Argument(help="Record files or directories.")],
+    files: Annotated[Optional[list[Path]], typer.Argument(help="Record files or directories (none with --store).")]
+    = None,
     from_trick: Annotated[int, typer.Option("--from-trick", "-k", help="Annotate every card from this trick on.")] = 1,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json (one object per deal).")] = Format.text,
+    store: Annotated[Optional[Path], typer.Option(
+        "--store", metavar="DIR", help="Analyse the store's deals into its card_analysis table instead.")] = None,
+    where: Annotated[Optional[str], typer.Option(
+        "--where", help="With --store: SQL over the deals view's columns choosing the deals.")] = None,
+    executor: Annotated[str, typer.Option(
+        "--executor", "-e", help="With --store: local, local:N, or tcp://HOST:PORT (Dask).")] = "local",
 ) -> None:
     """The card points each card lost against double-dummy best play, from trick K on (default: the whole deal),
-    the better cards, and a summary per player."""
+    the better cards, and a summary per player; with --store, into the store's card_analysis table."""
     from tarock.solver.analyse import analyse_command
     from tarock.formats.reader import iter_record_files
 
@@ -719,6 +726,13 @@ def analyse(
 
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
+    if store is not None:
+        if files:
+            raise typer.BadParameter("give record files or --store, not both")
+        _analyse_store(store, where, executor, from_trick)
+        return
+    if not files:
+        raise typer.BadParameter("give record files or directories, or --store")
     done: list[dict[str, Any]] = []
     err = Console(stderr=True)
     with Progress(SpinnerColumn(), TextColumn("analysing deal {task.fields[deal]}, card"), BarColumn(),
@@ -741,6 +755,31 @@ def analyse(
             sys.stdout.flush()
     if fmt is Format.text and done:
         _print_analysis_summary(summarise(done), len(done))
+
+
+def _analyse_store(store: Path, where: str | None, executor: str, from_trick: int) -> None:
+    """``tarock analyse --store``: the pending deals analysed into ``card_analysis`` (ingest/card_analysis.py)."""
+    import duckdb
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ingest.card_analysis import analyse_store
+    from ingest.commands import existing_store
+    from ingest.executors import ExecutorUnavailable
+
+    err = Console(stderr=True)
+    try:
+        store_dir = existing_store(store)
+        with Progress(TextColumn("analysing deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err, transient=True, disable=not err.is_terminal) as progress:
+            task = progress.add_task("deals", total=None)
+            counts = analyse_store(store_dir, where, executor, from_trick,
+                                   progress=lambda done, total: progress.update(task, completed=done, total=total))
+    except (OSError, ValueError, ExecutorUnavailable, duckdb.Error) as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
+    sys.stdout.write(f"analysed {counts['deals']} deals, {counts['cards']} cards into "
+                     f"{escape_controls(str(store_dir / 'card_analysis'))}\n")
 
 
 def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:

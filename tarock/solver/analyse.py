@@ -18,7 +18,7 @@ reported as out of scope.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,7 +38,13 @@ DECK_POINTS = counted(sum(THIRDS))
 """The counted card points of the whole deck (70): the two sides' piles always add up to it."""
 
 
-def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None) -> dict[str, Any]:
+SOLVER_VERSION = "1"
+"""The version of what an analysis says (the store's ``card_analysis.solver_version``): raise it when a value,
+a best card or a row's meaning could change, so the store analyses its deals again."""
+
+
+def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None,
+                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Best play from the position before trick ``from_trick`` and the point loss of every card played since.
 
     Returns ``{"id", "from_trick", "best", "cards"}``: ``best`` is
@@ -50,11 +56,12 @@ def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None) 
     A deal that cannot be analysed gives ``{"id", "from_trick", "error"}``
     instead.  One pass: every position of the deal is searched with the same
     transposition table, so each card costs little once the first is solved.
+    ``options`` override the record's (a stored deal's ``options_json``, as ingest judged it).
     """
     head = {"id": deal.id, "from_trick": from_trick}
     if deal.ruleset != "slovenian":
         return {**head, "error": f"the solver plays slovenian tarok only, not {deal.ruleset}"}
-    rp = replay(deal)
+    rp = replay(deal, options)
     try:
         start = position_before(rp, from_trick)
     except AnalysisError as exc:
