@@ -36,7 +36,11 @@ reach t points?", bisecting the points; boolean goals are values in
   the higher is searched (Pagat, Mond, Škis and a bring-home king are never
   merged: they carry rules of their own).
 
-docs/solver.md has the details and the measured speed.
+The search below the driver (``_Engine.exact``) runs in the compiled core
+(``tarock/accel/_solver.c``, the same tree in C, playing by the kernel's
+legality) when it is built and the options are declared
+(``compiled_available``); this module's own search is the reference it is
+tested against.  docs/solver.md has the details and the measured speed.
 """
 
 from __future__ import annotations
