@@ -20,5 +20,7 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                              depends=["tarock/accel/kernel.h"],
                              # no fused multiply-add: a hand's value sums floats as the Python does
                              extra_compile_args=["-O2", "-ffp-contract=off"]),
+                   Extension("tarock.accel._solver", ["tarock/accel/_solver.c"], optional=True, include_dirs=KERNEL_H,
+                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
                              depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"])])

@@ -9,8 +9,8 @@ gave away against the best card, 0 for a best card), ``solver_version``,
 loss over their analysed deals), ``perfect_share`` (cards that lost
 nothing); and the biggest single losses.  Only analysed deals count, and
 every answer says how many: until the analysis exists for a deal it is not
-guessed at.  A store without the table (no solver run yet) reads as
-``available() == False``.
+guessed at.  A store no solver has run on (the view empty, or an older export
+without the table) reads as ``available() == False``.
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ SELECT (SELECT count(*) FROM deals d WHERE {deals}) AS deals,
 
 
 def available(store: Store) -> bool:
-    """Whether the store has a ``card_analysis`` table or view at all."""
+    """Whether the store holds any analysed card (an export made before the table existed has none)."""
     found = store.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = $t", {"t": TABLE})
-    return bool(found["n"][0])
+    return bool(found["n"][0]) and not store.query(f"SELECT 1 FROM {TABLE} LIMIT 1").is_empty()
 
 
 def _where(filters: Filters) -> Fragment:

@@ -29,8 +29,8 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from analysis import (accuracy, audit, calendar, deals, luck, outcomes, overview, partnerships, players, ratings,
-                      sessions, uploads, whatif, win_rates)
+from analysis import (accuracy, audit, calendar, card_losses, deals, luck, outcomes, overview, partnerships, players,
+                      ratings, sessions, uploads, whatif, win_rates)
 from analysis.deals import DealDetail
 from analysis.filters import Filters
 from analysis.stats import with_rate
@@ -351,6 +351,17 @@ def _deal_replay(path: str, deal_id: str) -> DealReplay | None:
 def deal_replay(deal_id: str) -> DealReplay | None:
     """The replay viewer's steps for a stored deal (its canonical record replayed by the engine)."""
     return _deal_replay(store_path(), deal_id)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _deal_losses(path: str, deal_id: str) -> pl.DataFrame:
+    return card_losses.card_losses(_store(path), deal_id)
+
+
+def deal_losses(deal_id: str) -> pl.DataFrame:
+    """Each analysed card of a stored deal with its point loss and best cards (``analysis.card_losses``;
+    empty when ``tarock analyse --store`` has not analysed it)."""
+    return _deal_losses(store_path(), deal_id)
 
 
 # -- what-if -------------------------------------------------------------------------------------------------

@@ -252,6 +252,27 @@ RATINGS = pa.schema([
 """A derived table: each player's rating after every rated deal (``analysis/ratings.py`` builds it from
 ``deals`` and ``results`` into ``<generation>/ratings/ratings.parquet``; docs/analysis.md, Ratings)."""
 
+CARD_ANALYSIS = pa.schema([
+    pa.field("deal_id", _STR, nullable=False),
+    pa.field("trick", _I32, nullable=False),
+    pa.field("order", _I32, nullable=False),
+    pa.field("player", _STR, nullable=False),
+    pa.field("card", _STR, nullable=False),
+    pa.field("best_cards", _STRS, nullable=False),
+    pa.field("best_points", _I32, nullable=False),
+    pa.field("played_points", _I32, nullable=False),
+    pa.field("point_loss", _I32, nullable=False),
+    pa.field("solver_version", _STR, nullable=False),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+"""Derived by ``tarock analyse --store`` (ingest/card_analysis.py): each card's double-dummy point loss."""
+
+ANALYSIS_TABLES: dict[str, pa.Schema] = {"card_analysis": CARD_ANALYSIS}
+"""Tables computed from the stored deals by a solver, kept beside the generations in ``<store>/<table>/`` (a
+rescore changes no card's double-dummy value) and hive-partitioned by ``PARTITION_COLUMNS`` like the per-deal
+tables."""
+
 SHARD_TABLES: dict[str, pa.Schema] = {
     "findings": FINDINGS,
     "bids": BIDS,
@@ -272,13 +293,13 @@ DERIVED_TABLES: dict[str, pa.Schema] = {"ratings": RATINGS}
 """Tables computed from the others after an ingest, one file per generation (``StoreLayout.derived_path``)."""
 
 TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "ingest_runs": INGEST_RUNS,
-                                **DERIVED_TABLES}
+                                **DERIVED_TABLES, **ANALYSIS_TABLES}
 """Every table a store exposes."""
 
 
 def file_schema(table: str) -> pa.Schema:
     """The columns stored inside a table's Parquet files (the partition columns live in the path)."""
     schema = TABLES[table]
-    if table not in DEAL_TABLES:
+    if table not in DEAL_TABLES and table not in ANALYSIS_TABLES:
         return schema
     return pa.schema([f for f in schema if f.name not in PARTITION_COLUMNS])

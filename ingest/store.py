@@ -24,7 +24,7 @@ import duckdb
 import pyarrow as pa
 
 from ingest.layout import StoreLayout
-from ingest.schema import DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+from ingest.schema import ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR",
@@ -79,6 +79,8 @@ def _snapshot(store_dir: str | os.PathLike[str], generation: str | None = None) 
     layout = StoreLayout.at(store_dir)
     files: dict[str, list[str]] = {table: [] for table in TABLES}
     columns: dict[str, set[tuple[str, ...]] | None] = {table: set() for table in SHARD_TABLES}
+    for table in ANALYSIS_TABLES:  # beside the generations: <store>/<table>/ruleset=R/n_players=N/part-*.parquet
+        files[table] = sorted(str(p) for p in (layout.root / table).glob("*/*/part-*.parquet"))
     generation = layout.read_current() if generation is None else generation
     if generation is None:
         return _Snapshot(files, columns)
@@ -125,7 +127,7 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
     Which columns the files have comes from the shard markers when they
     say; else DuckDB reads it from the files.
     """
-    hive = table in DEAL_TABLES
+    hive = table in DEAL_TABLES or table in ANALYSIS_TABLES
     if not files:
         source = None
         present: set[str] = set()

@@ -782,29 +782,49 @@ def _render_deal(console: Any, detail: Any) -> None:
 
 @app.command()
 def analyse(
-    files: Annotated[list[Path], typer.Argument(help="Record files or directories.")],
-    from_trick: Annotated[int, typer.Option("--from-trick", "-k", help="Annotate every card from this trick on.")],
+    files: Annotated[Optional[list[Path]], typer.Argument(help="Record files or directories (none with --store).")]
+    = None,
+    from_trick: Annotated[int, typer.Option("--from-trick", "-k", help="Annotate every card from this trick on.")] = 1,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json (one object per deal).")] = Format.text,
+    store: Annotated[Optional[Path], typer.Option(
+        "--store", metavar="DIR", help="Analyse the store's deals into its card_analysis table instead.")] = None,
+    where: Annotated[Optional[str], typer.Option(
+        "--where", help="With --store: SQL over the deals view's columns choosing the deals.")] = None,
+    executor: Annotated[str, typer.Option(
+        "--executor", "-e", help="With --store: local, local:N, or tcp://HOST:PORT (Dask).")] = "local",
 ) -> None:
-    """The card points each card lost against double-dummy best play, from trick K on."""
+    """The card points each card lost against double-dummy best play, from trick K on (default: the whole deal),
+    the better cards, and a summary per player; with --store, into the store's card_analysis table."""
     from tarock.solver.analyse import analyse_command
     from tarock.formats.reader import iter_record_files
 
     from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from tarock.solver.analyse import summarise, text_lines
 
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
-    reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json")
+    if store is not None:
+        if files:
+            raise typer.BadParameter("give record files or --store, not both")
+        _analyse_store(store, where, executor, from_trick)
+        return
+    if not files:
+        raise typer.BadParameter("give record files or directories, or --store")
     done: list[dict[str, Any]] = []
     err = Console(stderr=True)
-    with Progress(SpinnerColumn(), TextColumn("analysing: {task.completed} deals"), TimeElapsedColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("analyse", total=None)
+    with Progress(SpinnerColumn(), TextColumn("analysing deal {task.fields[deal]}, card"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
+                  disable=not err.is_terminal) as progress:
+        task = progress.add_task("analyse", total=None, deal=1)
+
+        def on_card(cards: int, total: int) -> None:
+            progress.update(task, completed=cards, total=total)
+
+        reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json", on_card)
         for report in reports:
-            progress.advance(task)
+            progress.update(task, completed=0, total=None, deal=progress.tasks[0].fields["deal"] + 1)
             if fmt is Format.json:
                 sys.stdout.write(_dump(report) + "\n")
                 continue
@@ -816,8 +836,34 @@ def analyse(
         _print_analysis_summary(summarise(done), len(done))
 
 
+def _analyse_store(store: Path, where: str | None, executor: str, from_trick: int) -> None:
+    """``tarock analyse --store``: the pending deals analysed into ``card_analysis`` (ingest/card_analysis.py)."""
+    import duckdb
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ingest.card_analysis import analyse_store
+    from ingest.commands import existing_store
+    from ingest.executors import ExecutorUnavailable
+
+    err = Console(stderr=True)
+    try:
+        store_dir = existing_store(store)
+        with Progress(TextColumn("analysing deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err, transient=True, disable=not err.is_terminal) as progress:
+            task = progress.add_task("deals", total=None)
+            counts = analyse_store(store_dir, where, executor, from_trick,
+                                   progress=lambda done, total: progress.update(task, completed=done, total=total))
+    except (OSError, ValueError, ExecutorUnavailable, duckdb.Error) as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
+    sys.stdout.write(f"analysed {counts['deals']} deals, {counts['cards']} cards into "
+                     f"{escape_controls(str(store_dir / 'card_analysis'))}\n")
+
+
 def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
-    """``tarock analyse``'s closing table: per player, cards played, point losses and the biggest ones."""
+    """``tarock analyse``'s closing table: per player, cards played, point losses and the biggest ones (with
+    the cards that would have lost nothing)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -825,9 +871,11 @@ def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
     for column in ("player", "cards", "points lost", "per card", "games given away", "biggest losses"):
         table.add_column(column, justify="left" if column in ("player", "biggest losses") else "right")
     for name, s in players.items():
-        biggest = "\n".join(f"{loss}: {card} in trick {trick} of {deal}" for loss, deal, trick, card in s.biggest)
+        biggest = "\n".join(escape_controls(f"{b.loss}: {b.card} in trick {b.trick} of {b.deal}"
+                                            + (f" (better: {', '.join(b.better)})" if b.better else ""))
+                            for b in s.biggest)  # each line escaped: the newlines between them are the table's
         table.add_row(escape_controls(name), str(s.cards), str(s.points_lost), f"{s.mean_loss:.2f}",
-                      str(s.games_given_away), escape_controls(biggest) or "—")
+                      str(s.games_given_away), biggest or "—")
     Console().print(table)
 
 

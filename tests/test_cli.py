@@ -175,3 +175,10 @@ def test_analyse_ends_with_a_summary_per_player() -> None:
     assert "Per player, over 4 deals" in out
     for name in ("Ana", "Boris", "Cilka", "David"):
         assert name in out.split("Per player")[1]
+    # from trick 6 the session's players lose points: each loss names the cards that would have lost none,
+    # in the card lines and in the summary's biggest losses, one per line (no escaped newline)
+    code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), "--from-trick", "6")
+    assert code == 0
+    lines = [line for line in out.splitlines() if "losing" in line]
+    assert lines and all("(better: " in line for line in lines)
+    assert "better:" in out.split("Per player")[1] and "\\n" not in out

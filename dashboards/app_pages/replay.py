@@ -163,6 +163,24 @@ def under_tables(deal_id: str, ruleset: str, results: pl.DataFrame) -> None:
               icon=":material/close:")
 
 
+def trick_losses(losses: pl.DataFrame, trick_no: int) -> None:
+    """The trick's cards against double-dummy best play (``tarock analyse --store``): each card's point loss for
+    its side and the cards that would have lost nothing; nothing when the deal was not analysed."""
+    rows = losses.filter(pl.col("trick") == trick_no)
+    if rows.is_empty():
+        return
+    st.markdown("**Against best play** (double dummy)")
+    shown = pl.DataFrame([{"player": r["player"], "card": r["card"], "point_loss": r["point_loss"],
+                           "better": ", ".join(c for c in r["best_cards"] if c != r["card"]) if r["point_loss"] else ""}
+                          for r in rows.iter_rows(named=True)],
+                         schema={"player": pl.String, "card": pl.String, "point_loss": pl.Int32, "better": pl.String})
+    widgets.dataframe(shown, column_config={
+        "player": "Player", "card": "Card",
+        "point_loss": st.column_config.NumberColumn("Point loss", help="Card points the card cost its side."),
+        "better": st.column_config.TextColumn("Better cards", help="The cards that would have lost nothing; blank "
+                                                               "when the card played was best.")})
+
+
 filters = current_filters()
 replay_nav.adopt_url()
 st.title("Replay")
@@ -188,6 +206,8 @@ if step.trick or step.talon:
         st.html(trick_html(step) if step.trick else talon_html(step))
     with notes:
         st.html(notes_html(step))
+        if step.trick_no is not None:
+            trick_losses(data.deal_losses(deal_id), step.trick_no)
 else:
     st.html(notes_html(step))
 if step.phase == "score":

@@ -31,7 +31,8 @@ from tarock.options import SlovenianOptions
 from tarock.rules.play import FollowRules
 from tarock.rules.slovenian.contracts import Contract
 
-__all__ = ["ANSWERS", "BUILT", "KERNEL", "accepts", "accepts_replay", "lane_plan", "play_rules", "ready", "reference"]
+__all__ = ["ANSWERS", "BUILT", "KERNEL", "SOLVER", "accepts", "accepts_replay", "lane_plan", "play_rules", "ready",
+           "reference"]
 
 
 def ready(module: ModuleType) -> tuple[ModuleType, Answers] | None:
@@ -64,6 +65,22 @@ KERNEL: ModuleType | None = None if _LOADED is None else _LOADED[0]
 
 ANSWERS: Answers | None = None if _LOADED is None else _LOADED[1]
 """How to read the kernel's answers (``tarock.accel.projection.Answers``), when it was loaded."""
+
+
+
+def _load_solver() -> ModuleType | None:
+    if _LOADED is None:
+        return None
+    try:
+        from tarock.accel import _solver  # type: ignore[attr-defined]  # compiled: no stub
+    except ImportError:
+        return None
+    return _solver
+
+
+SOLVER: ModuleType | None = _load_solver()
+"""The double-dummy solver's compiled core (``tarock/accel/_solver.c``, playing by the kernel's legality through
+its capsule), or None; ``tarock.solver.search`` uses it while ``KERNEL`` is set and ``accepts`` the options."""
 
 BUILT: bool = KERNEL is not None
 """Whether the accelerator was built and loaded at import (whatever ``reference()`` does later)."""

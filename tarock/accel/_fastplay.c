@@ -967,7 +967,6 @@ fail:
 
 
 static int seat_of_api(PyObject *name, PyObject *players) { return seat_of(name, players); }
-
 static const Rules *play_rules_of(PyObject *capsule) { return (const Rules *)PyCapsule_GetPointer(capsule, RULES_CAPSULE); }
 
 static const KernelApi api = {

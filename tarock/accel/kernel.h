@@ -1,7 +1,8 @@
 /*
  * The kernel's C interface (tarock/accel/_fastplay.c) for another extension: the types of a whole clean
  * Slovenian deal's replay (``run_lane``) and the capsule through which ``tarock.accel._fastplay`` hands its
- * functions out.  ingest/_bulkrows.c (ingest's bulk path) includes it; the kernel itself holds only rules.
+ * functions out.  ingest/_bulkrows.c (ingest's bulk path) and tarock/accel/_solver.c (the double-dummy solver's
+ * core) include it; the kernel itself holds only rules.
  *
  * The rules a lane plays by (``LanePlan``) are filled by name, never by position: ``_fastplay.lane_plan``
  * reads each field named in ``PLAY_RULE_FIELDS`` / ``OUTCOME_RULE_FIELDS`` from a mapping that
@@ -73,7 +74,7 @@ enum { FACT_KLOP_POINTS, FACT_KLOP_TRICKS, N_KLOP_FACTS };
 
 /* What ``tarock.accel._fastplay.KERNEL_API`` (a capsule named KERNEL_API_CAPSULE) points to.  A user checks
  * ``version`` and the sizes before calling anything: the two extensions are compiled separately. */
-#define KERNEL_API_VERSION 1
+#define KERNEL_API_VERSION 2
 #define KERNEL_API_CAPSULE "tarock.accel._fastplay.KERNEL_API"
 
 typedef struct {
@@ -85,9 +86,10 @@ typedef struct {
     int (*seat_of)(PyObject *name, PyObject *players);
     /* The plan a ``lane_plan`` capsule holds; NULL with an exception set for anything else. */
     const LanePlan *(*lane_plan)(PyObject *capsule);
-    /* For the simulator's compiled players (tarock/sim/_simplay.c), which hold no rules of their own: the play
-     * rules a ``rules`` capsule holds (NULL with an exception for anything else), the legal cards of a hand
-     * (tarock.rules.play.legal_mask) and the winning place of a whole trick (trick_winner). */
+    /* The play rules a ``rules`` capsule holds (NULL with an exception set for anything else), the legal cards
+     * of a hand (tarock.rules.play.legal_mask) and the winning place of a whole trick (trick_winner), mask for
+     * mask: the simulator's compiled players (tarock/sim/_simplay.c) and the double-dummy solver
+     * (tarock/accel/_solver.c) play by them rather than by a copy. */
     const Rules *(*play_rules)(PyObject *capsule);
     uint64_t (*legal_mask)(uint64_t hand, int led, int winner, uint64_t trick, const Rules *r);
     int (*trick_winner)(const int *cards, int n, int trumps, int emperor);

@@ -18,10 +18,10 @@ reported as out of scope.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tarock.cards import CODES
 from tarock.deal import Deal
@@ -29,29 +29,44 @@ from tarock.engine import Replay, replay
 from tarock.formats.reader import read_many
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.solver.position import AnalysisError, position_before
-from tarock.solver.search import POINTS, Position, play, value
+from tarock.solver.search import THIRDS, POINTS, Position, best_cards, counted, play, value
 
-def analyse_deal(deal: Deal, from_trick: int) -> dict[str, Any]:
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: called after each card analysed (cards of the deal from the trick asked for)."""
+
+DECK_POINTS = counted(sum(THIRDS))
+"""The counted card points of the whole deck (70): the two sides' piles always add up to it."""
+
+
+SOLVER_VERSION = "1"
+"""The version of what an analysis says (the store's ``card_analysis.solver_version``): raise it when a value,
+a best card or a row's meaning could change, so the store analyses its deals again."""
+
+
+def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None,
+                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Best play from the position before trick ``from_trick`` and the point loss of every card played since.
 
     Returns ``{"id", "from_trick", "best", "cards"}``: ``best`` is
     ``{"declarer_side": int}`` (counted card points with best play) in the
     point contracts, ``{"declarer_takes_trick": bool}`` in Berač and Odprti
     berač, and ``{"declarer_takes_all": bool, "declarer_side": int}`` in the
-    valats; ``cards`` lists ``{"trick", "player", "card", "point_loss"}`` in
-    play order.  A deal that cannot be analysed gives ``{"id",
-    "from_trick", "error"}`` instead.  Solving time grows steeply with the
-    number of tricks left (see docs/solver.md).
+    valats; ``cards`` lists ``{"trick", "player", "card", "point_loss",
+    "best_cards", "best_points", "played_points"}`` in play order (``_losses``).
+    A deal that cannot be analysed gives ``{"id", "from_trick", "error"}``
+    instead.  One pass: every position of the deal is searched with the same
+    transposition table, so each card costs little once the first is solved.
+    ``options`` override the record's (a stored deal's ``options_json``, as ingest judged it).
     """
     head = {"id": deal.id, "from_trick": from_trick}
     if deal.ruleset != "slovenian":
         return {**head, "error": f"the solver plays slovenian tarok only, not {deal.ruleset}"}
-    rp = replay(deal)
+    rp = replay(deal, options)
     try:
         start = position_before(rp, from_trick)
     except AnalysisError as exc:
         return {**head, "error": str(exc)}
-    return {**head, "best": _best(start), "cards": _losses(rp, start, from_trick)}
+    return {**head, "best": _best(start), "cards": _losses(rp, start, from_trick, progress)}
 
 
 def _best(position: Position) -> dict[str, Any]:
@@ -66,39 +81,73 @@ def _best(position: Position) -> dict[str, Any]:
     return {"declarer_takes_all": v == 0, "declarer_side": points}
 
 
-def _losses(rp: Replay, position: Position, from_trick: int) -> list[dict[str, Any]]:
-    """Each card played from ``from_trick`` on, with what it cost its side."""
+def side_value(v: int, goal: str, declarer_side: bool) -> int:
+    """A solver value as the side of the card sees it: its counted card points (the point goal; the other side
+    has what the declarer side does not), or 1 when it reaches its aim (Berač, valats: the declarer side its
+    contract, the others its defeat) and 0 when not."""
+    if goal == POINTS:
+        return v if declarer_side else DECK_POINTS - v
+    return int((v == 0) == declarer_side)
+
+
+def _losses(rp: Replay, position: Position, from_trick: int, progress: Progress | None) -> list[dict[str, Any]]:
+    """Each card played from ``from_trick`` on, with what it cost its side and the cards that would not have.
+
+    ``best_points`` is what the card's side makes with best play from the
+    position before the card, ``played_points`` the same after it (best play
+    after), ``point_loss`` their difference; ``best_cards`` every legal card
+    achieving ``best_points`` (the played one among them when it was best).
+    """
     names = rp.deal.players
+    goal = position.objective
     out = []
+    total = sum(len(cards) for cards in rp.tricks[from_trick - 1:])
     before = value(position)
     for t in range(from_trick - 1, len(rp.tricks)):
         for card, seat in zip(rp.tricks[t], rp.trick_seats[t]):
+            ours = seat in position.declarer_side
+            best = best_cards(position, before)
             position = play(position, card)
             after = value(position, before)
-            loss = before - after if seat in position.declarer_side else after - before
-            out.append({"trick": t + 1, "player": names[seat], "card": CODES[card], "point_loss": loss})
+            best_points, played_points = side_value(before, goal, ours), side_value(after, goal, ours)
+            out.append({"trick": t + 1, "player": names[seat], "card": CODES[card],
+                        "point_loss": best_points - played_points, "best_cards": [CODES[c] for c in best],
+                        "best_points": best_points, "played_points": played_points})
             before = after
+            if progress is not None:
+                progress(len(out), total)
     return out
 
 
 # -- the command -----------------------------------------------------------------------------------
-def analyse_command(paths: Iterable[str | Path], from_trick: int, fmt: str = "json") -> Iterator[Any]:
+def analyse_command(paths: Iterable[str | Path], from_trick: int, fmt: str = "json",
+                    progress: Progress | None = None) -> Iterator[Any]:
     """``tarock analyse``: one report per deal of the record files under ``paths``.
 
     ``fmt == "json"`` yields the report dicts (a record that cannot be read
     yields ``{"id": None, "file", "line", "error"}``); ``"text"`` yields
-    printable lines.
+    printable lines.  ``progress`` follows each deal's cards (``analyse_deal``).
     """
     for item in read_many(paths):
         if item.deal is None:
             report: dict[str, Any] = {"id": None, "file": item.file, "line": item.line,
                                       "error": item.finding.message if item.finding else "unreadable record"}
         else:
-            report = analyse_deal(item.deal, from_trick)
+            report = analyse_deal(item.deal, from_trick, progress)
         if fmt == "json":
             yield report
         else:
             yield from text_lines(report)
+
+
+class Loss(NamedTuple):
+    """One card's loss in a player's summary: what it lost, where, and the cards that would have lost nothing."""
+
+    loss: int
+    deal: str
+    trick: int
+    card: str
+    better: tuple[str, ...]
 
 
 @dataclass
@@ -110,7 +159,7 @@ class PlayerSummary:
     points_lost: int = 0
     point_cards: int = 0
     games_given_away: int = 0
-    biggest: list[tuple[int, str, int, str]] = field(default_factory=list)  # (loss, deal, trick, card)
+    biggest: list[Loss] = field(default_factory=list)
 
     @property
     def mean_loss(self) -> float:
@@ -133,8 +182,9 @@ def summarise(reports: Iterable[dict[str, Any]], keep: int = 3) -> dict[str, Pla
                 s.point_cards += 1
                 s.points_lost += max(loss, 0)
                 if loss > 0:
-                    s.biggest.append((loss, str(report["id"]), c["trick"], c["card"]))
-                    s.biggest.sort(key=lambda b: -b[0])
+                    better = tuple(code for code in c.get("best_cards", ()) if code != c["card"])
+                    s.biggest.append(Loss(loss, str(report["id"]), c["trick"], c["card"], better))
+                    s.biggest.sort(key=lambda b: -b.loss)
                     del s.biggest[keep:]
             elif loss > 0:
                 s.games_given_away += 1
@@ -164,4 +214,7 @@ def text_lines(report: dict[str, Any]) -> Iterator[str]:
             what = f"losing {loss} card points" if points else "giving the game away"
             if loss < 0:
                 what = "gaining by an illegal card"
+            better = [code for code in c.get("best_cards", ()) if code != c["card"]]
+            if better:
+                what += f" (better: {', '.join(better)})"
             yield f"  trick {c['trick']}: {c['player']} played {c['card']}, {what}"

@@ -36,7 +36,11 @@ reach t points?", bisecting the points; boolean goals are values in
   the higher is searched (Pagat, Mond, Škis and a bring-home king are never
   merged: they carry rules of their own).
 
-docs/solver.md has the details and the measured speed.
+The search below the driver (``_Engine.exact``) runs in the compiled core
+(``tarock/accel/_solver.c``, the same tree in C, playing by the kernel's
+legality) when it is built and the options are declared
+(``compiled_available``); this module's own search is the reference it is
+tested against.  docs/solver.md has the details and the measured speed.
 """
 
 from __future__ import annotations
@@ -44,7 +48,9 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from tarock import accel
 from tarock.cards import (
     ABOVE,
     CARD_POINTS,
@@ -56,7 +62,14 @@ from tarock.cards import (
     TRULA_MASK,
 )
 from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
-from tarock.rules.slovenian.contracts import CONTRACTS, Contract, forced_pagat_applies, legal_mask, trick_winner
+from tarock.rules.slovenian.contracts import (
+    CONTRACTS,
+    Contract,
+    forced_pagat_applies,
+    legal_mask,
+    table_rules,
+    trick_winner,
+)
 
 POINTS = "points"
 NO_TRICK = "no_trick"
@@ -68,6 +81,7 @@ THIRDS: tuple[int, ...] = tuple(3 * p - 2 for p in CARD_POINTS)
 _INF = 1 << 30
 _TT_LIMIT = 1_000_000  # entries per game context before its table is cleared (about 1.3 kB each, memos included)
 _MOVES_LIMIT = 500_000  # memoised move lists (and packed runs) per game context
+_CORE_TT_BITS = 20  # the compiled core's table: 2**20 entries of 48 bytes per game context
 _BEATERS_TRUMPS: tuple[int, ...] = tuple(
     ABOVE[c] | (TAROK_MASK if CARD_SUIT[c] != TAROK else 0) for c in range(54)
 )
@@ -235,13 +249,22 @@ class _Context:
 
 
 class _Engine:
-    """Alpha-beta over one context; ``tt`` maps packed (leader, *hands) at trick boundaries to (low, high, lead)."""
+    """Alpha-beta over one context; ``tt`` maps packed (leader, *hands) at trick boundaries to (low, high, lead).
 
-    def __init__(self, ctx: _Context) -> None:
+    With ``compiled`` (``_core``) the search below the driver runs in the compiled core, which holds a table
+    of its own; the driver (``exact``) is the same either way.
+    """
+
+    def __init__(self, ctx: _Context, compiled: bool = False) -> None:
         self.ctx = ctx
         self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.hands: list[int] = [0] * ctx.n
         self.visit = _make_visit(ctx, self.hands, self.tt)
+        self.core = _core(ctx) if compiled else None
+
+    def size(self) -> int:
+        """Positions held in the transposition table."""
+        return int(self.core.size()) if self.core is not None else len(self.tt)
 
     def exact(self, position: Position, guess: int | None = None) -> int:
         """The value of ``position``: the declarer side's counted points at the end, or 0 / -1.
@@ -278,6 +301,9 @@ class _Engine:
             return -1
         if position.finished:
             return 0
+        if self.core is not None:
+            return int(self.core.probe(position.hands, position.leader, position.trick,
+                                       _upper_bound(position, self.ctx), alpha, beta))
         self.hands[:] = position.hands
         contract = CONTRACTS[self.ctx.contract]
         led, winner = _trick_state(position.trick, contract.trumps)
@@ -593,19 +619,45 @@ def _high_first(mask: int) -> list[int]:
     return out
 
 
-_ENGINES: OrderedDict[_Context, _Engine] = OrderedDict()
-_MAX_CONTEXTS = 16
+_GOAL_CODES = {POINTS: "GOAL_POINTS", NO_TRICK: "GOAL_NO_TRICK", ALL_TRICKS: "GOAL_ALL_TRICKS"}
+"""Each goal's name in the compiled core."""
+
+
+def compiled_available(options: SlovenianOptions) -> bool:
+    """Whether the compiled core searches under ``options``: built, the kernel loaded (not ``accel.reference()``)
+    and the options declared (``tarock.accel.declared``); otherwise this module's own search runs."""
+    return accel.SOLVER is not None and accel.KERNEL is not None and accel.accepts(options)
+
+
+def _core(ctx: _Context) -> Any:
+    """The compiled core's engine of ``ctx`` (``tarock/accel/_solver.c``): the kernel's play rules of the contract
+    (``tarock.accel.play_rules`` of the reference's ``table_rules``) and this module's tables."""
+    assert accel.SOLVER is not None
+    contract = CONTRACTS[ctx.contract]
+    beaters = _BEATERS_TRUMPS if contract.trumps else ABOVE
+    return accel.SOLVER.Engine(accel.play_rules(*table_rules(contract, ctx.options)), ctx.n, ctx.side_mask,
+                               getattr(accel.SOLVER, _GOAL_CODES[ctx.goal]), ctx.bring_home, ctx.bring_home_thirds,
+                               THIRDS, _equivalence(ctx.goal, ctx.bring_home), CARD_POINTS, beaters, ABOVE,
+                               _CORE_TT_BITS)
+
+
+_ENGINES: OrderedDict[tuple[_Context, bool], _Engine] = OrderedDict()
+_MAX_CONTEXTS = 8
 
 
 def _engine(ctx: _Context) -> _Engine:
-    """The engine (and its transposition table) of one context, kept across calls (least recently used out)."""
-    engine = _ENGINES.get(ctx)
+    """The engine (and its transposition table) of one context, kept across calls (least recently used out).
+
+    Compiled and reference engines are kept apart, so ``accel.reference()`` always gets the reference.
+    """
+    key = (ctx, compiled_available(ctx.options))
+    engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[ctx] = _Engine(ctx)
+        engine = _ENGINES[key] = _Engine(ctx, key[1])
         if len(_ENGINES) > _MAX_CONTEXTS:
             _ENGINES.popitem(last=False)
     else:
-        _ENGINES.move_to_end(ctx)
+        _ENGINES.move_to_end(key)
     return engine
 
 
@@ -616,7 +668,7 @@ def clear_cache() -> None:
 
 def cache_size() -> int:
     """Positions held in the transposition tables of every kept context."""
-    return sum(len(e.tt) for e in _ENGINES.values())
+    return sum(e.size() for e in _ENGINES.values())
 
 
 def _context(position: Position, goal: str) -> _Context:
@@ -640,6 +692,36 @@ def value(position: Position, guess: int | None = None) -> int:
     return _engine(_context(position, position.objective)).exact(position, guess)
 
 
+def at_least(position: Position, target: int) -> bool:
+    """Whether ``value(position) >= target``: one null-window search, cheaper than the exact value.
+
+    Points goal: can the declarer side end with ``target`` counted points
+    (``3·target − 1`` thirds in its whole pile)?  Boolean goals: values are
+    -1 and 0.
+    """
+    engine = _engine(_context(position, position.objective))
+    if engine.ctx.goal != POINTS:
+        return target <= -1 or (target <= 0 and engine.probe(position, -1, 0) >= 0)
+    need = 3 * target - 1 - position.banked
+    return need <= 0 or engine.probe(position, need - 1, need) >= need
+
+
+def best_cards(position: Position, v: int | None = None) -> tuple[int, ...]:
+    """Every legal card of the seat to move that keeps the value ``v`` of ``position`` (computed when None).
+
+    A card is best when its position's value is ``v``: the declarer side
+    cannot do better than ``v`` nor the others worse, so one null-window
+    question per card settles it (``at_least``), the table shared with
+    the value's search.
+    """
+    if v is None:
+        v = value(position)
+    cards = _cards(position.legal())
+    if position.turn in position.declarer_side:
+        return tuple(c for c in cards if at_least(play(position, c), v))
+    return tuple(c for c in cards if not at_least(play(position, c), v + 1))
+
+
 def solve(position: Position) -> Solution:
     """Best play from ``position``: its value, the best cards of the seat to move and a principal variation.
 
@@ -648,7 +730,7 @@ def solve(position: Position) -> Solution:
     """
     goal = position.objective
     v = value(position)
-    best = tuple(c for c in _cards(position.legal()) if value(play(position, c), v) == v)
+    best = best_cards(position, v)
     line = _variation(position, v)
     if goal == POINTS:
         return Solution(goal, v, None, best, line)

@@ -2,9 +2,9 @@
 
 Ratings are rebuilt into a copy of that store (Parquet) and read back, also
 from an exported DuckDB file.  The accuracy and luck questions run on an
-exported DuckDB file to which a ``card_analysis`` table (the solver's, hand-set
-point losses) and hand-set ``ratings`` rows are added by SQL, as a store with
-the solver's analysis would have them.  Expected figures are counted by hand
+exported DuckDB file to whose ``card_analysis`` table (the solver's; empty in the
+export) hand-set point losses and to whose ``ratings`` hand-set rows are added by
+SQL, as a store with the solver's analysis would have them.  Expected figures are counted by hand
 from the fixture's table of deals (the comments say how).
 """
 
@@ -184,9 +184,6 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Store:
     file = tmp_path_factory.mktemp("analysed") / "store.duckdb"
     export_duckdb(build_store(file.parent / "store"), file)
     with duckdb.connect(str(file)) as con:
-        con.execute("""CREATE TABLE card_analysis (deal_id VARCHAR, trick INTEGER, "order" INTEGER, player VARCHAR,
-                       card VARCHAR, best_cards VARCHAR[], best_points INTEGER, played_points INTEGER,
-                       point_loss INTEGER, solver_version VARCHAR, ruleset VARCHAR, n_players INTEGER)""")
         for row in CARDS:
             con.execute("INSERT INTO card_analysis VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', 'slovenian', 4)",
                         list(row))

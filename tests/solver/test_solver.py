@@ -18,6 +18,7 @@ from functools import cache
 import orjson
 import pytest
 
+from tarock import accel
 from tarock.solver import search as solver
 from tarock.solver.analyse import analyse_command, analyse_deal
 from tarock.solver.position import position_before
@@ -365,14 +366,29 @@ def test_analysis_of_records_that_stop_early() -> None:
 
 
 def test_full_tables_shrink_without_changing_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference's table, limited to 40 entries, drops positions and still finds the brute force's values."""
     monkeypatch.setattr(solver, "_TT_LIMIT", 40)
     monkeypatch.setattr(solver, "_MOVES_LIMIT", 20)
     rng = random.Random(13)
+    with accel.reference():
+        for _ in range(20):
+            clear_cache()
+            pos = random_ending(rng, 4, 4, "solo_tri")
+            assert value(pos) == expected(pos, brute(pos, POINTS))
+            assert cache_size() <= 40
+
+
+@pytest.mark.skipif(accel.SOLVER is None, reason="the compiled solver core was not built")
+def test_a_tiny_compiled_table_replaces_entries_without_changing_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled core's table of 16 entries (4 buckets of 4) is full at once: replaced entries must not change
+    a value, and the table never holds more than it has room for."""
+    monkeypatch.setattr(solver, "_CORE_TT_BITS", 4)
+    rng = random.Random(14)
     for _ in range(20):
         clear_cache()
-        pos = random_ending(rng, 4, 4, "solo_tri")
-        assert value(pos) == expected(pos, brute(pos, POINTS))
-        assert cache_size() <= 40
+        pos = random_ending(rng, 4, 4, rng.choice(["solo_tri", "tri", "valat"]))
+        assert value(pos) == expected(pos, brute(pos, pos.objective))
+        assert cache_size() <= 16
 
 
 def test_summarise_counts_each_players_losses_by_hand() -> None:
@@ -381,7 +397,7 @@ def test_summarise_counts_each_players_losses_by_hand() -> None:
     from tarock.solver.analyse import summarise
 
     tri = {"id": "d1", "best": {"declarer_side": 40}, "cards": [
-        {"trick": 11, "player": "Ana", "card": "HK", "point_loss": 3},
+        {"trick": 11, "player": "Ana", "card": "HK", "point_loss": 3, "best_cards": ["HQ", "H1"]},
         {"trick": 11, "player": "Boris", "card": "T2", "point_loss": 5},
         {"trick": 12, "player": "Ana", "card": "S7", "point_loss": 0},
         {"trick": 12, "player": "Boris", "card": "T3", "point_loss": -1},  # an illegal card's gain: no loss
@@ -395,7 +411,41 @@ def test_summarise_counts_each_players_losses_by_hand() -> None:
     ana, boris = out["Ana"], out["Boris"]
     # Ana: 3 cards, 2 in the Tri losing 3 in all (1.5 per card), no game given away.
     assert (ana.cards, ana.point_cards, ana.points_lost, ana.games_given_away) == (3, 2, 3, 0)
-    assert ana.mean_loss == 1.5 and ana.biggest == [(3, "d1", 11, "HK")]
+    assert ana.mean_loss == 1.5 and ana.biggest == [(3, "d1", 11, "HK", ("HQ", "H1"))]
     # Boris: 3 cards, 2 in the Tri losing 5 (the negative loss counts 0), the Berač given away once.
     assert (boris.cards, boris.point_cards, boris.points_lost, boris.games_given_away) == (3, 2, 5, 1)
-    assert boris.biggest == [(5, "d1", 11, "T2")]
+    assert boris.biggest == [(5, "d1", 11, "T2", ())]  # a report without best cards names none
+
+
+@pytest.mark.parametrize("n,contract", [(4, "tri"), (4, "solo_ena"), (3, "dva"), (4, "berac"), (3, "valat")])
+def test_analysis_names_the_best_cards_and_points_like_the_brute_force(n: int, contract: str) -> None:
+    """Every card of a deal's last three tricks: the points its side could make before it and after it, and
+    the cards that keep the best, recomputed with the brute force from the same positions.  A side's points:
+    the declarer side's counted points, the others' the rest of the deck's 70 (docs/rules.md: 106 raw points
+    less 2/3 a card for 54 cards); in Berač and the valats 1 when the side reaches its aim, else 0."""
+    deal = deal_from_obj(random_record(random.Random(f"best{n}{contract}"), n, contract))
+    rp = replay(deal)
+    last = len(rp.tricks) - 2
+    report = analyse_deal(deal, last)
+    pos = position_before(rp, last)
+    goal = pos.objective
+
+    def side(p: Position, ours: bool) -> int:
+        v = expected(p, brute(p, goal))
+        if goal == POINTS:
+            return v if ours else 70 - v
+        return int((v == 0) == ours)
+
+    cards = [(card, seat) for t in range(last - 1, len(rp.tricks))
+             for card, seat in zip(rp.tricks[t], rp.trick_seats[t])]
+    assert len(report["cards"]) == len(cards)
+    for row, (card, seat) in zip(report["cards"], cards):
+        ours = seat in pos.declarer_side
+        best = side(pos, ours)
+        legal = [c for c in range(54) if pos.legal() >> c & 1]
+        assert row["best_points"] == best
+        assert set(row["best_cards"]) == {CODES[c] for c in legal if side(play(pos, c), ours) == best}
+        pos = play(pos, card)
+        assert row["played_points"] == side(pos, ours)
+        assert row["point_loss"] == row["best_points"] - row["played_points"]
+        assert (CODES[card] in row["best_cards"]) == (row["point_loss"] == 0)

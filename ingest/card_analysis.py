@@ -1,0 +1,153 @@
+"""``tarock analyse --store``: every card of the stored deals against double-dummy best play, as a table.
+
+The deals come from the store's ``deals`` view (their canonical ``record`` and effective ``options_json``,
+so nothing is re-read from the source files); each batch of deals is analysed by
+``tarock.solver.analyse.analyse_deal`` on one of ingest's executors (``ingest.executors``: local processes or
+a Dask scheduler) and written by the worker as one Parquet file per partition,
+``<store>/card_analysis/ruleset=R/n_players=N/part-<key>.parquet`` (``ingest.schema.CARD_ANALYSIS``;
+published atomically, ``ingest.writer``).  The key is a hash of the solver version and the batch's deal ids.
+
+Which deals: Slovenian deals whose status is ``ok`` (clean: every card legal, so no loss is negative) in a
+point contract (Tri … Solo brez: the card points are what a side plays for; Klop has no sides, and Berač and
+the valats are won or lost by tricks), optionally narrowed by ``--where`` (SQL over the ``deals`` view), less
+those already in ``card_analysis`` with this ``SOLVER_VERSION``.  So re-running skips what is done, and a run
+stopped half-way resumes with the batches it had not finished.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from ingest.executors import make_executor
+from ingest.schema import CARD_ANALYSIS, PARTITION_COLUMNS, file_schema
+from ingest.store import open_store
+from ingest.writer import write_table_atomic
+from tarock.formats.codec import loads
+from tarock.rules.slovenian.contracts import CONTRACTS
+from tarock.solver.analyse import SOLVER_VERSION, analyse_deal
+
+TABLE = "card_analysis"
+POINT_CONTRACTS = tuple(name for name, c in CONTRACTS.items() if not (c.is_klop or c.is_beggar or c.is_valat))
+"""The contracts analysed into the store: those a side plays for card points in."""
+
+BATCH = 20
+"""Deals per task: a task writes its files when done, so a stopped run loses at most a batch per worker."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A stored deal still to analyse: its id, partition, canonical record and effective options."""
+
+    deal_id: str
+    ruleset: str
+    n_players: int
+    record: str
+    options_json: str
+
+
+def pending(store_dir: str | os.PathLike[str], where: str | None = None) -> list[Pending]:
+    """The deals ``analyse_store`` would analyse now, in stored order, one copy each.
+
+    ``where`` is SQL over the ``deals`` view's columns (trusted: it is the command line's).
+    """
+    contracts = ", ".join(f"'{name}'" for name in POINT_CONTRACTS)
+    query = f"""
+        SELECT deal_id, ruleset, n_players, record, options_json FROM deals
+        WHERE ruleset = 'slovenian' AND status = 'ok' AND contract IN ({contracts})
+          AND ({where or 'true'})
+          AND deal_id NOT IN (SELECT deal_id FROM {TABLE} WHERE solver_version = $1)
+        QUALIFY row_number() OVER (PARTITION BY deal_id ORDER BY source_file, source_line) = 1
+        ORDER BY source_file, source_line"""
+    con = open_store(store_dir)
+    try:
+        rows = con.execute(query, [SOLVER_VERSION]).fetchall()
+    finally:
+        con.close()
+    return [Pending(*row) for row in rows]
+
+
+def rows_of(item: Pending, from_trick: int = 1) -> list[dict[str, Any]]:
+    """The ``card_analysis`` rows of one deal (none when the solver declines it; ``analyse_deal`` says why)."""
+    report = analyse_deal(loads(item.record), from_trick, options=orjson.loads(item.options_json))
+    if "error" in report:
+        return []
+    out = []
+    order = 0
+    for i, card in enumerate(report["cards"]):
+        order = order + 1 if i and card["trick"] == report["cards"][i - 1]["trick"] else 0
+        out.append({"deal_id": item.deal_id, "trick": card["trick"], "order": order, "player": card["player"],
+                    "card": card["card"], "best_cards": card["best_cards"], "best_points": card["best_points"],
+                    "played_points": card["played_points"], "point_loss": card["point_loss"],
+                    "solver_version": SOLVER_VERSION, "ruleset": item.ruleset, "n_players": item.n_players})
+    return out
+
+
+def analyse_batch(store_dir: str, batch: list[Pending], from_trick: int = 1) -> tuple[int, int]:
+    """A worker's task: analyse ``batch`` and publish its rows, one file per partition; (deals, cards).
+
+    The file name is a hash of the solver version and the batch's deal ids: a batch run twice overwrites its
+    own files, never adds rows twice.
+    """
+    rows = [row for item in batch for row in rows_of(item, from_trick)]
+    key = hashlib.sha256(" ".join([SOLVER_VERSION, *(item.deal_id for item in batch)]).encode()).hexdigest()[:20]
+    schema = file_schema(TABLE)
+    for part, part_rows in _partitions(rows).items():
+        ruleset, n_players = part
+        directory = Path(store_dir) / TABLE / f"ruleset={ruleset}" / f"n_players={n_players}"
+        directory.mkdir(parents=True, exist_ok=True)
+        table = pa.Table.from_pylist([{k: v for k, v in r.items() if k not in PARTITION_COLUMNS}
+                                      for r in part_rows], schema=schema)
+        write_table_atomic(directory / f"part-{key}.parquet", table)
+    return len(batch), len(rows)
+
+
+def _partitions(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for row in rows:
+        out.setdefault((row["ruleset"], row["n_players"]), []).append(row)
+    return out
+
+
+def _batches(items: list[Pending], size: int) -> Iterator[list[Pending]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def analyse_store(store_dir: str | os.PathLike[str], where: str | None = None, executor: str | None = None,
+                  from_trick: int = 1, batch: int = BATCH,
+                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+    """Analyse every pending deal of the store into ``card_analysis``; the counts of deals and cards written.
+
+    ``executor`` is ingest's spec (``local``, ``local:N``, ``tcp://host:port``); ``progress(done, total)``
+    follows the deals.
+    """
+    todo = pending(store_dir, where)
+    tasks = list(_batches(todo, batch))
+    done = cards = 0
+    if progress is not None:
+        progress(0, len(todo))
+    if not tasks:
+        return {"deals": 0, "cards": 0}
+    pool = make_executor(executor, len(tasks))
+    try:
+        futures: list[Future[tuple[int, int]]] = [pool.submit(analyse_batch, str(store_dir), task, from_trick)
+                                                  for task in tasks]
+        for future in as_completed(futures):
+            deals, written = future.result()
+            done += deals
+            cards += written
+            if progress is not None:
+                progress(done, len(todo))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return {"deals": done, "cards": cards}
+

@@ -1,0 +1,487 @@
+/*
+ * The double-dummy solver's core in C: a projection of tarock/solver/search.py's ``_make_visit`` (the
+ * reference), searching the same tree for the same values.  It plays by the kernel's own legality and trick
+ * winner (tarock/accel/_fastplay.c, reached through its ``KERNEL_API`` capsule: kernel.h) with the play rules
+ * ``tarock.accel.play_rules`` builds from the reference, never by a copy of the rules.  Everything else it
+ * needs -- the thirds each card adds, the equivalence classes, the cards that beat a card -- it is handed by
+ * tarock/solver/compiled.py, which computes them with the reference's own functions.
+ *
+ * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, tt_bits)`` holds one
+ * game context's transposition table; ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's
+ * ``_Engine.probe`` below the Python driver (the null-window bisection stays in Python).  The search:
+ * fail-soft alpha-beta over single cards; at trick boundaries a transposition table keyed by the leader and the
+ * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once;
+ * move ordering by the trick's state and the table's lead; the points goal cut by the thirds still live (above)
+ * and by what the side surely keeps (nothing: below).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernel.h"
+
+static const KernelApi *kernel = NULL;
+
+enum { GOAL_POINTS, GOAL_NO_TRICK, GOAL_ALL_TRICKS };
+enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
+#define INF (1 << 30)
+#define PAGAT_CARD 0
+#define MOND 20
+#define SKIS 21
+#define TRULA ((1ULL << PAGAT_CARD) | (1ULL << MOND) | (1ULL << SKIS))
+
+typedef struct {
+    uint64_t hands[MAX_SEATS];
+    int32_t low, high;
+    int8_t leader, best, cards, used;
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *rules_obj;
+    const Rules *rules;
+    int n, goal, bonus_card, bonus;
+    uint64_t side, bonus_bit;
+    int thirds[N_CARDS], cls[N_CARDS], points_of[N_CARDS];
+    uint64_t beaters[N_CARDS], above[N_CARDS], taroks;
+    int nblocks;
+    int block_start[N_CARDS];
+    uint64_t block_mask[N_CARDS], runs;
+    Entry *tt;
+    uint64_t tt_mask;
+    Py_ssize_t used;
+    uint64_t hands[MAX_SEATS];
+    int tcards[MAX_SEATS];
+    long long nodes;
+} Engine;
+
+static inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
+static inline int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
+
+/* search.py's ``_packer``: a hand's cards in the runs of equal cards packed to each run's bottom. */
+static uint64_t pack(const Engine *e, uint64_t hand, uint64_t live) {
+    uint64_t out = hand & ~e->runs;
+    for (int b = 0; b < e->nblocks; b++) {
+        uint64_t lb = live & e->block_mask[b];
+        uint64_t target = 1ULL << e->block_start[b];
+        while (lb) {
+            uint64_t low = lb & (~lb + 1);
+            lb ^= low;
+            if (hand & low) out |= target;
+            target <<= 1;
+        }
+    }
+    return out;
+}
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
+    return x;
+}
+
+static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
+    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
+    uint64_t base = h & e->tt_mask & ~3ULL;
+    for (int i = 0; i < 4; i++) {
+        Entry *x = &e->tt[base + i];
+        if (!x->used) return NULL;
+        if (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n)) return x;
+    }
+    return NULL;
+}
+
+/* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
+static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
+    int low, high;
+    if (alpha < value && value < beta) low = high = value;
+    else if (value <= alpha) { low = -INF; high = value; }
+    else { low = value; high = INF; }
+    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
+    uint64_t base = h & e->tt_mask & ~3ULL;
+    Entry *victim = NULL;
+    for (int i = 0; i < 4; i++) {
+        Entry *x = &e->tt[base + i];
+        if (!x->used) { victim = x; e->used++; break; }
+        if (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+            if (x->low > low) low = x->low;
+            if (x->high < high) high = x->high;
+            victim = x;
+            break;
+        }
+        /* full bucket: the position nearest the end of play goes (the cheapest to solve again) */
+        if (!victim || x->cards < victim->cards) victim = x;
+    }
+    memcpy(victim->hands, key, sizeof(uint64_t) * (size_t)e->n);
+    victim->leader = (int8_t)leader;
+    victim->low = low;
+    victim->high = high;
+    victim->best = (int8_t)best;
+    victim->cards = (int8_t)cards;
+    victim->used = 1;
+}
+
+/* search.py's ``_distinct``: ``ok`` less each card whose next higher live card is in ``ok`` and of its class. */
+static uint64_t distinct(const Engine *e, uint64_t ok, uint64_t live) {
+    uint64_t cands = ok, m = ok;
+    while (m) {
+        int card = lowest(m);
+        m &= m - 1;
+        uint64_t up = live & e->above[card];
+        if (up) {
+            int nb = lowest(up);
+            if ((ok >> nb & 1) && e->cls[card] == e->cls[nb]) cands &= ~(1ULL << card);
+        }
+    }
+    return cands;
+}
+
+/* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first); one change:
+ * the last seat of a trick takes it with its lowest winning card (a third of the nodes fewer on whole deals). */
+static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase, int last, int *out) {
+    int count = 0, keys[MAX_TRICKS];
+    beat &= cands;
+    while (cands) {
+        int card = highest(cands);
+        cands &= ~(1ULL << card);
+        int b = (int)(beat >> card & 1), key;
+        switch (kase) {
+        case CASE_LEAD: key = card; break;
+        case CASE_TAKE: key = b ? (last ? 1064 - card : 1000 + card) : 500 - 64 * e->points_of[card] + card; break;
+        case CASE_SMEAR: key = b ? 64 - card : 1000 + 64 * e->points_of[card] + card; break;
+        default: key = b ? 64 - card : 1000 + card; break;
+        }
+        int i = count++;
+        while (i > 0 && keys[i - 1] < key) { keys[i] = keys[i - 1]; out[i] = out[i - 1]; i--; }
+        keys[i] = key;
+        out[i] = card;
+    }
+    return count;
+}
+
+/* What one side surely takes, in thirds, at a trick boundary (points goal, taroks trumps): the holder of the
+ * highest live tarok wins a trick with each card of his unbroken run of the highest live taroks, whenever he
+ * plays it, and each other card of that trick adds at least one third.  The Škis is not sure while the other
+ * side holds the Pagat and another hand the Mond (the emperor trick).  Sets ``*holder`` to the run's seat. */
+static int sure_thirds(const Engine *e, uint64_t live, int *holder) {
+    uint64_t taroks = live & e->taroks;
+    if (!taroks) return 0;
+    int top = highest(taroks), h = -1;
+    for (int i = 0; i < e->n; i++)
+        if (e->hands[i] >> top & 1) h = i;
+    *holder = h;
+    int ours = (int)(e->side >> h & 1), sure = 0;
+    while (taroks && (e->hands[h] >> (top = highest(taroks)) & 1)) {
+        if (top == SKIS && e->rules->emperor && (live >> PAGAT_CARD & 1) && (live >> MOND & 1)
+            && !(e->hands[h] >> MOND & 1)) {
+            int pagat_holder = -1;
+            for (int i = 0; i < e->n; i++)
+                if (e->hands[i] >> PAGAT_CARD & 1) pagat_holder = i;
+            if ((int)(e->side >> pagat_holder & 1) != ours) break;
+        }
+        sure += e->thirds[top] + e->n - 1;
+        taroks &= ~(1ULL << top);
+    }
+    return sure;
+}
+
+static inline int cards_in(const Engine *e) {
+    int c = 0;
+    for (int i = 0; i < e->n; i++) c += __builtin_popcountll(e->hands[i]);
+    return c;
+}
+
+/* search.py's ``visit``: the future value with ``seat`` to play card ``pos`` of the trick, fail-soft. */
+static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
+                 uint64_t live, int rem, int alpha, int beta) {
+    const int n = e->n, points = e->goal == GOAL_POINTS;
+    uint64_t key[MAX_SEATS];
+    int boundary = pos == 0, lead = -1, kase;
+    e->nodes++;
+    if (boundary) {
+        if (points) {
+            if (rem <= alpha) return rem;
+            if (beta <= 0) return 0;
+            int holder = -1, sure = sure_thirds(e, live, &holder);
+            if (sure) {
+                if (e->side >> holder & 1) {
+                    if (sure >= beta) return sure;
+                } else if (rem - sure <= alpha) {
+                    return rem - sure;
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) key[i] = pack(e, e->hands[i], live);
+        Entry *x = lookup(e, key, seat);
+        if (x) {
+            if (x->low >= beta || x->low == x->high) return x->low;
+            if (x->high <= alpha) return x->high;
+            if (x->low > alpha) alpha = x->low;
+            if (x->high < beta) beta = x->high;
+            lead = x->best;
+        }
+        kase = CASE_LEAD;
+    } else {
+        int mine = (int)(e->side >> seat & 1);
+        kase = e->goal != GOAL_NO_TRICK ? ((int)(e->side >> wseat & 1) != mine ? CASE_TAKE : CASE_SMEAR) : CASE_DUCK;
+    }
+    uint64_t hand = e->hands[seat];
+    uint64_t ok = kernel->legal_mask(hand, led, wcard, tmask, e->rules);
+    int cards[MAX_TRICKS], count;
+    if (!(ok & (ok - 1))) {
+        cards[0] = lowest(ok);
+        count = 1;
+    } else {
+        uint64_t beat = pos ? ok & e->beaters[wcard] : 0;
+        count = order_moves(e, distinct(e, ok, live), beat, kase, pos + 1 == n, cards);
+    }
+    if (lead >= 0 && cards[0] != lead) {
+        for (int i = 1; i < count; i++)
+            if (cards[i] == lead) {
+                memmove(cards + 1, cards, sizeof(int) * (size_t)i);
+                cards[0] = lead;
+                break;
+            }
+    }
+    const int a0 = alpha, b0 = beta, maxi = (int)(e->side >> seat & 1), last = pos + 1 == n;
+    int trick[MAX_SEATS];  /* the trick so far: a sibling's subtree plays later tricks over ``e->tcards`` */
+    memcpy(trick, e->tcards, sizeof(int) * (size_t)pos);
+    int best = maxi ? -INF : INF, best_card = -1;
+    for (int i = 0; i < count; i++) {
+        int card = cards[i], v, nw, nws;
+        uint64_t bit = 1ULL << card;
+        e->hands[seat] = hand ^ bit;
+        if (pos == 0 || (e->beaters[wcard] & bit)) { nw = card; nws = seat; }
+        else { nw = wcard; nws = wseat; }
+        if (!last) {
+            memcpy(e->tcards, trick, sizeof(int) * (size_t)pos);
+            e->tcards[pos] = card;
+            v = visit(e, (seat + 1) % n, pos + 1, pos == 0 ? card : led, nw, nws, tmask | bit, tval + e->thirds[card],
+                      live, rem, alpha, beta);
+        } else {
+            uint64_t tm = tmask | bit;
+            if ((tm & TRULA) == TRULA) {  /* the emperor trick: the trick's winner by the kernel's own rule */
+                memcpy(e->tcards, trick, sizeof(int) * (size_t)pos);
+                e->tcards[pos] = card;
+                int w = kernel->trick_winner(e->tcards, n, e->rules->trumps, e->rules->emperor);
+                nw = e->tcards[w];
+                nws = (seat + 1 + w) % n;
+            }
+            int ours = (int)(e->side >> nws & 1);
+            uint64_t nlive = live & ~tm;
+            if (points) {
+                int tv = tval + e->thirds[card], gain = ours ? tv : 0;
+                if (nw == e->bonus_card) gain += e->bonus;
+                int nrem = rem - tv - ((tm & e->bonus_bit) ? e->bonus : 0);
+                v = nlive ? gain + visit(e, nws, 0, -1, -1, -1, 0, 0, nlive, nrem, alpha - gain, beta - gain) : gain;
+            } else if (ours == (e->goal == GOAL_NO_TRICK)) {
+                v = -1;
+            } else {
+                v = nlive ? visit(e, nws, 0, -1, -1, -1, 0, 0, nlive, 0, alpha, beta) : 0;
+            }
+        }
+        e->hands[seat] = hand;
+        if (maxi) {
+            if (v > best) {
+                best = v; best_card = card;
+                if (v > alpha) { alpha = v; if (alpha >= beta) break; }
+            }
+        } else if (v < best) {
+            best = v; best_card = card;
+            if (v < beta) { beta = v; if (alpha >= beta) break; }
+        }
+    }
+    if (boundary) store(e, key, seat, cards_in(e), best, a0, b0, best_card);
+    return best;
+}
+
+/* -- the Python type ---------------------------------------------------------------------------------- */
+
+static int read_ints(PyObject *seq, int *out, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != N_CARDS) {
+        PyErr_Format(PyExc_ValueError, "%s must have %d entries", what, N_CARDS);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < N_CARDS; i++) {
+        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t size, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != size) {
+        PyErr_Format(PyExc_ValueError, "%s must have %zd entries", what, size);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static void engine_dealloc(Engine *e) {
+    Py_XDECREF(e->rules_obj);
+    PyMem_Free(e->tt);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
+    PyObject *rules, *thirds, *classes, *points, *beaters, *above;
+    unsigned long long side;
+    int tt_bits;
+    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOi", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
+                          &classes, &points, &beaters, &above, &tt_bits))
+        return -1;
+    if (e->n < 2 || e->n > MAX_SEATS || tt_bits < 4 || tt_bits > 30 || e->goal < 0 || e->goal > GOAL_ALL_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "Engine: seats, goal or table size out of range");
+        return -1;
+    }
+    e->rules = kernel->play_rules(rules);
+    if (!e->rules) return -1;
+    Py_INCREF(rules);
+    Py_XSETREF(e->rules_obj, rules);
+    e->side = side;
+    e->bonus_bit = e->bonus_card >= 0 ? 1ULL << e->bonus_card : 0;
+    if (read_ints(thirds, e->thirds, "thirds") < 0 || read_ints(classes, e->cls, "classes") < 0
+        || read_ints(points, e->points_of, "points") < 0 || read_masks(beaters, e->beaters, N_CARDS, "beaters") < 0
+        || read_masks(above, e->above, N_CARDS, "above") < 0)
+        return -1;
+    e->taroks = e->rules->trumps ? e->above[PAGAT_CARD] | 1ULL << PAGAT_CARD : 0;
+    /* search.py's ``_blocks``: runs of two or more cards of one suit (``above`` chains them) and one class */
+    e->nblocks = 0;
+    e->runs = 0;
+    int start = 0;
+    for (int card = 1; card <= N_CARDS; card++) {
+        int same = card < N_CARDS && (e->above[start] >> card & 1) && e->cls[card] == e->cls[start]
+                   && (e->above[card - 1] >> card & 1);
+        if (!same) {
+            if (card - start >= 2) {
+                uint64_t m = ((1ULL << (card - start)) - 1) << start;
+                e->block_start[e->nblocks] = start;
+                e->block_mask[e->nblocks++] = m;
+                e->runs |= m;
+            }
+            start = card;
+        }
+    }
+    PyMem_Free(e->tt);
+    size_t size = (size_t)1 << tt_bits;
+    e->tt = PyMem_Calloc(size, sizeof(Entry));
+    if (!e->tt) { PyErr_NoMemory(); return -1; }
+    e->tt_mask = size - 1;
+    e->used = 0;
+    return 0;
+}
+
+/* probe(hands, leader, trick, rem, alpha, beta) -> the future value of the position, fail-soft in (alpha, beta):
+ * ``hands`` the seats' cards (masks), ``trick`` the cards on the table in play order, ``rem`` search.py's
+ * ``_upper_bound``. */
+static PyObject *engine_probe(Engine *e, PyObject *args) {
+    PyObject *hands, *trick;
+    int leader, rem, alpha, beta;
+    if (!PyArg_ParseTuple(args, "OiOiii", &hands, &leader, &trick, &rem, &alpha, &beta)) return NULL;
+    if (read_masks(hands, e->hands, e->n, "hands") < 0) return NULL;
+    PyObject *fast = PySequence_Fast(trick, "trick");
+    if (!fast) return NULL;
+    Py_ssize_t pos = PySequence_Fast_GET_SIZE(fast);
+    if (pos >= e->n || leader < 0 || leader >= e->n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "probe: a trick of a complete table or a leader out of range");
+        return NULL;
+    }
+    uint64_t tmask = 0, live = 0;
+    int tval = 0, led = -1, wcard = -1, wseat = -1;
+    for (Py_ssize_t i = 0; i < pos; i++) {
+        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (card < 0 || card >= N_CARDS) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "probe: a card out of range");
+            return NULL;
+        }
+        e->tcards[i] = (int)card;
+        tmask |= 1ULL << card;
+        tval += e->thirds[card];
+        if (i == 0 || (e->beaters[wcard] >> card & 1)) { wcard = (int)card; wseat = (leader + (int)i) % e->n; }
+    }
+    Py_DECREF(fast);
+    if (pos) led = e->tcards[0];
+    live = tmask;
+    for (int i = 0; i < e->n; i++) live |= e->hands[i];
+    int v = visit(e, (leader + (int)pos) % e->n, (int)pos, led, wcard, wseat, tmask, tval, live, rem, alpha, beta);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *engine_clear(Engine *e, PyObject *unused) {
+    memset(e->tt, 0, sizeof(Entry) * (size_t)(e->tt_mask + 1));
+    e->used = 0;
+    e->nodes = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *engine_size(Engine *e, PyObject *unused) { return PyLong_FromSsize_t(e->used); }
+static PyObject *engine_nodes(Engine *e, PyObject *unused) { return PyLong_FromLongLong(e->nodes); }
+
+static PyMethodDef engine_methods[] = {
+    {"probe", (PyCFunction)engine_probe, METH_VARARGS, "The future value of a position in a fail-soft window."},
+    {"clear", (PyCFunction)engine_clear, METH_NOARGS, "Forget the transposition table."},
+    {"size", (PyCFunction)engine_size, METH_NOARGS, "Positions held in the transposition table."},
+    {"nodes", (PyCFunction)engine_nodes, METH_NOARGS, "Nodes visited since the table was made or cleared."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tarock.accel._solver.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One game context's search and transposition table (tarock/solver/compiled.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)engine_init,
+    .tp_dealloc = (destructor)engine_dealloc,
+    .tp_methods = engine_methods,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solver", "The double-dummy solver's core in C.", -1, NULL};
+
+PyMODINIT_FUNC PyInit__solver(void) {
+    /* The kernel's rules, from its capsule; an ImportError when it is missing or was built from another
+     * kernel.h: tarock.solver.compiled then leaves the compiled core off and the reference runs. */
+    /* by the module, not PyCapsule_Import: tarock.accel imports this module while it is itself being imported */
+    PyObject *fastplay = PyImport_ImportModule("tarock.accel._fastplay");
+    if (!fastplay) return NULL;
+    PyObject *capsule = PyObject_GetAttrString(fastplay, "KERNEL_API");
+    Py_DECREF(fastplay);
+    if (!capsule) return NULL;
+    const KernelApi *api = (const KernelApi *)PyCapsule_GetPointer(capsule, KERNEL_API_CAPSULE);
+    Py_DECREF(capsule);  /* the module keeps the capsule and its static table alive */
+    if (!api) return NULL;
+    if (api->version != KERNEL_API_VERSION || api->size != sizeof(KernelApi)) {
+        PyErr_SetString(PyExc_ImportError, "tarock.accel._solver was built against another tarock/accel/kernel.h");
+        return NULL;
+    }
+    kernel = api;
+    if (PyType_Ready(&EngineType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&EngineType) < 0
+        || PyModule_AddIntConstant(m, "GOAL_POINTS", GOAL_POINTS) < 0
+        || PyModule_AddIntConstant(m, "GOAL_NO_TRICK", GOAL_NO_TRICK) < 0
+        || PyModule_AddIntConstant(m, "GOAL_ALL_TRICKS", GOAL_ALL_TRICKS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
+

@@ -1,0 +1,103 @@
+"""``tarock analyse --store``: the card_analysis table, written into a real store and read back through DuckDB.
+
+A store is ingested from generated deals (point contracts, Berač and Klop among them); the analysis runs from
+trick 10, so the solver answers at once.  Every row is checked against the solver run on the same record by
+hand here (``analyse_deal``), the deals chosen against the rules of docs/store.md (status ok, point contracts),
+a second run must write nothing, and ``--where`` narrows the deals.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import orjson
+import pyarrow.parquet as pq
+import pytest
+
+from ingest.card_analysis import analyse_store, pending
+from ingest.coordinator import run_ingest
+from ingest.schema import CARD_ANALYSIS
+from ingest.store import export_duckdb, open_store
+from tarock.formats.codec import deal_from_obj
+from tarock.sim.randomplay import random_record
+from tarock.solver.analyse import SOLVER_VERSION, analyse_deal
+from tests.support.ingest_util import write_jsonl
+from tests.test_cli import run
+
+CONTRACTS = ["tri", "dva", "solo_ena", "berac", "klop", "valat"]
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Path:
+    """A store of 12 generated 4-player and 4 three-player deals (two of each contract, 3 players: Tri, Dva)."""
+    rng = random.Random(20)
+    records = [random_record(rng, 4, CONTRACTS[i % len(CONTRACTS)]) for i in range(12)]
+    records += [random_record(rng, 3, ["tri", "dva"][i % 2]) for i in range(4)]
+    for i, r in enumerate(records):
+        r["id"] = f"deal-{i:02d}"
+    src = tmp_path / "deals.jsonl"
+    write_jsonl(src, records)
+    target = tmp_path / "store"
+    run_ingest([src], target, "local:1")
+    return target
+
+
+def test_the_store_gets_a_row_per_card_of_each_point_deal_and_a_rerun_writes_nothing(store: Path) -> None:
+    con = open_store(store)
+    assert con.sql("SELECT count(*) FROM card_analysis").fetchall() == [(0,)]  # the empty typed view
+    chosen = con.sql("SELECT deal_id FROM deals WHERE contract IN ('tri', 'dva', 'solo_ena') AND status = 'ok' "
+                     "ORDER BY deal_id").fetchall()
+    con.close()
+    # 4 players: Tri, Dva, Solo ena twice each; 3 players: Tri and Dva twice each — Berač, Klop, Valat are not
+    assert [d for (d,) in chosen] == [f"deal-{i:02d}" for i in (0, 1, 2, 6, 7, 8, 12, 13, 14, 15)]
+    assert sorted(p.deal_id for p in pending(store)) == [d for (d,) in chosen]
+
+    counts = analyse_store(store, executor="local:1", from_trick=10)
+    # from trick 10: 3 tricks of 4 cards (12 rows) with 4 players, 7 tricks of 3 cards (21 rows) with 3 players
+    assert counts == {"deals": 10, "cards": 6 * 12 + 4 * 21}
+
+    con = open_store(store)
+    rows = con.sql('SELECT deal_id, trick, "order", player, card, best_cards, best_points, played_points, '
+                   'point_loss, solver_version, ruleset, n_players FROM card_analysis '
+                   'ORDER BY deal_id, trick, "order"').fetchall()
+    records = dict(con.sql("SELECT deal_id, record FROM deals").fetchall())
+    con.close()
+    by_deal: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_deal.setdefault(row[0], []).append(row)
+    assert sorted(by_deal) == [d for (d,) in chosen]
+    for deal_id, got in by_deal.items():
+        deal = deal_from_obj(orjson.loads(records[deal_id]))
+        report = analyse_deal(deal, 10)
+        want = [(deal_id, c["trick"], i % deal.n_players, c["player"], c["card"], c["best_cards"], c["best_points"],
+                 c["played_points"], c["point_loss"], SOLVER_VERSION, "slovenian", deal.n_players)
+                for i, c in enumerate(report["cards"])]
+        assert got == want
+        assert all(r[8] >= 0 and r[8] == r[6] - r[7] and (r[8] == 0) == (r[4] in r[5]) for r in got)
+
+    files = sorted((store / "card_analysis").rglob("part-*.parquet"))
+    assert {f.parent.relative_to(store).as_posix() for f in files} == {
+        "card_analysis/ruleset=slovenian/n_players=4", "card_analysis/ruleset=slovenian/n_players=3"}
+    # the partition columns live in the path only, the rest as the schema says
+    assert pq.read_schema(files[0]).names == [f.name for f in CARD_ANALYSIS][:-2]
+
+    assert analyse_store(store, executor="local:1", from_trick=10) == {"deals": 0, "cards": 0}
+    assert sorted((store / "card_analysis").rglob("part-*.parquet")) == files
+
+    exported = export_duckdb(store, store.parent / "export.duckdb")
+    assert exported["card_analysis"] == len(rows)
+
+
+def test_where_narrows_the_deals_and_the_command_line_reports(store: Path) -> None:
+    code, out = run("analyse", "--store", str(store), "--where", "n_players = 3", "--from-trick", "12",
+                    "--executor", "local:1")
+    assert code == 0
+    # 3 players, trick 12 of 16: 5 tricks of 3 cards, 4 deals
+    assert "analysed 4 deals, 60 cards" in out
+    con = open_store(store)
+    assert con.sql("SELECT DISTINCT n_players FROM card_analysis").fetchall() == [(3,)]
+    con.close()
+    assert sorted(p.deal_id for p in pending(store)) == ["deal-00", "deal-01", "deal-02", "deal-06", "deal-07",
+                                                         "deal-08"]
+    assert run("analyse", "--store", str(store), "some-file.jsonl")[0] == 2
