@@ -99,15 +99,19 @@ def plan_groups(layout: StoreLayout, generation: str) -> GroupPlan:
     sets: dict[str, list[str]] = {}
     for key in bases:
         sets.setdefault(find(key), []).append(key)
+    crossing: dict[str, int] = {}  # per set (its root), the sessions held by more than one of its shards
+    for held in holders.values():
+        if len(held) > 1:
+            root = find(held[0])
+            crossing[root] = crossing.get(root, 0) + 1
     spanning: dict[str, int] = {}
     shards = []
-    for keys in sets.values():
+    for root, keys in sets.items():
         if len(keys) < 2:
             continue
         members = sorted((bases[k] for k in keys), key=_member_order)
         key = group_key(keys, generation)
-        root = find(keys[0])
-        spanning[key] = sum(1 for held in holders.values() if len(held) > 1 and find(held[0]) == root)
+        spanning[key] = crossing.get(root, 0)
         shards.append(Shard(
             key, f"group of {len(members)} shards", "", None, 1, None,
             sum(m["counts"].get("read", 0) for m in members), rescore=True,
