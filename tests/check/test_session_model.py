@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from ingest.commands import ingest
-from ingest.store import sql
+from ingest.store import open_store
 from tarock.check.sessions import SessionOrderer, SessionPlan, content_hash
 from tarock.cli import app
 from tarock.deal import Deal
@@ -90,16 +90,20 @@ def _store(runs: list[list[Path]], store: Path) -> dict[str, tuple[Any, ...]]:
     """Ingest the runs' files, run after run, into one store; deal id -> ``_per_player`` from its tables."""
     for paths in runs:
         assert ingest(paths, store, "local:1", quiet=True).exit_code == 0
-    statuses = dict(sql(store, "SELECT deal_id, status FROM deals").iter_rows())
-    per: dict[str, dict[str, tuple[Any, ...]]] = {d: {} for d in statuses}
-    for deal_id, player, *cells, lines, recorded in sql(
-            store, "SELECT deal_id, player, score, radelci_before, radelci_after, breakdown_json, recorded_score "
-                   "FROM results").iter_rows():
-        per[deal_id][player] = (*cells, orjson.loads(lines) if lines is not None else [], recorded)
-    findings: dict[str, list[tuple[Any, ...]]] = {d: [] for d in statuses}
-    for deal_id, *row in sql(store, "SELECT deal_id, code, message, trick, position, player, card "
-                                    "FROM findings ORDER BY deal_id, idx").iter_rows():
-        findings[deal_id].append(tuple(row))
+    con = open_store(store)
+    try:
+        statuses = dict(con.sql("SELECT deal_id, status FROM deals").fetchall())
+        per: dict[str, dict[str, tuple[Any, ...]]] = {d: {} for d in statuses}
+        for deal_id, player, *cells, lines, recorded in con.sql(
+                "SELECT deal_id, player, score, radelci_before, radelci_after, breakdown_json, recorded_score "
+                "FROM results").fetchall():
+            per[deal_id][player] = (*cells, orjson.loads(lines) if lines is not None else [], recorded)
+        findings: dict[str, list[tuple[Any, ...]]] = {d: [] for d in statuses}
+        for deal_id, *row in con.sql("SELECT deal_id, code, message, trick, position, player, card "
+                                     "FROM findings ORDER BY deal_id, idx").fetchall():
+            findings[deal_id].append(tuple(row))
+    finally:
+        con.close()
     return {d: (statuses[d], per[d], findings[d]) for d in statuses}
 
 
