@@ -216,3 +216,20 @@ def test_old_markers_without_sessions_are_read_from_their_rows(tmp_path: Path) -
     assert ingest([b], store, quiet=True).sessions_rescored == 1
     ingest([a, b], tmp_path / "together", quiet=True)
     assert _scores(store) == _scores(tmp_path / "together")
+
+
+def test_an_edited_file_regroups_its_session(tmp_path: Path) -> None:
+    """File b is edited after its session was grouped: its old shard is retired, which leaves the old group
+    unseen, and the new shard is grouped with a's: the store is a fresh ingest of a and the new b."""
+    a = _write(tmp_path, "a.jsonl", SESSION[:6])
+    b = _write(tmp_path, "b.jsonl", SESSION[6:])
+    store = tmp_path / "store"
+    ingest([a, b], store, quiet=True)
+    _write(tmp_path, "b.jsonl", SESSION[6:10])  # the last two hands struck out
+    edited = ingest([a, b], store, quiet=True)
+    assert (edited.groups, edited.sessions_rescored) == (1, 1)
+    ingest([a, b], tmp_path / "fresh", quiet=True)
+    assert snapshot(store) == snapshot(tmp_path / "fresh")
+    layout = StoreLayout.at(store)
+    generation = layout.read_current() or ""
+    assert sum(is_group(m) for m in layout.completed_shards(generation).values()) == 1
