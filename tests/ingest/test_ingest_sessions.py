@@ -107,6 +107,12 @@ def test_the_store_agrees_with_check_over_the_two_files(tmp_path: Path) -> None:
     got = _stored_by_id(tmp_path / "store")
     assert len(got) == 12 * 4 and any(v[1] for v in got.values())
     assert got == _check([a, b])
+    result = runner.invoke(app, ["score", "-f", "json", str(a), str(b)])
+    (sheet,) = [orjson.loads(line) for line in result.stdout.splitlines()]
+    # a cell is blank (null) for a player who writes nothing in the hand: a score of 0 in the store
+    from_sheet = {(hand["id"], p): ((hand["cells"][p] or 0), hand["radelci_after"][p])
+                  for hand in sheet["hands"] for p in sheet["players"]}
+    assert from_sheet == {k: (v[0], v[2]) for k, v in got.items()}
 
 
 def test_incremental_ingest_rescores_the_session_and_is_idempotent(tmp_path: Path) -> None:
