@@ -48,7 +48,7 @@ from ingest.store import open_store
 
 _MATCHES = """
 WITH d AS (
-    SELECT shard, source_line, deal_id, content_hash, ruleset, n_players, date,
+    SELECT shard, source_file, source_line, deal_id, content_hash, ruleset, n_players, date,
            row_number() OVER (ORDER BY ruleset, n_players, date NULLS LAST, session NULLS LAST, seq NULLS LAST,
                                        deal_id, content_hash) AS g,
            json_transform(record, '{"hands": "MAP(VARCHAR, VARCHAR[])"}').hands AS hands
@@ -57,7 +57,7 @@ WITH d AS (
 SELECT d.g, d.deal_id, d.content_hash, d.ruleset, d.n_players, d.date, r.player, r.role, r.won, r.score,
        CAST(len(list_filter(d.hands[r.player], lambda c: c LIKE 'T%')) AS INTEGER) AS taroks,
        CAST(len(list_filter(d.hands[r.player], lambda c: c[2:] = 'K')) AS INTEGER) AS kings
-FROM d JOIN results r ON r.shard = d.shard AND r.source_line = d.source_line
+FROM d JOIN results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
 ORDER BY d.g, r.seat_no
 """
 """Every player of every deal not in error, in rating order (``g`` numbers the deals so, once; sorting the

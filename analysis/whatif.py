@@ -249,7 +249,8 @@ def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
         SELECT r.content_hash AS key, r.player, r.seat_no AS seat,
                CAST(CASE WHEN d.status <> 'error' THEN r.score END AS BIGINT) AS score
         FROM {schema}.results r
-        JOIN {schema}.deals d ON d.shard = r.shard AND d.source_line = r.source_line
+        JOIN {schema}.deals d
+          ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
         WHERE r.content_hash IN (SELECT content_hash FROM picked)
     """).pl().cast(_SCORES_SCHEMA)
     declared = con.sql(f"""

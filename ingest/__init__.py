@@ -8,9 +8,10 @@ One module per job:
 * ``rows`` / ``schema`` — the tables' rows as Arrow, and their columns;
 * ``hands`` / ``hand_features`` — the ``hands`` table: what each player was dealt, counted with numpy;
 * ``writer`` / ``layout`` — atomic publication, and where files live;
+* ``groups`` — group shards: the shards that share a session, scored together so it is whole;
 * ``dedup`` — the ``duplicates`` table;
 * ``executors`` — ``local:N`` process pools and Dask clusters;
-* ``coordinator`` — a whole run: plan, execute, retire, dedup, rescore switch, run log;
+* ``coordinator`` — a whole run: plan, execute, retire, group, dedup, rescore switch, run log;
 * ``store`` — DuckDB views, ``sql``, DuckDB export;
 * ``progress`` / ``commands`` — what the CLI calls and prints.
 """

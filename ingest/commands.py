@@ -84,6 +84,9 @@ def print_summary(summary: IngestSummary, console: Console | None = None) -> Non
     console.print(f"  read {summary.read} = stored {summary.stored} + rejected {summary.rejected}  {check}")
     console.print(f"  deals: {summary.ok} ok, {summary.renons} renons, {summary.error} error; "
                   f"{summary.deduplicated} stored twice (shown once)")
+    if summary.groups:
+        console.print(f"  sessions across shards: {summary.sessions_rescored} rescored whole in "
+                      f"{summary.groups} group shard{'s' if summary.groups != 1 else ''}")
     if summary.rescore:
         if summary.switched:
             state = "is now current"

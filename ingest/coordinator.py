@@ -12,12 +12,17 @@ publish their own shards.  Order of a run:
 3. run the shards not yet complete, per shard, on the executor;
 4. retire the shards of the input files that the plan no longer has (an
    edited or re-cut file), once all its new shards are complete;
-5. recompute ``duplicates``; for a rescore with every shard complete,
+5. group: every set of complete shards of the generation (earlier runs'
+   too) that share a session becomes a group shard, run on the executor
+   when not yet complete, so each session is scored whole
+   (``ingest.groups``); the groups no longer needed are retired;
+6. recompute ``duplicates``; for a rescore with every shard complete,
    switch ``CURRENT`` to the new generation;
-6. append the run to ``ingest_runs``.
+7. append the run to ``ingest_runs``.
 
 A kill at any point leaves a store whose views show only completed
-shards; running the same command again finishes the work.
+shards, each deal once (``ingest.layout.visible_shards``); running the same
+command again finishes the work.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from ingest.config import IngestOptions
 from ingest.dedup import write_duplicates
 from ingest.discover import SourceFile, discover
 from ingest.executors import check_spec, make_executor, max_in_flight
+from ingest.groups import plan_groups, retire_groups
 from ingest.layout import StoreLayout
 from ingest.pipeline import ShardReport, process_shard
 from ingest.progress import ProgressCallback, ProgressUpdate
@@ -75,6 +81,10 @@ class IngestSummary:
     seconds: float
     processed: int
     """Records read by the shards this run processed (not skipped): the basis of ``deals_per_second``."""
+    groups: int = 0
+    """Group shards this run scored (``ingest.groups``): sets of shards that share a session."""
+    sessions_rescored: int = 0
+    """Sessions spanning several shards that those groups scored whole."""
     failed: list[tuple[str, str]] = field(default_factory=list)
     """(shard, error) of each shard that raised; it is retried by the next run."""
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -174,7 +184,8 @@ def _log_run(layout: StoreLayout, summary: IngestSummary, options: IngestOptions
         "files": summary.files, "shards": summary.shards, "shards_skipped": summary.shards_skipped,
         "shards_failed": len(summary.failed), "read": summary.read, "stored": summary.stored,
         "rejected": summary.rejected, "deduplicated": summary.deduplicated, "ok": summary.ok,
-        "renons": summary.renons, "error": summary.error, "engine_version": ENGINE_VERSION,
+        "renons": summary.renons, "error": summary.error, "groups": summary.groups,
+        "sessions_rescored": summary.sessions_rescored, "engine_version": ENGINE_VERSION,
         "options_json": options.options_json, "executor": summary.executor,
     }
     table = pa.Table.from_pylist([row], schema=INGEST_RUNS)
@@ -221,11 +232,19 @@ def run_ingest(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
         done = {k: ShardReport.skipped_from(m) for k, m in layout.completed_shards(target).items()}
         reports, failures = run_shards(shards, done, executor, store, options, progress)
         _retire(layout, target, files, shards)
+        groups = plan_groups(layout, target)
+        group_reports: list[ShardReport] = []
+        if groups.shards:
+            done = {k: ShardReport.skipped_from(m) for k, m in layout.completed_shards(target).items()}
+            group_reports, group_failures = run_shards(groups.shards, done, executor, store, options, progress)
+            failures += group_failures
+        retire_groups(layout, target, groups)
         duplicates = write_duplicates(layout, target)
         switched = current != target and not failures
         if switched:
             _switch_current(layout, target)
         keys = {s.key for s in shards}
+        keys |= {g.key for g in groups.shards if not keys.isdisjoint(g.members)}  # a copy a group now holds
         deduplicated = sum(1 for shard in duplicates.column("shard").to_pylist() if shard in keys)
         finished_at = datetime.now(UTC)
         summary = IngestSummary(
@@ -237,6 +256,8 @@ def run_ingest(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
             error=sum(r.error for r in reports), started_at=started_at, finished_at=finished_at,
             seconds=time.perf_counter() - started, processed=sum(r.read for r in reports if not r.skipped),
             failed=[(s.describe(), message) for s, message in failures], skipped=skipped,
+            groups=sum(not r.skipped for r in group_reports),
+            sessions_rescored=sum(groups.spanning[r.key] for r in group_reports if not r.skipped),
         )
         _log_run(layout, summary, options)
     return summary

@@ -15,7 +15,7 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from ingest.layout import StoreLayout
+from ingest.layout import StoreLayout, visible_shards
 from ingest.schema import DUPLICATES
 from ingest.store import parquet_source
 from ingest.writer import write_table_atomic
@@ -48,9 +48,10 @@ def find_duplicates(deal_files: list[str]) -> pa.Table:
 
 
 def write_duplicates(layout: StoreLayout, generation: str) -> pa.Table:
-    """Recompute and publish the ``duplicates`` table of a generation; returns it."""
+    """Recompute and publish the ``duplicates`` table of a generation (over the shards readers see:
+    ``ingest.layout.visible_shards``); returns it."""
     gen_dir = layout.generation_dir(generation)
-    files = sorted(str(gen_dir / rel) for marker in layout.completed_shards(generation).values()
+    files = sorted(str(gen_dir / rel) for marker in visible_shards(layout.completed_shards(generation)).values()
                    for rel in marker["files"].get("deals", ()))
     table = find_duplicates(files)
     write_table_atomic(layout.duplicates_path(generation), table)

@@ -9,7 +9,7 @@
       ingest_runs/run-<id>.parquet  one row per finished run, across generations
       .garbage.json                 files no completed shard lists, and since when (deleted after GRACE_SECONDS)
       <generation>/                 "gen-v<ENGINE_VERSION>-<options hash>"
-        _shards/<key>.json          completion marker of a shard: lists its files
+        _shards/<key>.json          completion marker of a shard: lists its files (a group's: its members)
         deals/ruleset=R/n_players=N/part-<key>.parquet
         results/…, tricks/…, plays/…, findings/…, bids/…, announcements/…
         rejects/part-<key>.parquet
@@ -20,6 +20,12 @@ A generation holds everything scored under one engine version and one set
 of options; a rescore builds the next generation beside it and switches
 ``CURRENT``.  A shard is complete when its marker exists and every file the
 marker lists exists: readers and re-runs look at nothing else.
+
+A **group** shard scores a session that spans several shards whole
+(``ingest.groups``): its marker lists its ``members``, the shards whose
+stored rows it read.  Readers see the *visible* shards (``visible_shards``):
+a complete group whose members are all complete hides them, so publishing
+the group's marker is the one step that swaps them for it.
 """
 
 from __future__ import annotations
@@ -356,6 +362,31 @@ def _write_replace(path: Path, body: bytes) -> None:
     temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temp.write_bytes(body)
     os.replace(temp, path)
+
+
+def is_group(marker: dict[str, Any]) -> bool:
+    """Whether a marker is a group shard's (``ingest.groups``)."""
+    return bool(marker.get("members"))
+
+
+def visible_shards(complete: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The complete shards readers see (``complete``: ``StoreLayout.completed_shards``), by key.
+
+    A group is live when all its members are complete; live groups are taken largest first (then by key),
+    each unless it shares a member with one taken before (a group a later run superseded, until it is
+    retired); a taken group hides its members.  Every other complete shard that is not a group is seen.
+    So the deals of a shard are seen once, whatever step of a run was the last to finish.
+    """
+    live = [(key, m) for key, m in complete.items() if is_group(m) and all(k in complete for k in m["members"])]
+    live.sort(key=lambda km: (-len(km[1]["members"]), km[0]))
+    covered: set[str] = set()
+    taken: dict[str, dict[str, Any]] = {}
+    for key, marker in live:
+        if covered.isdisjoint(marker["members"]):
+            covered.update(marker["members"])
+            taken[key] = marker
+    seen = {key: m for key, m in complete.items() if not is_group(m) and key not in covered}
+    return {**seen, **taken}
 
 
 def read_marker(path: Path) -> dict[str, Any] | None:

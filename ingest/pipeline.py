@@ -62,19 +62,26 @@ class ShardReport:
 
 
 def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int) -> Iterator[ReadItem]:
-    """A rescore shard's input: the records an earlier generation stored, rejects copied as they were."""
+    """A rescore shard's input: the records an earlier generation stored, rejects copied as they were.
+
+    A group shard's (``ingest.groups``): each member's records in turn, in the order of ``parts``.  Each
+    member (its ``deals`` files, one per partition) is read whole and ordered by (``source_file``,
+    ``source_line``): never more than one member's records at a time.
+    """
     for path in shard.rescore_rejects:
         for r in pq.ParquetFile(path).read(columns=["file", "line", "reason", "raw"]).to_pylist():
             rows.add_reject(r["file"], r["line"], r["reason"], r["raw"])
-    parts = [pq.ParquetFile(p).read(columns=["source_file", "source_line", "record"]) for p in shard.rescore_deals]
-    if not parts:
-        return
-    stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_line", "ascending")])
-    for file, line, record in zip(*(stored[c].to_pylist() for c in ("source_file", "source_line", "record"))):
-        try:
-            yield ReadItem(file, line, loads(record), None, None)
-        except RecordError as exc:
-            rows.add_reject(file, line, str(exc), record[:raw_limit])
+    for files in shard.parts or (shard.rescore_deals,):
+        parts = [pq.ParquetFile(p).read(columns=["source_file", "source_line", "record"]) for p in files]
+        if not parts:
+            continue
+        stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_line", "ascending")])
+        del parts
+        for file, line, record in zip(*(stored[c].to_pylist() for c in ("source_file", "source_line", "record"))):
+            try:
+                yield ReadItem(file, line, loads(record), None, None)
+            except RecordError as exc:
+                rows.add_reject(file, line, str(exc), record[:raw_limit])
 
 
 def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions,
@@ -318,6 +325,7 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
               **rows.counts}
     marker = {"path": shard.path, "abspath": shard.abspath, "fingerprint": shard.fingerprint,
               "start_line": shard.start_line, "end_line": shard.end_line, "rescore": shard.rescore,
+              "sessions": sorted(plan.sessions), **({"members": list(shard.members)} if shard.members else {}),
               "engine_version": ENGINE_VERSION, "options_json": options.options_json,
               "counts": {**counts, "seconds": round(time.perf_counter() - started, 3)}}
     writer.publish(marker)

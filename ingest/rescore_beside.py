@@ -9,7 +9,8 @@ generation's views beside the current ones.
 
 The generation is a cache: a second what-if under the same options finds its shards complete and only scores
 those the current generation gained since.  Its shards whose source shard the current generation no longer
-has (an edited file re-cut) are dropped first, so it always mirrors the current generation.  The next ingest
+has (an edited file re-cut) are dropped first, and its shards that share a session are grouped as ingest groups
+them (``ingest.groups``), so it always mirrors the current generation.  The next ingest
 collects it like any superseded generation (``StoreLayout.collect_garbage``, after the grace period).
 """
 
@@ -22,7 +23,8 @@ from typing import Any
 from ingest.config import IngestOptions
 from ingest.coordinator import run_shards
 from ingest.dedup import write_duplicates
-from ingest.layout import StoreLayout
+from ingest.groups import plan_groups, retire_groups
+from ingest.layout import StoreLayout, is_group
 from ingest.pipeline import ShardReport
 from ingest.progress import ProgressCallback
 from ingest.shards import plan_rescore
@@ -52,15 +54,21 @@ def rescore_beside(store_dir: str | os.PathLike[str], overrides: Mapping[str, An
                               target)
         planned = {s.key for s in shards}
         complete = layout.completed_shards(target)
-        stale = [key for key in complete if key not in planned]
+        stale = [key for key, m in complete.items() if key not in planned and not is_group(m)]
         for key in stale:  # their source shard is gone from the current generation
             layout.marker_path(target, key).unlink(missing_ok=True)
         done = {key: ShardReport.skipped_from(m) for key, m in complete.items() if key in planned}
         store = str(layout.root.resolve())
         reports, failures = run_shards(shards, done, executor, store, options, progress)
+        groups = plan_groups(layout, target)  # sessions across shards scored whole, as ingest does
+        if groups.shards and not failures:
+            done = {key: ShardReport.skipped_from(m) for key, m in layout.completed_shards(target).items()}
+            more, failures = run_shards(groups.shards, done, executor, store, options, progress)
+            reports += more
         if failures:
             shard, message = failures[0]
             raise RescoreFailed(f"{len(failures)} shard(s) failed to rescore, e.g. {shard.describe()}: {message}")
+        retire_groups(layout, target, groups)
         if stale or any(not r.skipped for r in reports) or not layout.duplicates_path(target).exists():
             write_duplicates(layout, target)
     return target

@@ -47,9 +47,11 @@ DEAL_KEY: tuple[pa.Field, ...] = (
 )
 """The columns every per-deal table starts with: which deal, and which stored copy of it.
 
-(``shard``, ``source_line``) identifies a stored copy exactly; the views
-hide the copies listed in ``duplicates`` by those two columns (cheap to
-read: ``shard`` is one dictionary value per file).
+(``shard``, ``source_line``) identifies a stored copy exactly in a shard of
+one file; a group shard (``ingest.groups``) holds several files, so there
+``source_file`` is needed too.  The views hide the copies listed in
+``duplicates`` by those two columns (cheap to read: ``shard`` is one
+dictionary value per file), and by the three while a group is seen.
 """
 
 DEALS = pa.schema([
@@ -229,6 +231,8 @@ INGEST_RUNS = pa.schema([
     pa.field("ok", _I64),
     pa.field("renons", _I64),
     pa.field("error", _I64),
+    pa.field("groups", _I64),
+    pa.field("sessions_rescored", _I64),
     pa.field("engine_version", _STR),
     pa.field("options_json", _STR),
     pa.field("executor", _STR),

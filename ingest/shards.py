@@ -77,9 +77,13 @@ class Shard:
     rescore_deals: tuple[str, ...] = ()
     rescore_rejects: tuple[str, ...] = ()
     start_byte: int | None = None
+    members: tuple[str, ...] = ()
+    parts: tuple[tuple[str, ...], ...] = ()
 
     def describe(self) -> str:
-        """``path:start-end`` for messages."""
+        """``path:start-end`` for messages (a group: its number of members and key)."""
+        if self.members:
+            return f"group of {len(self.members)} shards {self.key}"
         return f"{self.path}:{self.start_line}-{'' if self.end_line is None else self.end_line}"
 
 
@@ -339,9 +343,12 @@ def plan_rescore(markers: Iterable[dict[str, Any]], source_dir: str, generation:
 
     Each gets the key a fresh ingest of the same file range would get in
     the new generation, so a later ingest of the unchanged file skips it.
+    Group shards are left out: the run groups the new shards again.
     """
     shards = []
     for m in markers:
+        if m.get("members"):  # a group is built again from its members' rescore shards (ingest.groups)
+            continue
         files = m["files"]
         key = shard_key(m["abspath"], m["fingerprint"], m["start_line"], m["end_line"], generation)
         shards.append(Shard(

@@ -5,7 +5,8 @@
 ``announcements``, ``rejects``, ``duplicates``, ``ingest_runs``, and the derived ``ratings``, an empty
 typed view until it is built).  The views
 read the files listed by the completed shard markers of the current
-generation — never a shard still being written, never a half-published
+generation (those readers see: a complete group hides its members,
+``ingest.layout.visible_shards``) — never a shard still being written, never a half-published
 one — as they were when the connection was opened; open a new connection
 (``sql`` does, every call) to see shards completed since.  The per-deal
 views hide the copies listed in ``duplicates``, so a deal stored from two
@@ -23,7 +24,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from ingest.layout import StoreLayout
+from ingest.layout import StoreLayout, is_group, visible_shards
 from ingest.schema import ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
 
 _DUCK_TYPES = {
@@ -37,7 +38,8 @@ _DUCK_TYPES = {
     pa.list_(pa.string()): "VARCHAR[]",
 }
 _DEDUP_KEY = ("shard", "source_line")
-"""Identifies a stored copy of a deal; reading these two is far cheaper than ``content_hash``."""
+"""Identifies a stored copy of a deal in a shard of one file; reading these two is far cheaper than
+``content_hash``.  While a group shard (several files) is seen, ``source_file`` is added."""
 
 
 def _literal(text: str) -> str:
@@ -71,6 +73,8 @@ class _Snapshot:
     files: dict[str, list[str]]
     columns: dict[str, set[tuple[str, ...]] | None]
     """Per table, the distinct column lists of its files (None: some marker does not say)."""
+    grouped: bool = False
+    """Whether a group shard is seen (its copies are told apart by ``source_file`` too)."""
 
 
 def _snapshot(store_dir: str | os.PathLike[str], generation: str | None = None) -> _Snapshot:
@@ -85,7 +89,8 @@ def _snapshot(store_dir: str | os.PathLike[str], generation: str | None = None) 
     if generation is None:
         return _Snapshot(files, columns)
     gen_dir = layout.generation_dir(generation)
-    for marker in layout.completed_shards(generation).values():
+    visible = visible_shards(layout.completed_shards(generation))
+    for marker in visible.values():
         declared = marker.get("columns", {})
         for table, rels in marker["files"].items():
             if table not in SHARD_TABLES or not rels:
@@ -102,7 +107,8 @@ def _snapshot(store_dir: str | os.PathLike[str], generation: str | None = None) 
     for table in DERIVED_TABLES:
         derived = layout.derived_path(generation, table)
         files[table] = [str(derived)] if derived.exists() else []
-    return _Snapshot({table: sorted(found) for table, found in files.items()}, columns)
+    return _Snapshot({table: sorted(found) for table, found in files.items()}, columns,
+                     any(is_group(m) for m in visible.values()))
 
 
 def store_files(store_dir: str | os.PathLike[str]) -> dict[str, list[str]]:
@@ -158,7 +164,8 @@ def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[s
     for table in sorted(TABLES, key=lambda t: t != "duplicates"):  # the per-deal views refer to duplicates
         body = _view_body(con, table, snapshot.files[table], snapshot.columns.get(table))
         if table in DEAL_TABLES and has_duplicates:
-            on = " AND ".join(f"t.{c} = d.{c}" for c in _DEDUP_KEY)
+            key = (*_DEDUP_KEY, "source_file") if snapshot.grouped else _DEDUP_KEY
+            on = " AND ".join(f"t.{c} = d.{c}" for c in key)
             body = f"SELECT t.* FROM ({body}) t ANTI JOIN {prefix}duplicates d ON {on}"
         con.execute(f"CREATE OR REPLACE VIEW {prefix}{_ident(table)} AS {body}")
 

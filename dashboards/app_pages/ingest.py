@@ -41,6 +41,9 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
                icon=":material/task_alt:")
     if summary.deduplicated:
         st.info(f"{summary.deduplicated:,} of these deals were already in the store: they are kept once.")
+    if summary.sessions_rescored:
+        st.info(f"{summary.sessions_rescored:,} session(s) already in the store, or in several files, got these "
+                "deals: each was scored again as a whole, in seq order.")
     for shard, message in summary.failed:
         st.error(plain(f"{shard} failed: {message}"))
     names = {path: name for name, path in result.stored_as.items()}

@@ -42,7 +42,7 @@ from tarock.options import OptionError, SlovenianOptions, slovenian_options
 from tarock.formats.codec import deal_from_obj, lookup_name, RecordError
 from tarock.formats.decode import SCORE_LIMIT
 from tarock.rules.slovenian.contracts import CONTRACTS
-from tarock.rules.slovenian.scoring import klop_cancels
+from tarock.rules.slovenian.scoring import cancelled_by_win, klop_cancels
 from tarock.formats.trk import CONTRACT_ALIASES
 from tarock.formats.reader import open_problem, open_regular
 from tarock.formats.writer import Counts, write_records
@@ -596,8 +596,10 @@ def _radelci_after(row: SheetRow, held: Mapping[str, int], opts: SlovenianOption
         for p, value in row.scores.items():
             if klop_cancels(value, opts) and after.get(p, 0) > 0:
                 after[p] -= 1
-    elif row.declarer is not None and row.scores.get(row.declarer, 0) > 0 and after.get(row.declarer, 0) > 0:
-        after[row.declarer] -= 1  # a win cancels one of the declarer's
+    elif row.declarer is not None and row.scores.get(row.declarer, 0) > 0:  # won: the scorer's rule says whose
+        side = (row.declarer,) if row.partner in (None, row.declarer) else (row.declarer, row.partner)
+        for p in cancelled_by_win(side, after, opts):
+            after[p] -= 1
     awarded = {p: n + 1 for p, n in after.items()}
     if contract.radelc_contract:
         return [awarded]

@@ -120,3 +120,24 @@ def test_a_busy_store_is_scored_in_process(store: Path, tmp_path: Path) -> None:
         busy = whatif(Store(store), TABLES)
     assert len(layout.generations()) == 1  # nothing was written beside the current generation
     assert_same(busy, exported(store, tmp_path))
+
+
+def test_a_session_across_two_ingests_is_scored_whole(tmp_path: Path) -> None:
+    """Tonight's file continues last week's session (ingest groups the two shards, docs/store.md): the
+    what-if generation groups them too, so the radelci carried into tonight's deals are the same as
+    scoring the session in process."""
+    records = slovenian_sessions(60, seed=13)
+    session = next(r["session"] for r in records if r.get("session") is not None)
+    own = [r for r in records if r.get("session") == session]
+    assert len(own) >= 3
+    first = write_jsonl(tmp_path / "in" / "week.jsonl", [r for r in records if r not in own[len(own) // 2:]])
+    later = write_jsonl(tmp_path / "in" / "tonight.jsonl", own[len(own) // 2:])
+    store = tmp_path / "store"
+    assert ingest([first], store, "local:1", quiet=True).exit_code == 0
+    assert ingest([later], store, "local:1", quiet=True).exit_code == 0
+    answer = whatif(Store(store), TABLES)
+    assert answer.deals == 60
+    assert_same(answer, exported(store, tmp_path))
+    layout = StoreLayout.at(store)
+    assert any(m.get("members") for g in layout.generations() if g != layout.read_current()
+               for m in layout.completed_shards(g).values())

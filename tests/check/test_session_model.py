@@ -1,5 +1,7 @@
 """The session model every command shares (docs/records.md, "Sessions"): file order, splits and copies
-change no deal's score, radelci, findings or audit lines; check, score and the store agree."""
+change no deal's score, radelci, findings or audit lines; check, score and the store agree (the store
+filled in one ingest or two, so a session's deals may come in a later run: docs/store.md, "Sessions
+across shards")."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import orjson
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
+from ingest.commands import ingest
+from ingest.store import open_store
 from tarock.check.sessions import SessionOrderer, SessionPlan, content_hash
 from tarock.cli import app
 from tarock.deal import Deal
@@ -67,6 +71,42 @@ def _score(paths: list[Path]) -> dict[str, tuple[Any, Any]]:
     return out
 
 
+def _per_player(obj: dict[str, Any]) -> tuple[Any, ...]:
+    """What check -f json says of a deal, per player as the store keeps it: status, then per player the
+    score, radelci before and after, the breakdown lines the player writes and the recorded score; then
+    the findings (audit lines included)."""
+    players = obj["players"]
+    lines = obj["breakdown"] or []
+    recorded = obj.get("recorded") or {}
+    per = {p: ((obj["scores"] or {}).get(p), (obj["radelci_before"] or {}).get(p),
+               (obj["radelci_after"] or {}).get(p), [ln for ln in lines if p in ln["players"]], recorded.get(p))
+           for p in players}
+    findings = [(f["code"], f["message"], f["trick"], f["position"], f["player"], f["card"])
+                for f in obj["findings"]]
+    return obj["status"], per, findings
+
+
+def _store(runs: list[list[Path]], store: Path) -> dict[str, tuple[Any, ...]]:
+    """Ingest the runs' files, run after run, into one store; deal id -> ``_per_player`` from its tables."""
+    for paths in runs:
+        assert ingest(paths, store, "local:1", quiet=True).exit_code == 0
+    con = open_store(store)
+    try:
+        statuses = dict(con.sql("SELECT deal_id, status FROM deals").fetchall())
+        per: dict[str, dict[str, tuple[Any, ...]]] = {d: {} for d in statuses}
+        for deal_id, player, *cells, lines, recorded in con.sql(
+                "SELECT deal_id, player, score, radelci_before, radelci_after, breakdown_json, recorded_score "
+                "FROM results").fetchall():
+            per[deal_id][player] = (*cells, orjson.loads(lines) if lines is not None else [], recorded)
+        findings: dict[str, list[tuple[Any, ...]]] = {d: [] for d in statuses}
+        for deal_id, *row in con.sql("SELECT deal_id, code, message, trick, position, player, card "
+                                     "FROM findings ORDER BY deal_id, idx").fetchall():
+            findings[deal_id].append(tuple(row))
+    finally:
+        con.close()
+    return {d: (statuses[d], per[d], findings[d]) for d in statuses}
+
+
 def _ordered(deals: list[Deal]) -> list[Deal]:
     return sorted(deals, key=lambda d: (d.session or "", d.seq if d.seq is not None else -1))
 
@@ -84,6 +124,7 @@ def test_file_order_splits_and_copies_change_nothing(tmp_path_factory: Any, data
     want = _check([reference])
     assert len(want) == len(POOL)
     want_sheet = _score([reference])
+    want_store = {obj["id"]: _per_player(obj) for obj in _run("check", "-f", "json", str(reference))}
 
     order = data.draw(st.permutations(range(len(POOL))), label="order")
     n_files = data.draw(st.integers(1, 4), label="files")
@@ -103,6 +144,9 @@ def test_file_order_splits_and_copies_change_nothing(tmp_path_factory: Any, data
             write_records(deals, paths[-1])
     assert _check(paths) == want
     assert _score(paths) == want_sheet
+    later = data.draw(st.lists(st.booleans(), min_size=len(paths), max_size=len(paths)), label="second run")
+    runs = [[p for p, second in zip(paths, later) if second == run] for run in (False, True)]
+    assert _store([run for run in runs if run], tmp / "store") == want_store
 
 
 def test_out_of_order_session_scored_by_seq(tmp_path: Path) -> None:

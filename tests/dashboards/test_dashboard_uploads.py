@@ -114,3 +114,17 @@ def test_the_server_is_local_headless_and_quiet(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("TAROCK_STORE", "/elsewhere")
     assert dashboard_env(None)["TAROCK_STORE"] == "/elsewhere"
     assert dashboard_env(tmp_path / "s")["TAROCK_STORE"] == str((tmp_path / "s").resolve())
+
+
+def test_an_upload_that_goes_on_with_a_stored_session_rescores_it_whole(tmp_path: Path) -> None:
+    """The uploaded file is deleted once ingested; the session's stored deals are what the next upload's
+    group reads (ingest.groups), so the radelci carry as in one upload of the whole session."""
+    lines = SEED.read_bytes().splitlines(keepends=True)
+    store = tmp_path / "store"
+    first = uploads.ingest_uploads([("first.jsonl", b"".join(lines[:2]))], str(store)).summary
+    second = uploads.ingest_uploads([("second.jsonl", b"".join(lines[2:]))], str(store)).summary
+    assert first is not None and second is not None
+    assert (first.sessions_rescored, second.sessions_rescored) == (0, 1)
+    uploads.ingest_uploads([("whole.jsonl", SEED.read_bytes())], str(tmp_path / "whole"))
+    query = "SELECT r.deal_id, r.player, r.score, r.radelci_before, r.radelci_after FROM results r"
+    assert sorted(sql(store, query).rows()) == sorted(sql(tmp_path / "whole", query).rows())

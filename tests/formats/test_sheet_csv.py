@@ -116,6 +116,20 @@ def test_a_won_game_cancels_the_declarers_radelc() -> None:
     assert audit(text) == ["after hand 2 (Solo tri) Ana should hold 0 radelci (before: 1), but the sheet says 1"]
 
 
+def test_a_won_game_cancels_each_doubled_players_radelc_under_each_player() -> None:
+    # hand 1, a Klop: everyone gets a radelc (nobody took +70, so none is cancelled): all hold 1.
+    # hand 2, Ana and Boris win a Tri.  radelc_scope=each_player: each of them holding a radelc had their
+    # own score doubled, and the win cancels each one's (tarock.rules.slovenian.scoring.cancelled_by_win):
+    # Ana 0, Boris 0, Cilka 1, David 1.  Under the default, declarer: only Ana's goes, Boris keeps his.
+    text = HEAD + "1,klop,,,-10,-20,-30,0,Ana Boris Cilka David\n2,tri,Ana,Boris,+60,+60,,,{after}\n"
+    assert audit(text.format(after="Cilka David"), radelc_scope="each_player") == []
+    assert audit(text.format(after="Boris Cilka David"), radelc_scope="each_player") == [
+        "after hand 2 (Tri) Boris should hold 0 radelci (before: 1), but the sheet says 1"]
+    assert audit(text.format(after="Boris Cilka David")) == []
+    assert audit(text.format(after="Cilka David")) == [
+        "after hand 2 (Tri) Boris should hold 1 radelci (before: 1), but the sheet says 0"]
+
+
 def test_a_radelc_doubles_the_declarers_figure() -> None:
     base = HEAD + "1,klop,,,-10,-20,-30,0,Ana Boris Cilka David\n"
     after = '"Ana 2, Boris, Cilka 2, David 2"'

@@ -714,13 +714,20 @@ def _radelc_lines(facts: DealFacts, play: _Play, before: Mapping[str, int]) -> t
         return [], []
     if facts.options.radelc_scope == "each_player":
         text = "radelc: " + ", ".join(f"{n} holds {before[n]}" for n in doubled) + ", own score doubled"
-        cancelled = doubled
     else:
-        declarer = doubled[0]  # the playing side lists the declarer first
-        text = f"radelc: declarer holds {before[declarer]}, score doubled"
-        cancelled = [declarer]
+        text = f"radelc: declarer holds {before[doubled[0]]}, score doubled"  # the side lists the declarer first
     line = Line(tuple(doubled), "radelc", text, _doubled_base(play.lines, doubled[0]))
-    return [line], (cancelled if play.won else [])
+    return [line], (cancelled_by_win(play.names, before, facts.options) if play.won else [])
+
+
+def cancelled_by_win(side: Sequence[str], before: Mapping[str, int], options: SlovenianOptions) -> list[str]:
+    """The players of a playing side (``side``, the declarer first) one of whose radelci their won game
+    cancels: under ``radelc_scope`` ``each_player`` each one holding a radelc (each had their score
+    doubled), under ``declarer`` the declarer when holding one.  The score-sheet audit
+    (``tarock.formats.sheet_csv``) asks the same."""
+    if options.radelc_scope == "each_player":
+        return [n for n in side if before.get(n, 0) >= 1]
+    return [side[0]] if side and before.get(side[0], 0) >= 1 else []
 
 
 def klop_cancels(value: int, options: SlovenianOptions) -> bool:
