@@ -3,8 +3,9 @@ pyproject.toml.
 
 ``optional=True``: where no C compiler or Python headers are found the build skips an extension and the
 package runs on the pure-Python reference (``tarock.accel``, ``tarock.accel.scorer``; ingest's usual path
-instead of its bulk path, ``ingest.bulk``).  ``ingest._bulkrows`` reaches the rules kernel through the capsule
-``tarock/accel/kernel.h`` declares, so both include that directory.
+instead of its bulk path, ``ingest.bulk``; ``tarock check``'s usual path instead of its fast path,
+``tarock.check.fast``).  ``ingest._bulkrows`` and ``tarock.accel._checkline`` reach the rules kernel through the
+capsule ``tarock/accel/kernel.h`` declares, so they include that directory.
 """
 
 from setuptools import Extension, setup
@@ -15,5 +16,7 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                              include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("tarock.accel._fastscore", ["tarock/accel/_fastscore.c"], optional=True,
                              extra_compile_args=["-O2"]),
+                   Extension("tarock.accel._checkline", ["tarock/accel/_checkline.c"], optional=True,
+                             include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
                              depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"])])

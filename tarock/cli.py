@@ -164,7 +164,7 @@ def check(
     """
     from tarock.check.result import DealCheck, encode_line
     from tarock.check.sessions import check_stream
-    from tarock.formats.reader import iter_record_files, read_many
+    from tarock.formats.reader import iter_record_files
 
     overrides = parse_overrides(ruleset_option, penalty, rules)
     paths = iter_record_files(_existing(files), _skip_notice)
@@ -174,7 +174,7 @@ def check(
     json_out = out.buffer if fmt is Format.json else None  # JSON lines go out as the encoder's bytes
     line_buffer = bytearray()
     duplicates = 0
-    for summary in check_stream(lambda: read_many(paths), overrides):
+    for summary in check_stream(paths, overrides):
         if json_out is not None:
             encode_line(summary, line_buffer)
             json_out.write(line_buffer)

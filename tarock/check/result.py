@@ -83,7 +83,9 @@ class DealCheck(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     ``breakdown`` and ``radelci_before`` are None for a sheet-only deal, whose ``scores`` are the recorded
     figures and which alone has ``sheet_only`` (true).  ``recorded`` is the record's own scores, if any.
     The fields with defaults are left out of the JSON when at them: their absence is the shape of
-    a Slovenian deal and of a replayed one.
+    a Slovenian deal and of a replayed one.  A result of ``tarock check``'s fast path
+    (``tarock.check.fast``, only printed) holds ``tricks`` and ``breakdown`` as their JSON text
+    (``msgspec.Raw``), which encodes to the same bytes.
     """
 
     id: str

@@ -519,7 +519,15 @@ class Plain(NamedTuple):
     seq: int | None
 
 
-def plain_record(line: int, data: bytes) -> Plain | None:
+def plain_valid_record(line: int, data: bytes) -> Plain | None:
+    """``plain_record`` of a record ``fast_deal`` reads too, so a valid one: its named plays, if any, are
+    checked here as ``fast_deal`` checks them (each "Name:CODE" of a player of the deal and a canonical code)
+    rather than left to the kernel.  ``tarock check``'s fast path takes these (``tarock.check.sessions``):
+    a record it reads the usual way after all must not turn out unreadable."""
+    return plain_record(line, data, checked_plays=True)
+
+
+def plain_record(line: int, data: bytes, checked_plays: bool = False) -> Plain | None:
     """The record of line ``line`` of a file, ``data``, when it is a plain, complete Slovenian record;
     None otherwise.
 
@@ -528,7 +536,8 @@ def plain_record(line: int, data: bytes) -> Plain | None:
     recorded, the declarer named by one name, and no table events, claim or
     concession (a bidding, announcements and a score sheet may be there).  A record declined
     here is read the usual way (``fast_deal``, then the reference), so None
-    says nothing about whether it is valid.
+    says nothing about whether it is valid.  With ``checked_plays`` named plays are checked here as
+    ``fast_deal`` checks them (``plain_valid_record``).
     """
     try:
         r = _PLAIN_DECODER.decode(data)
@@ -537,6 +546,16 @@ def plain_record(line: int, data: bytes) -> Plain | None:
             r = _PLAIN_NAMED_DECODER.decode(data)
         except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
             return None
+        if checked_plays:
+            try:
+                _tricks(r.tricks, frozenset(r.players))
+            except _Decline:
+                return None
+    return _plain(line, data, r)
+
+
+def _plain(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
+    """``plain_record``'s checks of a decoded record, and its Plain."""
     if r.date is not None and not _plain_date(r.date):
         return None
     players = tuple(r.players)
