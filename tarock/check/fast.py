@@ -89,6 +89,7 @@ class FastCheck:
         """By contract, number of players and the options' identity (the options kept alive by the spec; a
         spec of None holds none, so the default options alone are cached by identity for None)."""
         self._rosters: dict[tuple[str, ...], tuple[tuple[bytes, ...], tuple[bytes, ...]] | None] = {}
+        self._options: dict[str, SlovenianOptions | None] = {}
         self._scratch = bytearray()
         at = accel.ANSWERS
         assert at is not None
@@ -120,11 +121,10 @@ class FastCheck:
         if raw is None:
             options = self.default
         else:
-            try:
-                resolved = options_for(RULESET, raw, self.overrides)
-            except OptionError:
-                return None
-            if not isinstance(resolved, SlovenianOptions):
+            resolved = self._options.get(repr(raw), _UNKNOWN)
+            if resolved is _UNKNOWN:
+                resolved = self._resolve(raw)
+            if resolved is None:
                 return None
             options = resolved
         key = (r.contract, len(players), id(options))
@@ -191,6 +191,19 @@ class FastCheck:
             radelci_before=dict(zip(players, before)), radelci_after=after_by_name, won=won, penalty="none",
             unpenalised=None, recorded=recorded,
         )
+
+    def _resolve(self, raw: dict[str, Any]) -> SlovenianOptions | None:
+        """A record's options with the overrides, remembered by the options' repr (which tells a text, a
+        number and true apart), or None when they are not valid Slovenian options."""
+        try:
+            resolved = options_for(RULESET, raw, self.overrides)
+        except OptionError:
+            resolved = None
+        options = resolved if isinstance(resolved, SlovenianOptions) else None
+        if len(self._options) >= 4096:
+            self._options.clear()
+        self._options[repr(raw)] = options
+        return options
 
     def _spec(self, key: tuple[str, int, int], options: SlovenianOptions) -> _Spec | None:
         contract_name, n, _ = key

@@ -35,7 +35,7 @@ from tarock.check.summary import parse_error
 from tarock.deal import Deal
 from tarock.findings import SEVERITY
 from tarock.formats.codec import dumps
-from tarock.formats.decode import Int, Plain, plain_valid_record
+from tarock.formats.decode import Int, Plain, ValidPlainReader
 from tarock.formats.items import ReaderLimits, ReadItem
 from tarock.formats.reader import iter_record_files, read_line, read_records
 
@@ -234,7 +234,7 @@ class SessionScorer:
         return out
 
     def score_plain(self, plain: Plain, file: str, fast: FastCheck, limits: ReaderLimits) -> DealCheck:
-        """``score``'s result for a plain record (``plain_valid_record``) read from ``file``: by the fast path
+        """``score``'s result for a plain record (``ValidPlainReader``) read from ``file``: by the fast path
         when it vouches for the deal, else read and checked the usual way."""
         session, digest = plain.session, plain.digest
         first = self.loose.get(bytes.fromhex(digest[:32])) if session is None else \
@@ -246,7 +246,7 @@ class SessionScorer:
         result = fast.check(plain, file, self.checker.ledgers)
         if result is None:
             deal = read_line(file, plain.line, plain.data, limits).deal
-            assert deal is not None  # a plain record is a valid one (tarock.formats.decode.plain_record)
+            assert deal is not None  # ValidPlainReader takes valid records only
             result = self.checker.check_deal(deal, file, plain.line)
         if extra:
             result = replace(result, findings=result.findings + extra)
@@ -312,14 +312,14 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
     unreadable items where they come, deals in scoring order (docs/records.md, "Sessions").
 
     A plain record of a JSON Lines file goes to the fast path (``tarock.check.fast``) when there is one: it
-    is read by ``plain_record`` (which gives its session, seq and content hash), and read the usual way only
+    is read by ``ValidPlainReader`` (which gives its session, seq and content hash), and read the usual way only
     when the fast path declines it.  Its results are for printing: the fast path's hold ``tricks`` and
     ``breakdown`` as JSON text (``tarock.check.result.DealCheck``)."""
     paths = iter_record_files(files)
     plan = plan_files(paths, limits)
     scorer = SessionScorer(plan, overrides)
     fast = FastCheck.make(overrides)
-    take = None if fast is None else plain_valid_record
+    take = None if fast is None else ValidPlainReader()
     orderer: SessionOrderer[tuple[str, Plain | ReadItem]] = SessionOrderer(plan, scorer.close)
     for path in paths:
         file = str(path)
