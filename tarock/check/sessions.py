@@ -23,7 +23,7 @@ import os
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -237,8 +237,13 @@ class SessionScorer:
         """``score``'s result for a plain record (``ValidPlainReader``) read from ``file``: by the fast path
         when it vouches for the deal, else read and checked the usual way."""
         session, digest = plain.session, plain.digest
-        first = self.loose.get(bytes.fromhex(digest[:32])) if session is None else \
-            self._state(session).seen.get(digest)
+        key: Any
+        seen: dict[Any, DealCheck]
+        if session is None:
+            key, seen = bytes.fromhex(digest[:32]), self.loose
+        else:
+            key, seen = digest, self._state(session).seen
+        first = seen.get(key)
         if first is not None:
             return replace(first, file=file, line=plain.line, findings=[],
                            duplicate_of=f"{first.file}:{first.line}")
@@ -250,10 +255,7 @@ class SessionScorer:
             result = self.checker.check_deal(deal, file, plain.line)
         if extra:
             result = replace(result, findings=result.findings + extra)
-        if session is None:
-            self.loose[bytes.fromhex(digest[:32])] = result
-        else:
-            self._state(session).seen[digest] = result
+        seen[key] = result
         return result
 
     def score(self, deal: Deal, file: str | None, line: int | None, digest: str | None = None,
@@ -334,6 +336,9 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
                     yield parse_error(entry.finding)
                     continue
                 session, seq = deal.session, deal.seq
+            if session is None:  # scored where it comes (SessionOrderer.push hands it over at once)
+                yield _score_entry(scorer, fast, (file, entry), limits)
+                continue
             for ready in orderer.push(session, seq, (file, entry)):
                 yield _score_entry(scorer, fast, ready, limits)
     for ready in orderer.finish():

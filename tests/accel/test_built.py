@@ -12,7 +12,7 @@ import sysconfig
 
 import pytest
 
-EXTENSIONS = ("tarock.accel._fastplay", "tarock.accel._fastscore", "ingest._bulkrows")
+EXTENSIONS = ("tarock.accel._fastplay", "tarock.accel._fastscore", "tarock.accel._checkline", "ingest._bulkrows")
 
 
 @pytest.mark.parametrize("name", EXTENSIONS)
