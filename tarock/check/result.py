@@ -129,7 +129,7 @@ def encode(result: CheckResult) -> bytes:
 
 
 def encode_line(result: CheckResult, buffer: bytearray) -> None:
-    """``buffer`` made the JSON line of a check result, newline included (reusing one buffer for every
-    line spares a bytes object per line)."""
-    _ENCODER.encode_into(result, buffer)
+    """The JSON line of a check result, newline included, appended to ``buffer`` (one buffer written out
+    now and then spares a bytes object and a write per line)."""
+    _ENCODER.encode_into(result, buffer, -1)
     buffer.append(0x0A)
