@@ -164,7 +164,7 @@ def check(
     """
     from tarock.check.result import DealCheck, encode_line
     from tarock.check.sessions import check_stream
-    from tarock.formats.reader import iter_record_files, read_many
+    from tarock.formats.reader import iter_record_files
 
     overrides = parse_overrides(ruleset_option, penalty, rules)
     paths = iter_record_files(_existing(files), _skip_notice)
@@ -172,25 +172,31 @@ def check(
     n_findings = 0
     out = sys.stdout
     json_out = out.buffer if fmt is Format.json else None  # JSON lines go out as the encoder's bytes
-    line_buffer = bytearray()
+    lines = bytearray()  # JSON lines, written out in blocks of about 64 KiB
     duplicates = 0
-    for summary in check_stream(lambda: read_many(paths), overrides):
+    try:
+        for summary in check_stream(paths, overrides):
+            if json_out is not None:
+                encode_line(summary, lines)
+                if len(lines) >= 1 << 16:
+                    json_out.write(lines)
+                    lines.clear()
+            if isinstance(summary, DealCheck) and summary.duplicate_of is not None:
+                duplicates += 1  # reported once: counted and shown with its first copy
+                if json_out is None:
+                    out.write(escape_controls(f"{summary.file}:{summary.line} {summary.id}: duplicate of "
+                                              f"{summary.duplicate_of}, not scored again") + "\n")
+                continue
+            counts[summary.status] = counts.get(summary.status, 0) + 1
+            n_findings += len(summary.findings)
+            if json_out is not None:
+                continue
+            for f in summary.findings:
+                where = f" trick {f.trick}" if f.trick is not None else ""
+                out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}") + "\n")
+    finally:  # what is checked is printed, whatever stops the loop
         if json_out is not None:
-            encode_line(summary, line_buffer)
-            json_out.write(line_buffer)
-        if isinstance(summary, DealCheck) and summary.duplicate_of is not None:
-            duplicates += 1  # reported once: counted and shown with its first copy
-            if json_out is None:
-                out.write(escape_controls(f"{summary.file}:{summary.line} {summary.id}: duplicate of "
-                                          f"{summary.duplicate_of}, not scored again") + "\n")
-            continue
-        counts[summary.status] = counts.get(summary.status, 0) + 1
-        n_findings += len(summary.findings)
-        if json_out is not None:
-            continue
-        for f in summary.findings:
-            where = f" trick {f.trick}" if f.trick is not None else ""
-            out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}") + "\n")
+            json_out.write(lines)
     total = sum(counts.values())
     line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
             f"{n_findings} findings" + (f"; {duplicates} duplicates not counted again" if duplicates else ""))

@@ -666,18 +666,18 @@ static void radelc_lines(Sheet *sh, Deal *d, int *cancelled) {
 /* -- the call ------------------------------------------------------------------------------------------- */
 
 static PyObject *breakdown_of(Sheet *sh, int seat) {
-    /* The JSON list of the lines listing ``seat``, as str. */
+    /* The JSON list of the lines listing ``seat`` (every line for -1): str, or bytes for -1. */
     Py_ssize_t len = 0;
     sh->out[len++] = '[';
     for (int i = 0; i < sh->n_lines; i++) {
         const Line *l = &sh->lines[i];
-        if (l->seats[0] != seat && !(l->n_seats > 1 && l->seats[1] == seat)) continue;
+        if (seat >= 0 && l->seats[0] != seat && !(l->n_seats > 1 && l->seats[1] == seat)) continue;
         if (len > 1) sh->out[len++] = ',';
         memcpy(sh->out + len, sh->json + l->start, (size_t)(l->end - l->start));
         len += l->end - l->start;
     }
     sh->out[len++] = ']';
-    return PyUnicode_DecodeUTF8(sh->out, len, NULL);
+    return seat < 0 ? PyBytes_FromStringAndSize(sh->out, len) : PyUnicode_DecodeUTF8(sh->out, len, NULL);
 }
 
 static void put_le32(char *p, int32_t v) {
@@ -735,14 +735,17 @@ static int read_extra(PyObject *extra, Deal *d) {
     return 0;
 }
 
-/* score(plan, roster, declarer, partner, facts, before, first_row, components, extra)
- *   -> (won, scores, radelci after, breakdown JSON per player) or None.
+/* score(plan, roster, declarer, partner, facts, before, first_row, components, extra, whole=False)
+ *   -> (won, scores, radelci after, breakdown JSON per player) or None; with ``whole`` true, a fifth item: the
+ *   JSON list of every line (bytes), the ``breakdown`` of a check result (tarock.accel.checkline).
  * tarock.accel.scorer.score_lane's work (its docstring says what each argument is); None to decline. */
 static PyObject *py_score(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "score takes 9 arguments");
+    if (nargs != 9 && nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "score takes 9 or 10 arguments");
         return NULL;
     }
+    int whole = nargs == 10 ? PyObject_IsTrue(args[9]) : 0;
+    if (whole < 0) return NULL;
     PyObject *roster = args[1], *facts = args[4], *before_t = args[5], *components = args[7];
     if (!ready) {
         PyErr_SetString(PyExc_RuntimeError, "tarock.accel._fastscore.init was not called");
@@ -806,7 +809,7 @@ static PyObject *py_score(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     for (int i = 0; i < sh.n_lines; i++)
         for (int j = 0; j < sh.lines[i].n_seats; j++, pairs++)
             scores[sh.lines[i].seats[j]] += sh.lines[i].value;
-    PyObject *result = PyTuple_New(4), *score_t = PyTuple_New(sh.n), *after_t = PyTuple_New(sh.n),
+    PyObject *result = PyTuple_New(whole ? 5 : 4), *score_t = PyTuple_New(sh.n), *after_t = PyTuple_New(sh.n),
              *json_t = PyTuple_New(sh.n);
     if (!result || !score_t || !after_t || !json_t) goto fail;
     PyObject *won = d.won < 0 ? Py_None : d.won ? Py_True : Py_False;
@@ -825,6 +828,11 @@ static PyObject *py_score(PyObject *Py_UNUSED(self), PyObject *const *args, Py_s
     PyTuple_SET_ITEM(result, 2, after_t);
     PyTuple_SET_ITEM(result, 3, json_t);
     score_t = after_t = json_t = NULL;
+    if (whole) {
+        PyObject *all = breakdown_of(&sh, -1);
+        if (!all) goto fail;
+        PyTuple_SET_ITEM(result, 4, all);
+    }
     /* last, so nothing is appended unless the call succeeds: (row, component, value) per line and player */
     Py_ssize_t old = PyByteArray_GET_SIZE(components);
     if (PyByteArray_Resize(components, old + 12 * pairs) < 0) goto fail;

@@ -111,7 +111,9 @@ REPLAY: dict[str, Mapping[str, Declared]] = {
     },
     "koenigrufen": {},
 }
-"""Per ruleset, what the replay implements besides (or beyond the values of) ``DECLARED``."""
+"""Per ruleset, what the replay implements besides (or beyond the values of) ``DECLARED``.  Ingest's bulk path
+and check's fast path replay in C without the lane's Python around the kernel, and need the compiled scorer's
+plan besides (``accepts``): they take only ``DECLARED``."""
 
 _VERDICTS: dict[int, tuple[object, bool, bool]] = {}
 """``accepts``'s and ``accepts_replay``'s answers by the options' identity, each with its options (kept alive,

@@ -501,7 +501,9 @@ def roster_of(players: tuple[str, ...]) -> tuple[bytes, ...] | None:
 def prepared() -> Callable[..., Result | None] | None:
     """The C scorer itself, for a caller that keeps ``plan_of`` and ``roster_of``: ``score(plan, roster,
     declarer, partner, facts, before, first_row, components, extra)`` is ``score_lane`` without its lookups
-    (``extra``: ``extra_of`` the announcements and kontras, or None); None as for ``scorer``."""
+    (``extra``: ``extra_of`` the announcements and kontras, or None); None as for ``scorer``.  A tenth
+    argument, true, adds a fifth item to the result: the JSON list of every line of the breakdown (bytes),
+    as a check result encodes its ``breakdown`` (``tarock check``'s fast path, ``tarock.check.fast``)."""
     return _score if BUILT and accel.KERNEL is not None else None
 
 

@@ -83,7 +83,9 @@ class DealCheck(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     ``breakdown`` and ``radelci_before`` are None for a sheet-only deal, whose ``scores`` are the recorded
     figures and which alone has ``sheet_only`` (true).  ``recorded`` is the record's own scores, if any.
     The fields with defaults are left out of the JSON when at them: their absence is the shape of
-    a Slovenian deal and of a replayed one.
+    a Slovenian deal and of a replayed one.  A result of ``tarock check``'s fast path
+    (``tarock.check.fast``, only printed) holds ``tricks`` and ``breakdown`` as their JSON text
+    (``msgspec.Raw``), which encodes to the same bytes.
     """
 
     id: str
@@ -127,7 +129,7 @@ def encode(result: CheckResult) -> bytes:
 
 
 def encode_line(result: CheckResult, buffer: bytearray) -> None:
-    """``buffer`` made the JSON line of a check result, newline included (reusing one buffer for every
-    line spares a bytes object per line)."""
-    _ENCODER.encode_into(result, buffer)
+    """The JSON line of a check result, newline included, appended to ``buffer`` (one buffer written out
+    now and then spares a bytes object and a write per line)."""
+    _ENCODER.encode_into(result, buffer, -1)
     buffer.append(0x0A)

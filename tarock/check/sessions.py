@@ -8,7 +8,8 @@ canonical record, ingest's dedup key) is scored once: its copy carries the first
 ``duplicate_of``, and does not advance the radelci ledger.
 
 Two passes over the input keep the memory bounded: ``SessionPlan`` notes each session's ``seq`` in input
-order (a few integers per session, the list of ``seq`` only for a session out of order); then
+order (a few integers per session, the list of ``seq`` only for a session out of order; ``plan_files``
+reads a record that names no session no further than that); then
 ``SessionOrderer`` hands the deals over in scoring order — a deal of an in-order session at once, a deal
 of an out-of-order session buffered until every deal before it has come — and says when a session is
 over, so its ledger and its set of content hashes can go.  ``check_stream`` is the whole thing for the
@@ -18,20 +19,25 @@ checker; ``tarock score`` and ingest use it too.
 from __future__ import annotations
 
 import hashlib
+import os
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Hashable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 
+import msgspec
 from msgspec.structs import replace
 
 from tarock.check.checker import Checker
+from tarock.check.fast import FastCheck
 from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
 from tarock.findings import SEVERITY
 from tarock.formats.codec import dumps
-from tarock.formats.items import ReadItem
+from tarock.formats.decode import Int, Plain, ValidPlainReader
+from tarock.formats.items import ReaderLimits, ReadItem
+from tarock.formats.reader import iter_record_files, read_line, read_records
 
 T = TypeVar("T")
 
@@ -227,6 +233,31 @@ class SessionScorer:
         state.last_seq, state.last_place = seq, f"{file}:{line}"
         return out
 
+    def score_plain(self, plain: Plain, file: str, fast: FastCheck, limits: ReaderLimits) -> DealCheck:
+        """``score``'s result for a plain record (``ValidPlainReader``) read from ``file``: by the fast path
+        when it vouches for the deal, else read and checked the usual way."""
+        session, digest = plain.session, plain.digest
+        key: Any
+        seen: dict[Any, DealCheck]
+        if session is None:
+            key, seen = bytes.fromhex(digest[:32]), self.loose
+        else:
+            key, seen = digest, self._state(session).seen
+        first = seen.get(key)
+        if first is not None:
+            return replace(first, file=file, line=plain.line, findings=[],
+                           duplicate_of=f"{first.file}:{first.line}")
+        extra = self.seq_warnings(session, plain.seq, file, plain.line)
+        result = fast.check(plain, file, self.checker.ledgers)
+        if result is None:
+            deal = read_line(file, plain.line, plain.data, limits).deal
+            assert deal is not None  # ValidPlainReader takes valid records only
+            result = self.checker.check_deal(deal, file, plain.line)
+        if extra:
+            result = replace(result, findings=result.findings + extra)
+        seen[key] = result
+        return result
+
     def score(self, deal: Deal, file: str | None, line: int | None, digest: str | None = None,
               warnings: list[CheckedFinding] | None = None) -> tuple[DealCheck, bool]:
         """The check result of a deal handed over in scoring order, and whether it is a copy (``warnings``:
@@ -244,25 +275,84 @@ class SessionScorer:
         return result, False
 
 
-def check_stream(open_items: Callable[[], Iterable[ReadItem]],
-                 overrides: dict[str, object] | None = None) -> Iterator[CheckResult]:
-    """Every input item's check result under the session model: unreadable items where they come, deals
-    in scoring order (docs/records.md, "Sessions").  ``open_items`` is called twice (two passes)."""
-    plan = SessionPlan.of((item.deal.session, item.deal.seq) for item in open_items() if item.deal is not None)
+class _SessionOnly(msgspec.Struct):
+    """What the first pass reads of most records: the session (every other key skipped unread)."""
+
+    session: str | Int | None = None
+
+
+_SESSION_ONLY = msgspec.json.Decoder(_SessionOnly)
+_NO_SESSION = object()
+
+
+def _no_session(line: int, data: bytes) -> object | None:
+    """``read_records``'s ``take`` of the first pass: a record that names no session adds nothing to the plan
+    whether or not it is valid, so it is taken unread (``_NO_SESSION``); any other (a session named, or text
+    the tiny decoding cannot read) is left to the reader, which decides as the second pass will whether it
+    is a deal, and with which ``session`` and ``seq``."""
+    try:
+        return _NO_SESSION if _SESSION_ONLY.decode(data).session is None else None
+    except (msgspec.DecodeError, UnicodeEncodeError):
+        return None
+
+
+def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits()) -> SessionPlan:
+    """The session plan of the records in these files: ``SessionPlan.of`` every deal ``read_records`` reads
+    from them, without decoding the records that name no session (of a JSON Lines file)."""
+    plan = SessionPlan()
+    for path in paths:
+        for item in read_records(path, limits, take=_no_session):
+            if isinstance(item, ReadItem) and item.deal is not None:
+                plan.note(item.deal.session, item.deal.seq)
+    plan.finish()
+    return plan
+
+
+def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, object] | None = None,
+                 limits: ReaderLimits = ReaderLimits()) -> Iterator[CheckResult]:
+    """The check result of every record of these files (read twice: two passes) under the session model:
+    unreadable items where they come, deals in scoring order (docs/records.md, "Sessions").
+
+    A plain record of a JSON Lines file goes to the fast path (``tarock.check.fast``) when there is one: it
+    is read by ``ValidPlainReader`` (which gives its session, seq and content hash), and read the usual way only
+    when the fast path declines it.  Its results are for printing: the fast path's hold ``tricks`` and
+    ``breakdown`` as JSON text (``tarock.check.result.DealCheck``)."""
+    paths = iter_record_files(files)
+    plan = plan_files(paths, limits)
     scorer = SessionScorer(plan, overrides)
-    orderer: SessionOrderer[ReadItem] = SessionOrderer(plan, scorer.close)
-    for item in open_items():
-        deal = item.deal
-        if deal is None:
-            assert item.finding is not None
-            yield parse_error(item.finding)
-            continue
-        for ready in orderer.push(deal.session, deal.seq, item):
-            assert ready.deal is not None
-            yield scorer.score(ready.deal, ready.file, ready.line)[0]
+    fast = FastCheck.make(overrides)
+    take = None if fast is None else ValidPlainReader()
+    orderer: SessionOrderer[tuple[str, Plain | ReadItem]] = SessionOrderer(plan, scorer.close)
+    for path in paths:
+        file = str(path)
+        for entry in read_records(path, limits, take=take):
+            if type(entry) is Plain:
+                session, seq = entry.session, entry.seq
+            else:
+                assert isinstance(entry, ReadItem)
+                deal = entry.deal
+                if deal is None:
+                    assert entry.finding is not None
+                    yield parse_error(entry.finding)
+                    continue
+                session, seq = deal.session, deal.seq
+            if session is None:  # scored where it comes (SessionOrderer.push hands it over at once)
+                yield _score_entry(scorer, fast, (file, entry), limits)
+                continue
+            for ready in orderer.push(session, seq, (file, entry)):
+                yield _score_entry(scorer, fast, ready, limits)
     for ready in orderer.finish():
-        assert ready.deal is not None
-        yield scorer.score(ready.deal, ready.file, ready.line)[0]
+        yield _score_entry(scorer, fast, ready, limits)
+
+
+def _score_entry(scorer: SessionScorer, fast: FastCheck | None, ready: tuple[str, Plain | ReadItem],
+                 limits: ReaderLimits) -> DealCheck:
+    file, entry = ready
+    if type(entry) is Plain:
+        assert fast is not None
+        return scorer.score_plain(entry, file, fast, limits)
+    assert isinstance(entry, ReadItem) and entry.deal is not None
+    return scorer.score(entry.deal, entry.file, entry.line)[0]
 
 
 def ordered(entries: Iterable[T], key: Callable[[T], tuple[str | None, int | None]]) -> list[T]:
@@ -277,4 +367,5 @@ def ordered(entries: Iterable[T], key: Callable[[T], tuple[str | None, int | Non
     return out
 
 
-__all__ = ["SessionOrderer", "SessionPlan", "SessionScorer", "check_stream", "content_hash", "ordered", "Hashable"]
+__all__ = ["SessionOrderer", "SessionPlan", "SessionScorer", "check_stream", "content_hash", "ordered", "plan_files",
+           "Hashable"]

@@ -519,6 +519,60 @@ class Plain(NamedTuple):
     seq: int | None
 
 
+class ValidPlainReader:
+    """``plain_record`` of a record ``fast_deal`` reads too, so a valid one, for ``read_records``'s ``take``:
+    its named plays, if any, are checked here as ``fast_deal`` checks them (each "Name:CODE" of a player of
+    the deal, whose name holds no ':', and a canonical code) rather than left to the kernel.  ``tarock
+    check``'s fast path takes these (``tarock.check.sessions``): a record it reads the usual way after all
+    must not turn out unreadable.
+
+    One reader per stream: it tries first the decoding the last record needed (card codes, or named plays,
+    as OpenSpiel's records have), so a file of named plays does not fail the codes' decoding on every line.
+    """
+
+    def __init__(self) -> None:
+        self.named_first = False
+
+    def __call__(self, line: int, data: bytes) -> Plain | None:
+        r: _PlainRecord
+        if self.named_first:
+            try:  # the named plays' decoding reads every text the codes' decoding reads
+                r = _PLAIN_NAMED_DECODER.decode(data)
+            except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+                return None
+            if _all_named(r):
+                return _plain(line, data, r)
+            self.named_first = False
+        try:
+            r = _PLAIN_DECODER.decode(data)
+        except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+            try:
+                r = _PLAIN_NAMED_DECODER.decode(data)
+            except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+                return None
+            if not _all_named(r):
+                return None
+            self.named_first = True
+        return _plain(line, data, r)
+
+
+_NAMED_PLAYS: dict[tuple[str, ...], frozenset[str] | None] = {}
+
+
+def _all_named(r: _PlainRecord) -> bool:
+    """Whether every play of the record is "Name:CODE" with a player of the deal and a canonical code, the
+    name holding no ':' (``fast_deal``'s ``_named_play`` reads it so)."""
+    players = tuple(r.players)
+    plays = _NAMED_PLAYS.get(players, False)
+    if plays is False:
+        ok = not any(":" in p for p in players)
+        plays = frozenset(f"{p}:{code}" for p in players for code in CODES) if ok else None
+        if len(_NAMED_PLAYS) >= 256:
+            _NAMED_PLAYS.clear()
+        _NAMED_PLAYS[players] = plays
+    return plays is not None and all(map(plays.issuperset, r.tricks))  # type: ignore[union-attr]
+
+
 def plain_record(line: int, data: bytes) -> Plain | None:
     """The record of line ``line`` of a file, ``data``, when it is a plain, complete Slovenian record;
     None otherwise.
@@ -528,7 +582,7 @@ def plain_record(line: int, data: bytes) -> Plain | None:
     recorded, the declarer named by one name, and no table events, claim or
     concession (a bidding, announcements and a score sheet may be there).  A record declined
     here is read the usual way (``fast_deal``, then the reference), so None
-    says nothing about whether it is valid.
+    says nothing about whether it is valid (``ValidPlainReader`` checks named plays too).
     """
     try:
         r = _PLAIN_DECODER.decode(data)
@@ -537,6 +591,11 @@ def plain_record(line: int, data: bytes) -> Plain | None:
             r = _PLAIN_NAMED_DECODER.decode(data)
         except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
             return None
+    return _plain(line, data, r)
+
+
+def _plain(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
+    """``plain_record``'s checks of a decoded record, and its Plain."""
     if r.date is not None and not _plain_date(r.date):
         return None
     players = tuple(r.players)
@@ -556,11 +615,8 @@ def plain_record(line: int, data: bytes) -> Plain | None:
                 _announcement(announcement, "slovenian", known)
     except _Decline:
         return None
-    if r.options is not None:
-        try:
-            options_for("slovenian", r.options)
-        except (ValueError, TypeError):
-            return None
+    if r.options is not None and not _plain_options(r.options):
+        return None
     session = r.session
     if isinstance(session, int):  # (never a bool: msgspec decodes a JSON bool as no int)
         r.session = session = str(session)
@@ -587,6 +643,26 @@ def _plain_roster(players: tuple[str, ...]) -> frozenset[str] | None:
             _ROSTERS.clear()
         _ROSTERS[players] = known
     return known  # type: ignore[return-value]
+
+
+_OPTIONS: dict[str, bool] = {}
+
+
+def _plain_options(options: dict[str, Any]) -> bool:
+    """Whether ``options_for`` takes a record's options; remembered by their repr (which tells a text, a
+    number and true apart: the values are texts, whole numbers, true/false or null)."""
+    key = repr(options)
+    ok = _OPTIONS.get(key)
+    if ok is None:
+        try:
+            options_for("slovenian", options)
+            ok = True
+        except (ValueError, TypeError):
+            ok = False
+        if len(_OPTIONS) >= 4096:
+            _OPTIONS.clear()
+        _OPTIONS[key] = ok
+    return ok
 
 
 def _plain_date(text: str) -> bool:

@@ -12,8 +12,8 @@ import sysconfig
 
 import pytest
 
-EXTENSIONS = ("tarock.accel._fastplay", "tarock.accel._fastscore", "tarock.accel._solver", "tarock.sim._simplay",
-              "ingest._bulkrows")
+EXTENSIONS = ("tarock.accel._fastplay", "tarock.accel._fastscore", "tarock.accel._solver", "tarock.accel._checkline",
+              "tarock.sim._simplay", "ingest._bulkrows")
 
 
 @pytest.mark.parametrize("name", EXTENSIONS)

@@ -1,0 +1,230 @@
+"""``tarock check``'s fast path: a plain, clean Slovenian record to its check result without the reference's
+objects (issue 22).
+
+Most records a club checks are plain (``tarock.formats.decode.plain_record``: complete, canonical, no table
+events) and clean.  On the usual path such a record still becomes a ``Deal``, a ``Replay``, ``DealFacts``, a
+``ScoreResult`` with its breakdown lines and trick dicts, all to be encoded into one JSON line.  Here the
+decoded record goes the way ingest's bulk path takes it (``ingest.bulk``), through the same code: the rules
+kernel's ``run_lane`` (``tarock/accel/_fastplay.c``, reached by ``tarock/accel/_checkline.c`` through its
+capsule), which also writes the check result's ``tricks`` as JSON text; the compiled scorer
+(``tarock.accel.scorer``), which writes the ``breakdown`` as JSON text; the bidding by
+``tarock.accel.lane.bidding_agrees``.  The ``DealCheck`` holds those texts as ``msgspec.Raw``, so it encodes
+to the very bytes the usual path's object encodes to (``tests/check/test_check_fast.py`` compares them over the
+examples, the sample and generated deals with every renons kind).
+
+The kernel and the scorer vouch only for what they can; ``check`` returns None for anything else -- a deal
+with announcements, options the accelerator does not declare (``tarock.accel.declared``), anything the
+reference would have a word about, a score sheet that disagrees -- and the caller reads that record the usual
+way.  Both ways keep one radelci ledger per session: the fast path updates the checker's own
+``SessionLedger`` as ``SessionLedger.apply`` does.  Without the compiled extensions (or with
+``TAROCK_REFERENCE=1``) there is no fast path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, cast
+
+import msgspec
+
+from tarock import accel
+from tarock.accel.lane import bidding_agrees, plan_for
+from tarock.accel.scorer import plan_of, prepared, roster_of
+from tarock.cards import CARD_POINTS, CODES
+from tarock.check.result import BreakdownLine, DealCheck, Trick
+from tarock.formats.decode import Plain
+from tarock.options import OptionError, SlovenianOptions, options_for
+from tarock.rules.sessions import SessionLedger
+from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, Contract, allowed_contract
+from tarock.rules.slovenian.scoring import session_end_per_radelc
+
+RULESET = "slovenian"
+_RAW = msgspec.Raw
+_UNKNOWN: Any = object()
+"""Not in a cache yet."""
+_ENCODE = msgspec.json.encode
+
+
+def _load() -> ModuleType | None:
+    """``tarock.accel._checkline`` ready (its card texts given), or None: not built, or built against another
+    kernel."""
+    try:
+        from tarock.accel import _checkline  # type: ignore[attr-defined]  # compiled: no stub
+    except (ImportError, AttributeError):
+        return None
+    _checkline.init(tuple(_ENCODE(code) for code in CODES), tuple(CARD_POINTS))
+    return _checkline
+
+
+CHECKLINE: ModuleType | None = _load()
+"""The fast path's C extension (``tarock/accel/_checkline.c``), or None: then there is no fast path."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """How to check deals of one contract, number of players and options: worked out once."""
+
+    options: SlovenianOptions
+    contract: Contract
+    args: tuple[Any, ...]
+    """``_checkline.replay``'s arguments after the record's: cards per hand, whether the contract has a
+    declarer, whether the declarer leads, whether a king is called, the kernel's plan."""
+    score_plan: tuple[Any, ...]
+    end_per_radelc: int
+
+
+class FastCheck:
+    """The fast path of one ``check`` run: ``check(plain, file, ledgers)`` gives a plain record's check result,
+    or None to have it read the usual way.  ``make`` gives None where there is no fast path."""
+
+    def __init__(self, overrides: Mapping[str, Any] | None, default: SlovenianOptions,
+                 score: Callable[..., Any], checkline: ModuleType) -> None:
+        self.overrides = overrides
+        self.default = default
+        self._score = score
+        self._replay: Callable[..., Any] = checkline.replay
+        self._specs: dict[tuple[str, int, int], _Spec | None] = {}
+        """By contract, number of players and the options' identity (the options kept alive by the spec; a
+        spec of None holds none, so the default options alone are cached by identity for None)."""
+        self._rosters: dict[tuple[str, ...], tuple[tuple[bytes, ...], tuple[bytes, ...]] | None] = {}
+        self._options: dict[str, SlovenianOptions | None] = {}
+        self._scratch = bytearray()
+        at = accel.ANSWERS
+        assert at is not None
+        self._klop_points = at.klop_facts.klop_points
+        self._declarer_points = at.facts.declarer_points
+        self._opponents_points = at.facts.opponents_points
+
+    @classmethod
+    def make(cls, overrides: Mapping[str, Any] | None) -> FastCheck | None:
+        score = prepared()
+        if accel.KERNEL is None or accel.ANSWERS is None or score is None or CHECKLINE is None:
+            return None
+        try:
+            default = options_for(RULESET, None, overrides)
+        except OptionError:
+            return None
+        if not isinstance(default, SlovenianOptions):
+            return None
+        return cls(overrides, default, score, CHECKLINE)
+
+    def check(self, plain: Plain, file: str | None, ledgers: dict[str, SessionLedger]) -> DealCheck | None:
+        """The check result of a plain record read from ``file``, scored with its session's radelci (the
+        ledger in ``ledgers`` updated), or None (nothing changed) when the fast path cannot vouch for it."""
+        r = plain.record
+        if r.announcements:  # valid announcements are the Python engine's to say: the usual path
+            return None
+        players = plain.players
+        raw = r.options
+        if raw is None:
+            options = self.default
+        else:
+            resolved = self._options.get(repr(raw), _UNKNOWN)
+            if resolved is _UNKNOWN:
+                resolved = self._resolve(raw)
+            if resolved is None:
+                return None
+            options = resolved
+        key = (r.contract, len(players), id(options))
+        spec = self._specs.get(key, _UNKNOWN)
+        if spec is _UNKNOWN or (spec is not None and spec.options is not options):
+            spec = self._spec(key, options)
+        if spec is None:
+            return None
+        names = self._rosters.get(players, _UNKNOWN)
+        if names is _UNKNOWN:
+            names = self._roster(players)
+        if names is None:
+            return None
+        texts, roster = names
+        if r.bidding is not None:
+            contract = spec.contract
+            declarers = (players.index(r.declarer),) if contract.has_declarer and r.declarer is not None else ()
+            if not bidding_agrees(tuple(r.bidding), players, contract, declarers, options):
+                return None
+        replayed = self._replay(r, players, texts, *spec.args)
+        if replayed is None:
+            return None
+        seat, partner, facts, tricks = replayed
+        session = plain.session
+        ledger = None if session is None else ledgers.get(session)
+        before = (0,) * len(players) if ledger is None else tuple([ledger.radelci.get(p, 0) for p in players])
+        scored = self._score(spec.score_plan, roster, None if seat < 0 else seat, None if partner < 0 else partner,
+                             facts, before, 0, self._scratch, None, True)
+        self._scratch.clear()
+        if scored is None:
+            return None
+        won, scores, after, _, breakdown = scored
+        recorded = None
+        sheet = r.recorded
+        if sheet is not None:  # a sheet that says anything else has findings (tarock.check.audit): the usual path
+            if any(sheet.scores.get(p, 0) != s for p, s in zip(players, scores)):
+                return None
+            if sheet.radelci is not None and any(sheet.radelci.get(p, 0) != a for p, a in zip(players, after)):
+                return None
+            recorded = dict(sheet.scores)
+        if spec.contract.is_klop:
+            card_points = dict(zip(players, facts[self._klop_points]))
+        else:
+            card_points = {"declarer_side": facts[self._declarer_points],
+                           "opponents": facts[self._opponents_points]}
+        score_by_name = dict(zip(players, scores))
+        after_by_name = dict(zip(players, after))
+        if session is not None:  # what SessionLedger.apply does with the reference's result
+            if ledger is None:
+                ledger = ledgers[session] = SessionLedger()
+            ledger.join(players)
+            ledger.end_per_radelc = spec.end_per_radelc
+            ledger.radelci.update(after_by_name)
+            totals = ledger.totals
+            for p, s in score_by_name.items():
+                totals[p] += s
+            ledger.scored += 1
+        return DealCheck(
+            id=plain.deal_id, file=file, line=plain.line, session=session, seq=plain.seq, status="ok",
+            findings=[], ruleset=RULESET, players=list(players), contract=r.contract,
+            declarer=None if seat < 0 else players[seat], partner=None if partner < 0 else players[partner],
+            tricks=cast(list[Trick], _RAW(tricks)), card_points=card_points, scores=score_by_name,
+            breakdown=cast(list[BreakdownLine], _RAW(breakdown)),
+            radelci_before=dict(zip(players, before)), radelci_after=after_by_name, won=won, penalty="none",
+            unpenalised=None, recorded=recorded,
+        )
+
+    def _resolve(self, raw: dict[str, Any]) -> SlovenianOptions | None:
+        """A record's options with the overrides, remembered by the options' repr (which tells a text, a
+        number and true apart), or None when they are not valid Slovenian options."""
+        try:
+            resolved = options_for(RULESET, raw, self.overrides)
+        except OptionError:
+            resolved = None
+        options = resolved if isinstance(resolved, SlovenianOptions) else None
+        if len(self._options) >= 4096:
+            self._options.clear()
+        self._options[repr(raw)] = options
+        return options
+
+    def _spec(self, key: tuple[str, int, int], options: SlovenianOptions) -> _Spec | None:
+        contract_name, n, _ = key
+        c = CONTRACTS[contract_name]
+        plan = plan_for(contract_name, options)  # None: options the accelerator does not declare
+        spec = None
+        if plan is not None and n in CARDS_PER_HAND and allowed_contract(c, n, options):
+            score_plan = plan_of(contract_name, options)
+            if score_plan is not None:
+                spec = _Spec(options, c, (CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4,
+                                          plan.kernel_plan), score_plan, session_end_per_radelc(options))
+        if len(self._specs) >= 4096:
+            self._specs.clear()
+        if spec is not None or options is self.default:
+            self._specs[key] = spec
+        return spec
+
+    def _roster(self, players: tuple[str, ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]] | None:
+        roster = roster_of(players)
+        names = None if roster is None else (tuple([_ENCODE(p) for p in players]), roster)
+        if len(self._rosters) >= 4096:
+            self._rosters.clear()
+        self._rosters[players] = names
+        return names
