@@ -61,8 +61,9 @@ class ShardReport:
                    True, c["read"], c["stored"], c["rejected"], c["ok"], c["renons"], c["error"], 0.0)
 
 
-def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int) -> Iterator[ReadItem]:
-    """A rescore shard's input: the records an earlier generation stored, rejects copied as they were.
+def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int, bulk: BulkPath | None) -> Iterator[Entry]:
+    """A rescore shard's input: the records an earlier generation stored, rejects copied as they were; those of
+    the shard's own file the bulk path takes as ``Plain`` (a stored record is canonical JSON, what it reads).
 
     A group shard's (``ingest.groups``): each member's records in turn, in the order of ``parts``.  Each
     member (its ``deals`` files, one per partition) is read whole and ordered by (``source_file``,
@@ -78,6 +79,11 @@ def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int) -> Iterator[Rea
         stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_line", "ascending")])
         del parts
         for file, line, record in zip(*(stored[c].to_pylist() for c in ("source_file", "source_line", "record"))):
+            if bulk is not None and file == shard.path:
+                taken = bulk.take(line, record.encode())
+                if taken is not None:
+                    yield taken
+                    continue
             try:
                 yield ReadItem(file, line, loads(record), None, None)
             except RecordError as exc:
@@ -260,11 +266,14 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
     started = time.perf_counter()
     rows = (CheckedShardRows if record_by_record else ShardRows)(shard.key, options.overrides)
     raw_limit = options.limits.raw_limit
-    bulk = None if shard.rescore or record_by_record else BulkPath.for_shard(
+    # a group's files repeat line numbers, which the bulk path's rows are merged by (ingest.rows): no bulk path
+    bulk = None if record_by_record or shard.parts else BulkPath.for_shard(
         rows, shard.path, shard.abspath, options.limits, options.overrides)
 
     def source(into: ShardRows) -> Iterator[Entry]:
-        return _stored_items(shard, into, raw_limit) if shard.rescore else _file_items(shard, into, options, bulk)
+        if shard.rescore:
+            return _stored_items(shard, into, raw_limit, bulk)
+        return _file_items(shard, into, options, bulk)
 
     writer = ShardWriter(layout, generation, shard.key)
     failed = False  # turning rows into Arrow tables failed: redo the shard record by record

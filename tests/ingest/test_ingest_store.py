@@ -354,3 +354,28 @@ def test_executor_specs() -> None:
     for bad in ("remote", "local:x", "local:0", "spark://h:1"):
         with pytest.raises(ValueError):
             make_executor(bad)
+
+
+def test_a_rescore_takes_the_bulk_path_and_equals_a_fresh_ingest(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stored records are canonical JSON, so a rescore reads them as the bulk path reads a file's plain lines:
+    every table of the rescored store is row for row a fresh ingest's under the new options."""
+    from ingest.bulk import BulkPath
+
+    path = write_jsonl(tmp_path / "deals.jsonl", session_records(150, seed=21, session_size=(3, 10)))
+    store, fresh = tmp_path / "store", tmp_path / "fresh"
+    run_ingest([path], store, "local:1", shard_size=40)
+    options = IngestOptions.make({"preset": "openspiel"})
+    taken: list[bool] = []
+    add = BulkPath.add
+
+    def spied(self: BulkPath, plain: Any) -> bool:
+        taken.append(add(self, plain))
+        return taken[-1]
+
+    monkeypatch.setattr(BulkPath, "add", spied)
+    assert run_ingest([], store, "local:1", options=options, rescore=True).switched
+    # every record offered to the bulk path (local:1 runs shards in this process), nearly all taken
+    assert len(taken) == 150 and sum(taken) > 140
+    run_ingest([path], fresh, "local:1", options=options, shard_size=40)
+    assert snapshot(store) == snapshot(fresh)
