@@ -2,8 +2,8 @@
 
 The store is the dashboard fixture (``tests/support/dashboard_fixture.py``: ten deals of Ana, Boris,
 Cilka and David) with its ratings built (``analysis.ratings.rebuild``, as ``tarock ingest`` does), as a
-directory — no solver analysis — and exported to a DuckDB file with a ``card_analysis`` table of
-hand-set point losses added by SQL, as a store the solver has analysed.
+directory — no solver analysis — and exported to a DuckDB file whose ``card_analysis`` table (empty in the
+export) gets hand-set point losses by SQL, as a store the solver has analysed.
 """
 
 from __future__ import annotations
@@ -44,9 +44,6 @@ def analysed_file(rated_store: Path) -> Path:
     file = rated_store.parent / "analysed.duckdb"
     export_duckdb(rated_store, file)
     with duckdb.connect(str(file)) as con:
-        con.execute("""CREATE TABLE card_analysis (deal_id VARCHAR, trick INTEGER, "order" INTEGER, player VARCHAR,
-                       card VARCHAR, best_cards VARCHAR[], best_points INTEGER, played_points INTEGER,
-                       point_loss INTEGER, solver_version VARCHAR, ruleset VARCHAR, n_players INTEGER)""")
         for row in LOSSES:
             con.execute("INSERT INTO card_analysis VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', 'slovenian', 4)",
                         list(row))

@@ -80,7 +80,7 @@ def test_read_only_has_no_ingest_page(monkeypatch: pytest.MonkeyPatch, store: Pa
     from dashboards.pages import page_specs
 
     assert [spec.title for spec in page_specs(uploads=False)] == ["Overview", "Contracts", "Players", "Audit",
-                                                                  "Replay", "What-if"]
+                                                                  "Replay", "What-if", "Hands"]
     assert [spec.title for spec in page_specs(uploads=True)][-1] == "Ingest"
     at = opened(monkeypatch, store, "0", "app_pages/ingest.py")  # /ingest typed: not a page of this server
     assert at.title[0].value == "Overview" and not at.get("file_uploader")
