@@ -14,11 +14,12 @@ from setuptools import Extension, setup
 KERNEL_H = ["tarock/accel"]
 
 setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.c"], optional=True,
-                             include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
+                             include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h", "tarock/accel/tables.h"],
+                             extra_compile_args=["-O2"]),
                    Extension("tarock.accel._fastscore", ["tarock/accel/_fastscore.c"], optional=True,
                              extra_compile_args=["-O2"]),
                    Extension("tarock.sim._simplay", ["tarock/sim/_simplay.c"], optional=True, include_dirs=KERNEL_H,
-                             depends=["tarock/accel/kernel.h"],
+                             depends=["tarock/accel/kernel.h", "tarock/accel/tables.h"],
                              # no fused multiply-add: a hand's value sums floats as the Python does
                              extra_compile_args=["-O2", "-ffp-contract=off"]),
                    Extension("tarock.accel._solver", ["tarock/accel/_solver.c"], optional=True, include_dirs=KERNEL_H,

@@ -488,14 +488,8 @@ static int add_new(PyObject *m, const char *name, PyObject *value) {
 PyMODINIT_FUNC PyInit__bulkrows(void) {
     /* The kernel's functions, from the capsule it exports (importing tarock.accel._fastplay); an ImportError
      * when it is missing or was built from another kernel.h: ingest.bulk then leaves the bulk path off. */
-    const KernelApi *api = (const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0);
-    if (!api) return NULL;
-    if (api->version != KERNEL_API_VERSION || api->size != sizeof(KernelApi) || api->args_size != sizeof(LaneArgs)
-        || api->result_size != sizeof(LaneResult)) {
-        PyErr_SetString(PyExc_ImportError, "ingest._bulkrows was built against another tarock/accel/kernel.h");
-        return NULL;
-    }
-    kernel = api;
+    kernel = kernel_api_checked((const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0), "ingest._bulkrows");
+    if (!kernel) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (add_new(m, "CONTEXT_FIELDS", names_tuple(context_names, C_SIZE)) < 0

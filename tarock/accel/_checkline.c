@@ -191,13 +191,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_checkline", "tarock
 PyMODINIT_FUNC PyInit__checkline(void) {
     /* The kernel's functions, from the capsule it exports; an ImportError when it is missing or was built from
      * another kernel.h: tarock.accel.checkline then leaves the fast path off. */
-    const KernelApi *api = (const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0);
-    if (!api) return NULL;
-    if (api->version != KERNEL_API_VERSION || api->size != sizeof(KernelApi) || api->args_size != sizeof(LaneArgs)
-        || api->result_size != sizeof(LaneResult)) {
-        PyErr_SetString(PyExc_ImportError, "tarock.accel._checkline was built against another tarock/accel/kernel.h");
-        return NULL;
-    }
-    kernel = api;
+    kernel = kernel_api_checked((const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0),
+                                "tarock.accel._checkline");
+    if (!kernel) return NULL;
     return PyModule_Create(&module);
 }

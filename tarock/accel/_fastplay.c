@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "tables.h"
 
 static uint8_t card_suit[N_CARDS];
 static uint8_t card_points[N_CARDS];
@@ -176,16 +177,8 @@ static int read_int(PyObject *tables, const char *name, int *out) {
 
 static int read_table(PyObject *tables, const char *name, Py_ssize_t size, uint64_t *out) {
     /* ``tables[name]``, a sequence of ``size`` whole numbers, into ``out``. */
-    PyObject *v = PyMapping_GetItemString(tables, name);
-    if (!v) return -1;
-    PyObject *seq = PySequence_Fast(v, name);
-    Py_DECREF(v);
+    PyObject *seq = sized_table(tables, name, size);
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != size) {
-        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
-        Py_DECREF(seq);
-        return -1;
-    }
     for (Py_ssize_t i = 0; i < size; i++) out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
     Py_DECREF(seq);
     return PyErr_Occurred() ? -1 : 0;

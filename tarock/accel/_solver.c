@@ -466,12 +466,8 @@ PyMODINIT_FUNC PyInit__solver(void) {
     if (!capsule) return NULL;
     const KernelApi *api = (const KernelApi *)PyCapsule_GetPointer(capsule, KERNEL_API_CAPSULE);
     Py_DECREF(capsule);  /* the module keeps the capsule and its static table alive */
-    if (!api) return NULL;
-    if (api->version != KERNEL_API_VERSION || api->size != sizeof(KernelApi)) {
-        PyErr_SetString(PyExc_ImportError, "tarock.accel._solver was built against another tarock/accel/kernel.h");
-        return NULL;
-    }
-    kernel = api;
+    kernel = kernel_api_checked(api, "tarock.accel._solver");
+    if (!kernel) return NULL;
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

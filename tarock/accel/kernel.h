@@ -95,4 +95,16 @@ typedef struct {
     int (*trick_winner)(const int *cards, int n, int trumps, int emperor);
 } KernelApi;
 
+/* ``api`` (the kernel's capsule pointer, NULL when fetching it failed) when the kernel was built from this very
+ * kernel.h, else NULL with an ImportError naming ``module``: every user of the capsule checks it so. */
+static inline const KernelApi *kernel_api_checked(const KernelApi *api, const char *module) {
+    if (!api) return NULL;
+    if (api->version != KERNEL_API_VERSION || api->size != sizeof(KernelApi) || api->args_size != sizeof(LaneArgs)
+        || api->result_size != sizeof(LaneResult)) {
+        PyErr_Format(PyExc_ImportError, "%s was built against another tarock/accel/kernel.h", module);
+        return NULL;
+    }
+    return api;
+}
+
 #endif

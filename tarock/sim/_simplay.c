@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "kernel.h"
+#include "tables.h"
 
 static const KernelApi *api = NULL;
 static uint8_t card_suit[N_CARDS], card_points[N_CARDS];
@@ -376,48 +377,24 @@ fail:
 /* -- loading --------------------------------------------------------------------------------------------- */
 
 static int read_longs(PyObject *tables, const char *name, long *out, Py_ssize_t size) {
-    PyObject *v = PyMapping_GetItemString(tables, name);
-    if (!v) return -1;
-    PyObject *seq = PySequence_Fast(v, name);
-    Py_DECREF(v);
+    PyObject *seq = sized_table(tables, name, size);
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != size) {
-        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
-        Py_DECREF(seq);
-        return -1;
-    }
     for (Py_ssize_t i = 0; i < size; i++) out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
     Py_DECREF(seq);
     return PyErr_Occurred() ? -1 : 0;
 }
 
 static int read_masks(PyObject *tables, const char *name, uint64_t *out, Py_ssize_t size) {
-    PyObject *v = PyMapping_GetItemString(tables, name);
-    if (!v) return -1;
-    PyObject *seq = PySequence_Fast(v, name);
-    Py_DECREF(v);
+    PyObject *seq = sized_table(tables, name, size);
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != size) {
-        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
-        Py_DECREF(seq);
-        return -1;
-    }
     for (Py_ssize_t i = 0; i < size; i++) out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
     Py_DECREF(seq);
     return PyErr_Occurred() ? -1 : 0;
 }
 
 static int read_doubles(PyObject *tables, const char *name, double *out, Py_ssize_t size) {
-    PyObject *v = PyMapping_GetItemString(tables, name);
-    if (!v) return -1;
-    PyObject *seq = PySequence_Fast(v, name);
-    Py_DECREF(v);
+    PyObject *seq = sized_table(tables, name, size);
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != size) {
-        PyErr_Format(PyExc_ValueError, "init: %s has %zd entries, not %zd", name, PySequence_Fast_GET_SIZE(seq), size);
-        Py_DECREF(seq);
-        return -1;
-    }
     for (Py_ssize_t i = 0; i < size; i++) out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
     Py_DECREF(seq);
     return PyErr_Occurred() ? -1 : 0;
@@ -467,12 +444,9 @@ static PyObject *py_init(PyObject *self, PyObject *tables) {
     mond = (int)mo;
     skis = (int)sk;
     tarok_suit = (int)ts;
-    const KernelApi *k = (const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0);
+    const KernelApi *k = kernel_api_checked((const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0),
+                                            "tarock.sim._simplay");
     if (!k) return NULL;
-    if (k->version != KERNEL_API_VERSION || k->size != sizeof(KernelApi)) {
-        PyErr_SetString(PyExc_ImportError, "_simplay: the kernel's API is not the one this module was built with");
-        return NULL;
-    }
     api = k;
     ready = 1;
     Py_RETURN_NONE;
