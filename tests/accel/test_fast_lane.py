@@ -60,6 +60,22 @@ def assert_same(deal: Deal, overrides: dict[str, Any] | None = None) -> Any:
     return ref
 
 
+def sessions_check_the_same(sessions: list[tuple[dict[str, Any], Any]],
+                            overrides: dict[str, Any] | None = None) -> Counter[str]:
+    """Simulated sessions checked deal by deal with and without the accelerator, each way with its own
+    ledgers: the same check objects; the finding codes seen."""
+    fast, ref = Checker(overrides), Checker(overrides)
+    codes: Counter[str] = Counter()
+    for line, (record, _truth) in enumerate(sessions, 1):
+        item = ReadItem("sim.jsonl", line, deal_from_obj(record), None, None)
+        got = fast.check(item)
+        with accel.reference():
+            want = ref.check(item)
+        assert got == want, f"deal {record.get('id')} checks differently"
+        codes.update(f.code for f in want.findings)
+    return codes
+
+
 def lane_taken(deal: Deal) -> bool:
     kernel = accel.KERNEL
     assert kernel is not None
@@ -232,15 +248,7 @@ def test_simulated_sessions_with_every_mistake_check_the_same(players: int) -> N
     accelerator, and the mistakes cover every renons kind."""
     sessions = simulate_sessions(players, seed=11 + players, first=0, count=750, deals_per_session=20,
                                  mistakes=0.3)
-    fast, ref = Checker(), Checker()
-    codes: Counter[str] = Counter()
-    for line, (record, _truth) in enumerate(sessions, 1):
-        item = ReadItem("sim.jsonl", line, deal_from_obj(record), None, None)
-        got = fast.check(item)
-        with accel.reference():
-            want = ref.check(item)
-        assert got == want, f"deal {record.get('id')} checks differently"
-        codes.update(f.code for f in want.findings)
+    codes = sessions_check_the_same(sessions)
     assert len(sessions) == 15_000
     assert RENONS <= set(codes)
     assert codes["A_SCORE_MISMATCH"] > 0
@@ -311,11 +319,5 @@ def test_palcka_replays_on_the_lane_and_agrees() -> None:
             taken += 1
             valat_led += bool(deal.announcements) and not CONTRACTS_LED_BY_DECLARER.get(deal.contract, False)
     assert taken > 3_000 and valat_led > 50
-    sessions = simulate_sessions(4, seed=41, first=0, count=150, deals_per_session=20, mistakes=0.3)
-    fast, ref_checker = Checker(PALCKA), Checker(PALCKA)
-    for line, (record, _truth) in enumerate(sessions, 1):
-        item = ReadItem("sim.jsonl", line, deal_from_obj(record), None, None)
-        got = fast.check(item)
-        with accel.reference():
-            want = ref_checker.check(item)
-        assert got == want, f"deal {record.get('id')} checks differently under palcka"
+    sessions_check_the_same(simulate_sessions(4, seed=41, first=0, count=150, deals_per_session=20, mistakes=0.3),
+                            PALCKA)
