@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -63,8 +64,10 @@ def shown(frame: pl.DataFrame, column_config: dict[str, Any] | None = None) -> t
         fmt = (spec.get("type_config") or {}).get("format")
         if frame[name].null_count():
             write = _formatter(fmt)
-            text = (pl.col(name).cast(pl.String) if write is str
-                    else pl.col(name).map_elements(write, return_dtype=pl.String, skip_nulls=True))
+            with warnings.catch_warnings():  # polars would rather see ``fmt % col``: a printf format is not one
+                warnings.simplefilter("ignore", pl.exceptions.PolarsInefficientMapWarning)
+                text = (pl.col(name).cast(pl.String) if write is str
+                        else pl.col(name).map_elements(write, return_dtype=pl.String, skip_nulls=True))
             columns.append(text.fill_null("").alias(name))
             config[name] = st.column_config.TextColumn(spec.get("label") or name, help=spec.get("help"),
                                                        width=spec.get("width"))
