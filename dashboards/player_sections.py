@@ -38,11 +38,7 @@ RATING_COLUMNS = {
 ROLE_COLUMNS = {
     "role": st.column_config.TextColumn("Role"),
     "Contract": st.column_config.TextColumn("Contract"),
-    "deals": st.column_config.NumberColumn("Deals", format="localized"),
-    "wins": st.column_config.NumberColumn("Won", format="localized"),
-    "win_rate": widgets.percent_column("Win rate"),
-    "ci_low": widgets.percent_column("95 % low"),
-    "ci_high": widgets.percent_column("95 % high"),
+    **widgets.rate_columns("Won"),
     "mean_score": st.column_config.NumberColumn("Mean score", format="%.1f"),
 }
 PAIR_COLUMNS = {
@@ -50,11 +46,7 @@ PAIR_COLUMNS = {
                                                        "are not ranked."),
     "player_a": st.column_config.TextColumn("Player"),
     "player_b": st.column_config.TextColumn("Partner"),
-    "deals": st.column_config.NumberColumn("Deals", format="localized"),
-    "wins": st.column_config.NumberColumn("Won", format="localized"),
-    "win_rate": widgets.percent_column("Win rate"),
-    "ci_low": widgets.percent_column("95 % low"),
-    "ci_high": widgets.percent_column("95 % high"),
+    **widgets.rate_columns("Won"),
     "mean_score": st.column_config.NumberColumn("Mean score", format="%.1f"),
 }
 ACCURACY_COLUMNS = {

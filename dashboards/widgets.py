@@ -37,6 +37,18 @@ def percent_column(label: str, help: str | None = None) -> Any:
     return st.column_config.NumberColumn(label, format=PERCENT, help=help)
 
 
+def rate_columns(wins: str = "Wins") -> dict[str, Any]:
+    """The columns of a win-rate table every page draws alike: deals, ``wins`` (its label), the rate and its
+    95 % Wilson interval (``analysis.stats.with_rate``'s names)."""
+    return {
+        "deals": st.column_config.NumberColumn("Deals", format="localized"),
+        "wins": st.column_config.NumberColumn(wins, format="localized"),
+        "win_rate": percent_column("Win rate"),
+        "ci_low": percent_column("95 % low"),
+        "ci_high": percent_column("95 % high"),
+    }
+
+
 def _formatter(fmt: str | None) -> Callable[[Any], str]:
     """A Python function writing a value the way the column's ``format`` shows it."""
     if fmt == PERCENT:

@@ -18,11 +18,7 @@ HEATMAP_DECLARERS = 25  # rows of the declarer chart (the busiest declarers); th
 
 RATE_COLUMNS = {
     "Contract": st.column_config.TextColumn("Contract"),
-    "deals": st.column_config.NumberColumn("Deals", format="localized"),
-    "wins": st.column_config.NumberColumn("Wins", format="localized"),
-    "win_rate": widgets.percent_column("Win rate"),
-    "ci_low": widgets.percent_column("95 % low"),
-    "ci_high": widgets.percent_column("95 % high"),
+    **widgets.rate_columns(),
 }
 
 

@@ -115,11 +115,7 @@ else:
     widgets.table(rates.select("Contract", pl.exclude("Contract")), "whatif-win-rates", column_config={
         "Contract": st.column_config.TextColumn("Contract"),
         "table": st.column_config.TextColumn("Table"),
-        "deals": st.column_config.NumberColumn("Deals", format="localized"),
-        "wins": st.column_config.NumberColumn("Wins", format="localized"),
-        "win_rate": widgets.percent_column("Win rate"),
-        "ci_low": widgets.percent_column("95 % low"),
-        "ci_high": widgets.percent_column("95 % high"),
+        **widgets.rate_columns(),
     }, column_order=["Contract", "table", "deals", "wins", "win_rate", "ci_low", "ci_high"])
 
 st.subheader("Deals that score differently")
