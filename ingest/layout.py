@@ -44,7 +44,7 @@ from typing import Any
 
 import orjson
 
-from ingest.schema import DERIVED_TABLES, SHARD_TABLES
+from ingest.view_columns import DERIVED_TABLES, SHARD_TABLES  # not ingest.schema: readers need no pyarrow
 
 MARKERS = "_shards"
 DUPLICATES_FILE = "duplicates/part-dedup.parquet"

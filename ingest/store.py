@@ -22,21 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from ingest.layout import StoreLayout, is_group, visible_shards
-from ingest.schema import ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+from ingest.view_columns import ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
 
-_DUCK_TYPES = {
-    pa.string(): "VARCHAR",
-    pa.int32(): "INTEGER",
-    pa.int64(): "BIGINT",
-    pa.bool_(): "BOOLEAN",
-    pa.float64(): "DOUBLE",
-    pa.date32(): "DATE",
-    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
-    pa.list_(pa.string()): "VARCHAR[]",
-}
 _DEDUP_KEY = ("shard", "source_line")
 """Identifies a stored copy of a deal in a shard of one file; reading these two is far cheaper than
 ``content_hash``.  While a group shard (several files) is seen, ``source_file`` is added."""
@@ -62,7 +51,7 @@ def parquet_source(files: Sequence[str], hive: bool, union: bool = True) -> str:
     options = f"union_by_name={'true' if union else 'false'}"
     if not hive:
         return f"read_parquet({listed}, hive_partitioning=false, {options})"
-    types = ", ".join(f"{_literal(k)}: {_literal(_DUCK_TYPES[t])}" for k, t in PARTITION_TYPES.items())
+    types = ", ".join(f"{_literal(k)}: {_literal(t)}" for k, t in PARTITION_TYPES.items())
     return f"read_parquet({listed}, hive_partitioning=true, {options}, hive_types={{{types}}})"
 
 
@@ -144,8 +133,8 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
         source = parquet_source(files, hive)
         present = {row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
     columns = ", ".join(
-        _ident(f.name) if f.name in present else f"CAST(NULL AS {_DUCK_TYPES[f.type]}) AS {_ident(f.name)}"
-        for f in TABLES[table]
+        _ident(name) if name in present else f"CAST(NULL AS {duck_type}) AS {_ident(name)}"
+        for name, duck_type in TABLES[table]
     )
     return f"SELECT {columns} FROM {source}" if source is not None else f"SELECT {columns} WHERE false"
 

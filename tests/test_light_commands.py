@@ -1,4 +1,4 @@
-"""``tarock sql`` loads only what a query needs: DuckDB and rich, not the ingest pipeline, polars or pandas.
+"""``tarock sql`` loads only what a query needs: DuckDB and rich, not the ingest pipeline, polars, pandas or pyarrow.
 
 A query is the command users run most often at a prompt; loading the whole pipeline made it take a second
 and more (issue 22).  The check runs the real command in a fresh interpreter (a test process has everything
@@ -17,16 +17,19 @@ import pytest
 from ingest.commands import ingest
 from tests.support.paths import ROOT
 
-HEAVY = ("polars", "pandas", "ingest.pipeline", "ingest.coordinator", "ingest.rows", "tarock.check.checker",
-         "analysis")
+HEAVY = ("ingest.pipeline", "ingest.coordinator", "ingest.rows", "ingest.schema", "tarock.check.checker",
+         "tarock.rules.rulesets")
 """Modules a query over the store never needs."""
+HEAVY_ROOTS = ("polars", "pandas", "pyarrow", "numpy", "analysis")
+"""Packages a query over the store never needs, any of their modules (pyarrow: the views' columns come from
+``ingest/view_columns.py``, not the Arrow schema)."""
 
 _RUN = """
 import contextlib, io, json, sys
 from typer.testing import CliRunner
 from tarock.cli import app
 result = CliRunner().invoke(app, sys.argv[1:])
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("polars", "pandas", "analysis") or m in {heavy})
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {roots} or m in {heavy})
 print(json.dumps({{"exit": result.exit_code, "output": result.output, "heavy": heavy}}))
 """
 
@@ -39,7 +42,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(*args: str) -> dict[str, object]:
-    code = _RUN.format(heavy=repr(set(HEAVY)))
+    code = _RUN.format(heavy=repr(set(HEAVY)), roots=repr(set(HEAVY_ROOTS)))
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
                           cwd=ROOT)
     return json.loads(done.stdout.splitlines()[-1])
