@@ -21,16 +21,18 @@ from tarock.check.audit import CODE as SCORE_MISMATCH
 
 _DISPUTES = """
 WITH disputed AS (
-    SELECT f.content_hash, f.player, string_agg(f.message, '; ' ORDER BY f.idx) AS message
+    SELECT f.shard, f.source_file, f.source_line, f.player, string_agg(f.message, '; ' ORDER BY f.idx) AS message
     FROM findings f
     WHERE f.code = {code} AND {findings_where}
-    GROUP BY f.content_hash, f.player
+    GROUP BY f.shard, f.source_file, f.source_line, f.player
 )
 SELECT d.deal_id, d.date, d.session, d.seq, d.contract, d.declarer, m.player,
        r.recorded_score, r.score, r.score_diff, r.radelci_after, m.message
 FROM disputed m
-JOIN deals d ON d.content_hash = m.content_hash AND d.score_mismatch
-LEFT JOIN results r ON r.content_hash = m.content_hash AND r.player = m.player
+JOIN deals d ON d.shard = m.shard AND d.source_file = m.source_file AND d.source_line = m.source_line
+            AND d.score_mismatch
+LEFT JOIN results r ON r.shard = m.shard AND r.source_file = m.source_file AND r.source_line = m.source_line
+                   AND r.player = m.player
                    AND r.score_diff IS NOT NULL AND {results_where}
 ORDER BY d.date NULLS LAST, d.session NULLS LAST, d.seq NULLS LAST, d.deal_id, m.player
 """
@@ -52,7 +54,7 @@ RENONS_BY: dict[str, tuple[str, str]] = {
 
 _FINDINGS = """
 SELECT d.deal_id, d.date, d.session, d.contract, f.code, f.trick, f.position, f.player, f.card, f.message
-FROM findings f JOIN deals d ON d.content_hash = f.content_hash
+FROM findings f JOIN deals d ON d.shard = f.shard AND d.source_file = f.source_file AND d.source_line = f.source_line
 WHERE f.severity = {severity} AND {code} AND {findings_where}
 ORDER BY d.date DESC NULLS LAST, d.deal_id, f.idx
 LIMIT {limit}

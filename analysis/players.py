@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.filters import NO_FILTERS, Filters, child_where, deal_where
+from analysis.filters import NO_FILTERS, Filters, child_where, deal_where, needs_deals, partition_where
 from analysis.sql import TRUE, Fragment, run
 from analysis.stats import rate
 from analysis.store import Store
@@ -70,6 +70,12 @@ ORDER BY f.player, renons DESC, f.code
 _NAMES = """
 SELECT DISTINCT unnest(d.players) AS player FROM deals d WHERE {where} ORDER BY player
 """
+_NAMES_OF_RESULTS = """
+SELECT DISTINCT r.player FROM results r WHERE {where} ORDER BY player
+"""
+"""``_NAMES`` when no filter needs ``deals``: ``results`` holds a row per deal and player (an ``error`` deal's
+too: docs/store.md), and its dictionary-coded ``player`` column reads several times faster than unnesting
+every deal's list of names (issue 22: the sidebar asks it on every page)."""
 
 
 def _only(filters: Filters, alias: str) -> Fragment:
@@ -99,4 +105,6 @@ def player_renons(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 
 def player_names(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     """Every player who sat in a filtered deal, sorted (a picker's list: ``player``)."""
+    if not needs_deals(filters):
+        return run(store, _NAMES_OF_RESULTS, where=partition_where(filters, "r"))
     return run(store, _NAMES, where=deal_where(filters))
