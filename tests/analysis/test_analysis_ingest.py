@@ -11,9 +11,11 @@ announcements, plays) is checked against what the engine meant.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -181,3 +183,35 @@ def test_audit_and_sessions(corpus: tuple[Store, list, list]) -> None:
             want.append((c.seq, p, totals[p]))
     got_totals = sessions.running_totals(store, session=first)
     assert sorted(got_totals.select("seq", "player", "total").iter_rows()) == sorted(want)
+
+
+def test_players_of_an_error_deal_are_listed_and_counted(tmp_path: Path) -> None:
+    # player_names and overview's players count read results' player column when no filter needs deals
+    # (issue 22); results holds a row for every player of an error deal too (docs/store.md), so a player who
+    # sat only at a deal in error still counts.  Two deals: a clean one of Igor, Petra, Hana, Ana, and a copy
+    # renamed to W1..W4 whose first play is a card its player does not hold (E_NOT_IN_HAND: status error).
+    from analysis import overview
+
+    clean = [r for r, _ in simulate(4, 1, 1, seed=5, mistakes=0)][0]
+    names = dict(zip(clean["players"], ("W1", "W2", "W3", "W4")))
+    text = orjson.dumps(clean).decode()
+    for old, new in names.items():
+        text = re.sub(rf'"{old}(?=[":])', f'"{new}', text)
+    broken = orjson.loads(text)
+    broken["id"], broken["session"] = "broken-1", "broken"
+    lead = broken["tricks"][0][0].split(":")[0]
+    foreign = next(c for p, hand in broken["hands"].items() if p != lead for c in hand)
+    broken["tricks"][0][0] = f"{lead}:{foreign}"
+    path = tmp_path / "two.jsonl"
+    path.write_bytes(orjson.dumps(clean) + b"\n" + orjson.dumps(broken) + b"\n")
+    assert ingest([path], tmp_path / "store", "local:1", quiet=True).stored == 2
+    with Store(tmp_path / "store") as store:
+        statuses = store.query("SELECT status FROM deals ORDER BY status")["status"].to_list()
+        assert statuses == ["error", "ok"]
+        expected = sorted([*clean["players"], "W1", "W2", "W3", "W4"])
+        assert players.player_names(store)["player"].to_list() == expected
+        assert overview.overview(store).row(0, named=True)["players"] == 8
+        # the same answers the deals' own lists give (the path a date filter takes)
+        since = Filters(date_from=dt.date(2000, 1, 1))
+        assert players.player_names(store, since)["player"].to_list() == expected
+        assert overview.overview(store, since).row(0, named=True)["players"] == 8
