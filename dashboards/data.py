@@ -127,6 +127,16 @@ def headline(filters: Filters) -> dict[str, Any]:
     return _overview(store_path(), filters)
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _span(path: str, filters: Filters) -> dict[str, Any]:
+    return overview.span(_store(path), filters).row(0, named=True)
+
+
+def deal_count(filters: Filters) -> int:
+    """How many deals the filters keep (``analysis.overview.span``: cheaper than the whole ``headline``)."""
+    return int(_span(store_path(), filters)["deals"])
+
+
 @dataclass(frozen=True, slots=True)
 class FilterChoices:
     """What the sidebar offers: the rulesets, the players present and the range of deal dates."""
@@ -139,7 +149,7 @@ class FilterChoices:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _filter_choices(path: str) -> FilterChoices:
-    span = _overview(path, Filters())
+    span = _span(path, Filters())
     names = players.player_names(_store(path))["player"]
     return FilterChoices(RULESETS, tuple(names), span["date_from"], span["date_to"])
 

@@ -51,7 +51,7 @@ def explained(frame: pl.DataFrame, steps: list[int | None], name: str, column_co
 
 filters = current_filters()
 st.title("Audit")
-if widgets.no_deals_note(data.headline(filters)["deals"]):
+if widgets.no_deals_note(data.deal_count(filters)):
     st.stop()
 
 st.subheader("Disputed scores")

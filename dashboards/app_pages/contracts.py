@@ -32,7 +32,7 @@ filters = current_filters()
 st.title("Contracts")
 st.caption("Declared contracts only: Klop, deals in error and annulled deals are not counted. "
            "Intervals are 95 % Wilson score intervals.")
-if widgets.no_deals_note(data.headline(filters)["deals"]):
+if widgets.no_deals_note(data.deal_count(filters)):
     st.stop()
 
 url_state.adopt({"by": url_state.one_of(BREAKDOWNS)})

@@ -46,7 +46,7 @@ def open_replay(name: str) -> None:
 
 filters = current_filters()
 st.title("Players")
-if widgets.no_deals_note(data.headline(filters)["deals"]):
+if widgets.no_deals_note(data.deal_count(filters)):
     st.stop()
 
 table = data.player_table(filters).join(data.strong_hands(filters).select("player", "strong_share"),

@@ -44,7 +44,7 @@ st.title("What-if")
 st.caption("The deals the sidebar selects, rescored from their stored records under each table, session by "
            "session in stored order (as `tarock score --compare` does). A session is scored whole, so a date or "
            "player filter never changes a kept deal's score; a session's open radelci are not charged.")
-if widgets.no_deals_note(data.headline(filters)["deals"]):
+if widgets.no_deals_note(data.deal_count(filters)):
     st.stop()
 
 if filters.ruleset is None:
