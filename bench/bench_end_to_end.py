@@ -2,6 +2,7 @@
 polars' bare JSON→Parquet copies, the store against the bare Parquet, and a query's start-up.
 
     .venv/bin/python bench/bench_end_to_end.py [--games 30000] [--deals 200000] [--runs 2] [--sample-store DIR]
+                                               [--only check|ingest|sql ...]
 
 1. ``tarock check --format json FILE`` over ``--games`` OpenSpiel games turned into our records
    (``bench/bench_openspiel.py``'s games), against a Python process that loads the same games' parameters
@@ -165,13 +166,19 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200_000)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--sample-store", type=Path, default=OUT / "e2e-sample-store")
+    ap.add_argument("--only", action="append", choices=("check", "ingest", "sql"),
+                    help="run only these comparisons (1: check, 2 and 3: ingest, 4: sql); default all")
     args = ap.parse_args()
+    only = set(args.only or ("check", "ingest", "sql"))
     OUT.mkdir(exist_ok=True)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average {load} at start\n")
-    check_vs_openspiel(args.games, args.runs)
-    ingest_vs_copies(args.deals, args.runs)
-    query_start(args.sample_store, args.runs)
+    if "check" in only:
+        check_vs_openspiel(args.games, args.runs)
+    if "ingest" in only:
+        ingest_vs_copies(args.deals, args.runs)
+    if "sql" in only:
+        query_start(args.sample_store, args.runs)
 
 
 if __name__ == "__main__":
