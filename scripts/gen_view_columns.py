@@ -10,8 +10,8 @@ this command, when the generated module and the schema disagree.
 
 from __future__ import annotations
 
-import pprint
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
@@ -44,27 +44,45 @@ from __future__ import annotations
 '''
 
 
+def _packed(items: list[str], indent: int) -> list[str]:
+    """``items`` (Python literals) joined by commas into lines of at most 110 characters."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        piece = f"{item},"
+        if line and len(" " * indent + line + " " + piece) > 110:
+            lines.append(" " * indent + line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    if line:
+        lines.append(" " * indent + line)
+    return lines
+
+
 def render() -> str:
     """The module's text from the schema as it is now."""
-    def columns(tables: dict[str, pa.Schema]) -> dict[str, tuple[tuple[str, str], ...]]:
-        return {name: tuple((f.name, DUCK_TYPES[f.type]) for f in table) for name, table in tables.items()}
+    tables = ["TABLES: dict[str, tuple[tuple[str, str], ...]] = {"]
+    for name, table in schema.TABLES.items():
+        pairs = [repr((f.name, DUCK_TYPES[f.type])) for f in table]
+        tables += [f"    {name!r}: (", *_packed(pairs, 8), "    ),"]
+    tables += ["}", '"""``ingest.schema.TABLES``: every table a store exposes, its (column, DuckDB type) '
+               'pairs in order."""']
+    partition = {k: DUCK_TYPES[t] for k, t in schema.PARTITION_TYPES.items()}
 
-    def block(name: str, value: object, doc: str) -> str:
-        kind = {"PARTITION_TYPES": "dict[str, str]", "TABLES": "dict[str, tuple[tuple[str, str], ...]]"}.get(
-            name, "tuple[str, ...]")
-        return f"{name}: {kind} = {pprint.pformat(value, width=110, sort_dicts=False)}\n\"\"\"{doc}\"\"\"\n"
+    def names(name: str, values: Iterable[str], doc: str) -> list[str]:
+        return [f"{name}: tuple[str, ...] = (", *_packed([repr(v) for v in values], 4), ")", f'"""{doc}"""']
 
     parts = [
-        block("PARTITION_TYPES", {k: DUCK_TYPES[t] for k, t in schema.PARTITION_TYPES.items()},
-              "``ingest.schema.PARTITION_TYPES``: the hive partition columns' DuckDB types."),
-        block("TABLES", columns(schema.TABLES),
-              "``ingest.schema.TABLES``: every table a store exposes, its (column, DuckDB type) pairs in order."),
-        block("SHARD_TABLES", tuple(schema.SHARD_TABLES), "``ingest.schema.SHARD_TABLES``' names, in order."),
-        block("DEAL_TABLES", tuple(schema.DEAL_TABLES), "``ingest.schema.DEAL_TABLES``."),
-        block("DERIVED_TABLES", tuple(schema.DERIVED_TABLES), "``ingest.schema.DERIVED_TABLES``' names."),
-        block("ANALYSIS_TABLES", tuple(schema.ANALYSIS_TABLES), "``ingest.schema.ANALYSIS_TABLES``' names."),
+        [f"PARTITION_TYPES: dict[str, str] = {partition!r}",
+         '"""``ingest.schema.PARTITION_TYPES``: the hive partition columns\' DuckDB types."""'],
+        tables,
+        names("SHARD_TABLES", schema.SHARD_TABLES, "``ingest.schema.SHARD_TABLES``' names, in order."),
+        names("DEAL_TABLES", schema.DEAL_TABLES, "``ingest.schema.DEAL_TABLES``."),
+        names("DERIVED_TABLES", schema.DERIVED_TABLES, "``ingest.schema.DERIVED_TABLES``' names."),
+        names("ANALYSIS_TABLES", schema.ANALYSIS_TABLES, "``ingest.schema.ANALYSIS_TABLES``' names."),
     ]
-    return HEADER + "\n".join(parts)
+    return HEADER + "\n\n".join("\n".join(part) for part in parts) + "\n"
 
 
 def main() -> None:
