@@ -21,7 +21,8 @@ from tarock.check.audit import CODE as SCORE_MISMATCH
 
 _DISPUTES = """
 WITH disputed AS (
-    SELECT f.shard, f.source_file, f.source_line, f.player, string_agg(f.message, '; ' ORDER BY f.idx) AS message
+    SELECT f.shard, f.source_file, f.source_line, f.player,
+           string_agg(f.message, '; ' ORDER BY f.idx) AS message
     FROM findings f
     WHERE f.code = {code} AND {findings_where}
     GROUP BY f.shard, f.source_file, f.source_line, f.player
@@ -54,7 +55,8 @@ RENONS_BY: dict[str, tuple[str, str]] = {
 
 _FINDINGS = """
 SELECT d.deal_id, d.date, d.session, d.contract, f.code, f.trick, f.position, f.player, f.card, f.message
-FROM findings f JOIN deals d ON d.shard = f.shard AND d.source_file = f.source_file AND d.source_line = f.source_line
+FROM findings f
+JOIN deals d ON d.shard = f.shard AND d.source_file = f.source_file AND d.source_line = f.source_line
 WHERE f.severity = {severity} AND {code} AND {findings_where}
 ORDER BY d.date DESC NULLS LAST, d.deal_id, f.idx
 LIMIT {limit}

@@ -32,7 +32,8 @@ SELECT count(*) AS deals, min(d.date) AS date_from, max(d.date) AS date_to
 FROM deals d
 WHERE {where}
 """
-_PLAYERS_OF_DEALS = "SELECT count(DISTINCT name) FROM (SELECT unnest(d.players) AS name FROM deals d WHERE {where})"
+_PLAYERS_OF_DEALS = ("SELECT count(DISTINCT name) FROM (SELECT unnest(d.players) AS name FROM deals d\n"
+                     "WHERE {where})")
 _PLAYERS_OF_RESULTS = "SELECT count(DISTINCT r.player) FROM results r WHERE {where}"
 """The players count when no filter needs ``deals``: ``results`` has a row per deal and player (an ``error``
 deal's too: docs/store.md), and its dictionary-coded ``player`` column reads several times faster than every

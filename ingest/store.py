@@ -24,7 +24,8 @@ from typing import Any
 import duckdb
 
 from ingest.layout import StoreLayout, is_group, visible_shards
-from ingest.view_columns import ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+from ingest.view_columns import (ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES,
+                                 TABLES)
 
 _DEDUP_KEY = ("shard", "source_line")
 """Identifies a stored copy of a deal in a shard of one file; reading these two is far cheaper than

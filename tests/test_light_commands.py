@@ -1,4 +1,5 @@
-"""``tarock sql`` loads only what a query needs: DuckDB and rich, not the ingest pipeline, polars, pandas or pyarrow.
+"""``tarock sql`` loads only what a query needs: DuckDB and rich, not the ingest pipeline, polars, pandas or
+pyarrow.
 
 A query is the command users run most often at a prompt; loading the whole pipeline made it take a second
 and more (issue 22).  The check runs the real command in a fresh interpreter (a test process has everything

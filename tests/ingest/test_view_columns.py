@@ -1,5 +1,6 @@
-"""``ingest/view_columns.py`` (what the store's views are built from, without pyarrow) says what ``ingest/schema.py``
-says: the generated module is rendered again from the schema and must be the file on disk, byte for byte."""
+"""``ingest/view_columns.py`` (what the store's views are built from, without pyarrow) says what
+``ingest/schema.py`` says: the generated module is rendered again from the schema and must be the file on disk,
+byte for byte; its names and types are read back independently of the generator."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from scripts.gen_view_columns import TARGET, render
 
 def test_generated_module_is_current() -> None:
     # after a change to ingest/schema.py: .venv/bin/python -m scripts.gen_view_columns
-    assert TARGET.read_text() == render(), "ingest/view_columns.py is stale: run python -m scripts.gen_view_columns"
+    stale = "ingest/view_columns.py is stale: run python -m scripts.gen_view_columns"
+    assert TARGET.read_text() == render(), stale
 
 
 def test_every_table_and_column_in_schema_order() -> None:
