@@ -29,7 +29,6 @@ from rich.text import Text
 
 from analysis.audit import disputes
 from analysis.filters import NO_FILTERS, Filters
-from analysis.player_report import print_calendar, print_players
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
@@ -53,6 +52,8 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     chosen = (by,) if isinstance(by, str) else tuple(by)
     if chosen == ("player",):
+        from analysis.player_report import print_players  # here: it reads the ratings (pyarrow), the rest does not
+
         with _opened(source) as store:
             print_players(store, filters, fmt, stream or sys.stdout)
         return
@@ -90,6 +91,8 @@ def _opened(source: Store | str | os.PathLike[str]) -> AbstractContextManager[St
 def calendar_report(source: Store | str | os.PathLike[str], player: str, filters: Filters = NO_FILTERS,
                     stream: TextIO | None = None) -> None:
     """Print ``player``'s text calendar of net score per day (``tarock report --calendar PLAYER``)."""
+    from analysis.player_report import print_calendar  # here, as in ``report``: the win rates need none of it
+
     with _opened(source) as store:
         print_calendar(store, player, filters, stream or sys.stdout)
 

@@ -42,8 +42,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _run(*args: str) -> dict[str, object]:
-    code = _RUN.format(heavy=repr(set(HEAVY)), roots=repr(set(HEAVY_ROOTS)))
+def _run(*args: str, heavy: tuple[str, ...] = HEAVY, roots: tuple[str, ...] = HEAVY_ROOTS) -> dict[str, object]:
+    code = _RUN.format(heavy=repr(set(heavy)), roots=repr(set(roots)))
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
                           cwd=ROOT)
     return json.loads(done.stdout.splitlines()[-1])
@@ -65,3 +65,15 @@ def test_sql_csv_still_goes_through_polars(store: Path) -> None:
     answer = _run("sql", "--store", str(store), "-f", "csv", "SELECT '=1+1' AS x")
     assert answer["exit"] == 0 and str(answer["output"]).splitlines() == ["x", "'=1+1"]
     assert "polars" in answer["heavy"]
+
+
+def test_report_of_win_rates_loads_no_player_report_or_pipeline(store: Path) -> None:
+    # the default report is the win rates (and polars, which DuckDB hands them over in); the players' report,
+    # the ratings it reads and the ingest pipeline load only for --by player / --calendar
+    answer = _run("report", "--store", str(store), heavy=(
+        "analysis.player_report", "analysis.ratings", "analysis.calendar", "ingest.pipeline", "ingest.rows",
+        "tarock.check.checker"), roots=("pandas",))
+    assert answer["exit"] == 0
+    assert answer["heavy"] == []
+    assert "Win rates of declared contracts" in str(answer["output"])
+
