@@ -51,6 +51,7 @@ from tarock.sim.compiled import hand_value
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
+from tarock.sim.lane_score import score_clean
 from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
 from tarock.sim.players import (
@@ -169,8 +170,15 @@ class _Session:
         plan = mistake_order(rng, self.named) if rng.random() < self.rate else []
         played, slips = self._play_with(setup, plan)
         record = self._record(setup, played, seq)
-        deal_id = record["id"]
         game = played.game
+        if played.mistake is None and not slips and not played.announcing.items:
+            recorded = score_clean(setup.bidding.contract, setup.players, setup.dealt, setup.talon, setup.pick,
+                                   tuple(cards_of(played.stash)), setup.called_king, game.tricks,
+                                   game.trick_seats, setup.bidding.declarer, record["bidding"], self.ledger)
+            if recorded is not None:
+                record["recorded"] = recorded
+                return record, []
+        deal_id = record["id"]
         deal = record_deal(record, setup.dealt, setup.talon, setup.pick,
                            tuple(cards_of(played.stash)), setup.called_king, game.tricks, game.trick_seats,
                            self.named)

@@ -1,0 +1,83 @@
+"""A clean simulated Slovenian deal checked and scored in two compiled calls, without building its ``Deal``.
+
+The simulator replays every deal it writes before writing it (``tarock.sim.simulate``).  On the usual path that
+is ``record_deal`` (the record's ``Deal``), ``tarock.engine.replay`` (the kernel's lane, then a ``Replay`` and
+``DealFacts``) and ``SessionLedger.apply`` (the reference's ``ScoreResult`` with its breakdown lines) -- most of
+a deal's time once the card play was compiled.  A deal the players made no mistake in and that has no
+announcements (valid announcements are the Python engine's to say, as on ``tarock check``'s fast path,
+``tarock.check.fast``) goes here the way that fast path takes a record: the bidding by
+``tarock.accel.lane.bidding_agrees``, the deal, king, exchange and every card by the kernel's ``lane``
+(``tarock/accel/_fastplay.c``), which declines anything the reference would have a word about, and the score
+by the compiled scorer (``tarock.accel.scorer``) from the lane's raw facts and the radelci the session's
+ledger holds.  That is the one check of the deal, as the replay was: ``score_clean`` returns None for a deal
+either declines (or when the accelerator is off) and the caller takes the usual path, which stops the run on
+a finding.
+
+``tests/sim/test_lane_score.py`` checks the score sheet lines are the reference's, deal by deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tarock import accel
+from tarock.accel.lane import bidding_agrees, plan_for
+from tarock.accel.scorer import plan_of, prepared, roster_of
+from tarock.options import DEFAULT_SLOVENIAN
+from tarock.rules.sessions import SessionLedger
+from tarock.rules.slovenian.contracts import CARDS_PER_HAND, Contract
+from tarock.rules.slovenian.replay import leader
+from tarock.rules.slovenian.scoring import session_end_per_radelc
+
+OPTIONS = DEFAULT_SLOVENIAN
+"""The options the simulator plays Slovenian deals by."""
+_END_PER_RADELC = session_end_per_radelc(OPTIONS)
+_SCRATCH = bytearray()
+"""Where the scorer appends the breakdown's triples (the simulator reads none of them)."""
+
+
+def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
+                pick: tuple[int, ...], stash: tuple[int, ...], called_king: int | None,
+                tricks: list[tuple[int, ...]], trick_seats: list[tuple[int, ...]], declarer: int | None,
+                bidding: list[list[str]], ledger: SessionLedger) -> dict[str, Any] | None:
+    """The ``recorded`` line of a clean deal without announcements (its scores and everyone's radelci after
+    it), the ledger updated as ``SessionLedger.apply`` updates it; or None, the ledger untouched, when the
+    kernel or the scorer declines the deal or is not running.
+
+    The arguments are the record's, as ints: ``dealt`` each hand as written, ``pick`` and ``stash`` empty
+    when the record has none, ``tricks`` and their seats as played, ``bidding`` by name.
+    """
+    kernel = accel.KERNEL
+    score = prepared()
+    if kernel is None or score is None:
+        return None
+    plan = plan_for(contract.name, OPTIONS)
+    score_plan = plan_of(contract.name, OPTIONS)
+    roster = roster_of(players)
+    if plan is None or score_plan is None or roster is None:
+        return None
+    declarers = () if declarer is None else (declarer,)
+    if not bidding_agrees(bidding, players, plan.contract, declarers, OPTIONS):
+        return None
+    n = len(players)
+    lane = kernel.lane(dealt, talon, tricks, None, players, CARDS_PER_HAND[n], -1 if declarer is None else declarer,
+                       leader(plan.contract, declarers, OPTIONS, ()), contract.calls_king and n == 4,
+                       called_king, pick if pick else None, stash if pick else None, plan.kernel_plan)
+    if lane is None or lane[1] != trick_seats:  # the seats the lane played the tricks from must be the table's
+        return None
+    partner, facts = lane[3], lane[8]
+    before = tuple([ledger.radelci.get(p, 0) for p in players])
+    scored = score(score_plan, roster, declarer, None if partner < 0 else partner, facts, before, 0, _SCRATCH, None)
+    _SCRATCH.clear()
+    if scored is None:
+        return None
+    _, scores, after, _ = scored
+    ledger.join(players)  # what SessionLedger.apply does with the reference's result
+    ledger.end_per_radelc = _END_PER_RADELC
+    radelci = dict(zip(players, after))
+    ledger.radelci.update(radelci)
+    totals = ledger.totals
+    for p, s in zip(players, scores):
+        totals[p] += s
+    ledger.scored += 1
+    return {"scores": {p: s for p, s in zip(players, scores) if s}, "radelci": radelci}
