@@ -210,7 +210,16 @@ def acceptable_contracts(value: HandValue, seat: int, n: int, rng: random.Random
         names.append("barvni_valat")
     if strength >= style.valat_strength and value.taroks >= style.valat_taroks:
         names.append("valat")
-    return tuple(sorted((CONTRACTS[name] for name in names), key=lambda c: c.rank))
+    key = tuple(names)
+    chosen = _ACCEPTABLE.get(key)
+    if chosen is None:
+        chosen = _ACCEPTABLE[key] = tuple(sorted((CONTRACTS[name] for name in names), key=lambda c: c.rank))
+    return chosen
+
+
+_ACCEPTABLE: dict[tuple[str, ...], tuple[Contract, ...]] = {}
+"""``acceptable_contracts``' answers by the names it chose, one tuple each (a few dozen): ``run_bidding``
+remembers auctions by their identity."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +251,24 @@ def run_bidding(wants: list[tuple[Contract, ...]], n: int) -> Bidding:
     would play, or Klop.  The winner raises to their highest in a final
     declaration when the others have dropped out below it.
     """
+    key = (n, *map(id, wants))
+    known = _AUCTIONS.get(key)
+    if known is not None:  # the wishes it was worked out for are kept alive with it: the ids are theirs
+        return known[1]
+    bidding = _auction(wants, n)
+    if len(_AUCTIONS) >= 1 << 16:
+        _AUCTIONS.clear()
+    _AUCTIONS[key] = (tuple(wants), bidding)
+    return bidding
+
+
+_AUCTIONS: dict[tuple[int, ...], tuple[tuple[tuple[Contract, ...], ...], Bidding]] = {}
+"""Auctions by the table size and the identity of each seat's wishes: the same few wishes meet again and
+again (``acceptable_contracts`` hands out one tuple per set)."""
+
+
+def _auction(wants: list[tuple[Contract, ...]], n: int) -> Bidding:
+    """``run_bidding``, worked out."""
     order = speaking_order(n, DEFAULT_SLOVENIAN)
     passed: set[int] = set()
     bids: list[tuple[int, str]] = []
