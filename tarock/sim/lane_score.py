@@ -18,7 +18,7 @@ a finding.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tarock import accel
 from tarock.accel.lane import bidding_agrees, plan_for
@@ -32,6 +32,9 @@ from tarock.rules.slovenian.scoring import session_end_per_radelc
 OPTIONS = DEFAULT_SLOVENIAN
 """The options the simulator plays Slovenian deals by."""
 _END_PER_RADELC = session_end_per_radelc(OPTIONS)
+Bids = tuple[tuple[str, str], ...]
+"""A record's bidding as ``bidding_agrees`` is typed to take it; it reads each (name, bid) pair by unpacking,
+so the record's own list of pairs is handed in as it is."""
 _SCRATCH = bytearray()
 """Where the scorer appends the breakdown's triples (the simulator reads none of them)."""
 
@@ -57,7 +60,7 @@ def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[i
     if plan is None or score_plan is None or roster is None:
         return None
     declarers = () if declarer is None else (declarer,)
-    if not bidding_agrees(bidding, players, plan.contract, declarers, OPTIONS):
+    if not bidding_agrees(cast(Bids, bidding), players, plan.contract, declarers, OPTIONS):
         return None
     n = len(players)
     lane = kernel.lane(dealt, talon, tricks, None, players, CARDS_PER_HAND[n], -1 if declarer is None else declarer,

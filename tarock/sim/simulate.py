@@ -52,6 +52,7 @@ from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
 from tarock.sim.lane_score import score_clean
+from tarock.sim.record_text import TrickTexts, codes
 from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
 from tarock.sim.players import (
@@ -150,6 +151,7 @@ class _Session:
         self.ledger = SessionLedger()
         self.id = f"s{seed}-{index:05d}"
         self.clock = FIRST_DAY + timedelta(days=index)
+        self._trick_texts = TrickTexts(self.named)
 
     def deals(self, count: int) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
         """The session's deals in order, each with its ground-truth lines."""
@@ -342,8 +344,8 @@ class _Session:
             "date": self.clock.isoformat(),
             "ruleset": "slovenian",
             "players": list(players),
-            "hands": {p: [CODES[c] for c in h] for p, h in zip(players, setup.dealt)},
-            "talon": [CODES[c] for c in setup.talon],
+            "hands": {p: codes(h) for p, h in zip(players, setup.dealt)},
+            "talon": codes(setup.talon),
             "bidding": [[players[s], bid] for s, bid in bidding.bids],
             "contract": bidding.contract.name,
         }
@@ -356,17 +358,9 @@ class _Session:
             record["stash"] = codes_of(played.stash)
         if played.announcing.items:
             record["announcements"] = [dict(a) for a in played.announcing.items]
-        record["tricks"] = _tricks_text(played.game, self.named)
+        game = played.game
+        record["tricks"] = self._trick_texts(game.players, game.tricks, game.trick_seats)
         return record
-
-
-def _tricks_text(game: Game | Table, named: bool) -> list[list[str]]:
-    """The tricks as the record writes them: plain codes, or ``Name:CODE`` in a named session."""
-    if not named:
-        return [[CODES[c] for c in cards] for cards in game.tricks]
-    names = game.players
-    return [[f"{names[s]}:{CODES[c]}" for c, s in zip(cards, seats)]
-            for cards, seats in zip(game.tricks, game.trick_seats)]
 
 
 def _score_sheet(result: ScoreResult, players: tuple[str, ...], slips: list[Kind], rng: random.Random,
@@ -490,8 +484,9 @@ def simulate(players: int, sessions: int, deals_per_session: int, seed: int, mis
     chunks = [(players, seed, first, min(per_chunk, sessions - first), deals_per_session, mistakes, ruleset, items)
               for first in range(0, sessions, per_chunk)]
     if workers == 1 or len(chunks) < 2:
-        for chunk in chunks:
-            yield from _chunk_worker(chunk)
+        with _rare_collections():  # the whole run, not each chunk: a chunk's records are written and freed
+            for chunk in chunks:  # before the next young collection, so that one has little to scan
+                yield from _chunk_worker(chunk)
         return
     with multiprocessing.Pool(min(workers, len(chunks))) as pool:
         for batch in pool.imap(_chunk_worker, chunks):

@@ -1,0 +1,39 @@
+"""The card texts of a simulated record: codes, and a named session's ``Name:CODE`` trick entries.
+
+Both simulators (``tarock.sim.simulate``, ``tarock.sim.koenigrufen_sim``) write every card of a deal as text; a
+deal has some seventy.  ``codes`` maps ints to codes without a Python loop, and ``TrickTexts`` writes each
+seat's ``Name:CODE`` of every card once per seating rather than formatting each card of each deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tarock.cards import CODES
+
+_CODE = CODES.__getitem__
+
+
+def codes(cards: Iterable[int]) -> list[str]:
+    """The cards' codes, in the order given."""
+    return list(map(_CODE, cards))
+
+
+class TrickTexts:
+    """The tricks as a record writes them: plain codes, or ``Name:CODE`` in a named session."""
+
+    __slots__ = ("named", "_texts")
+
+    def __init__(self, named: bool) -> None:
+        self.named = named
+        self._texts: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+
+    def __call__(self, players: tuple[str, ...], tricks: Sequence[Sequence[int]],
+                 trick_seats: Sequence[Sequence[int]]) -> list[list[str]]:
+        """``tricks`` (cards by play order, played from ``trick_seats`` of ``players``) as text."""
+        if not self.named:
+            return [list(map(_CODE, cards)) for cards in tricks]
+        texts = self._texts.get(players)
+        if texts is None:
+            texts = self._texts[players] = tuple(tuple(f"{name}:{code}" for code in CODES) for name in players)
+        return [[texts[s][c] for c, s in zip(cards, seats)] for cards, seats in zip(tricks, trick_seats)]
