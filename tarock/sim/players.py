@@ -31,7 +31,6 @@ from tarock.cards import (
     TAROK,
     TAROK_MASK,
     TRULA_MASK,
-    count,
     mask_of,
     raw_points,
 )
@@ -315,15 +314,15 @@ def call_king(hand: int, rng: random.Random) -> int:
     missing = [k for k in KINGS if not hand >> k & 1]
     if not missing:
         return rng.choice(KINGS)
-    longest = max(count(hand & SUIT_MASKS[CARD_SUIT[k]]) for k in missing)
-    return rng.choice([k for k in missing if count(hand & SUIT_MASKS[CARD_SUIT[k]]) == longest])
+    longest = max((hand & SUIT_MASKS[CARD_SUIT[k]]).bit_count() for k in missing)
+    return rng.choice([k for k in missing if (hand & SUIT_MASKS[CARD_SUIT[k]]).bit_count() == longest])
 
 
 def pick_talon(talon: list[int], group: int) -> tuple[int, ...]:
     """The talon group with the most card value (then the most taroks; the first on a tie)."""
     def worth(cards: tuple[int, ...]) -> tuple[int, int]:
         mask = mask_of(cards)
-        return raw_points(mask), count(mask & TAROK_MASK)
+        return raw_points(mask), (mask & TAROK_MASK).bit_count()
 
     return max((tuple(talon[i:i + group]) for i in range(0, len(talon), group)), key=worth)
 
@@ -333,10 +332,10 @@ def choose_stash(hand: int, k: int, called_king: int | None) -> int:
     with the most points (they count for the declarer), taroks (never trula cards) only when no
     other suit card is left, the lowest first.  The called suit is kept for a lead to the partner."""
     spare = hand & PLAIN_MASK & ~KINGS_MASK
-    if count(spare) <= k:
+    if spare.bit_count() <= k:
         chosen = spare
         taroks = hand & TAROK_MASK & ~TRULA_MASK
-        while count(chosen) < k:
+        while chosen.bit_count() < k:
             low = taroks & -taroks
             chosen |= low
             taroks ^= low
@@ -345,12 +344,12 @@ def choose_stash(hand: int, k: int, called_king: int | None) -> int:
 
     def suit_order(suit: int) -> tuple[int, int, int]:
         return (bool(hand & KINGS_MASK & SUIT_MASKS[suit]), suit == called_suit,
-                count(spare & SUIT_MASKS[suit]))
+                (spare & SUIT_MASKS[suit]).bit_count())
 
     chosen = 0
     for suit in sorted(range(1, 5), key=suit_order):
         cards = spare & SUIT_MASKS[suit]
-        while cards and count(chosen) < k:
+        while cards and chosen.bit_count() < k:
             card = highest(cards, SMEAR_KEY)
             chosen |= 1 << card
             cards &= ~(1 << card)
@@ -390,13 +389,13 @@ def _bonuses(rng: random.Random, names: tuple[str, ...], declarer: int, defender
     announces Mondfang.  Returns the announcements and the pagat ultimo announcer."""
     items: list[dict[str, object]] = []
     own = hands[declarer]
-    if count(own & TRULA_MASK) >= 2 and rng.random() < (0.5 if own & TRULA_MASK == TRULA_MASK else 0.1):
+    if (own & TRULA_MASK).bit_count() >= 2 and rng.random() < (0.5 if own & TRULA_MASK == TRULA_MASK else 0.1):
         items.append({"player": names[declarer], "bonus": "trula"})
-    if count(own & KINGS_MASK) >= 3 and rng.random() < 0.25:
+    if (own & KINGS_MASK).bit_count() >= 3 and rng.random() < 0.25:
         items.append({"player": names[declarer], "bonus": "kings"})
     pagat = next((s for s, hand in enumerate(hands) if hand & PAGAT_BIT), None)
     long_taroks = 7 if len(names) == 4 else 9
-    if pagat is None or count(hands[pagat] & TAROK_MASK) < long_taroks or rng.random() >= 0.2:
+    if pagat is None or (hands[pagat] & TAROK_MASK).bit_count() < long_taroks or rng.random() >= 0.2:
         pagat = None
     else:
         items.append({"player": names[pagat], "bonus": "pagat_ultimo"})
@@ -447,7 +446,7 @@ def _pagat_keeper(contract: PlayedGame, hands: list[int], pagat_ultimo: int | No
     holder = next((s for s, hand in enumerate(hands) if hand & PAGAT_BIT), -1)
     if holder < 0:
         return -1
-    long_in_taroks = 2 * count(hands[holder] & TAROK_MASK) > count(hands[holder])
+    long_in_taroks = 2 * (hands[holder] & TAROK_MASK).bit_count() > hands[holder].bit_count()
     return holder if holder == pagat_ultimo or long_in_taroks else -1
 
 
@@ -599,7 +598,7 @@ class CardPlay:
             if called_suit:
                 return low_bit(called_suit)
         taroks = legal & TAROK_MASK if self.trumps else 0
-        if on_side and taroks and 2 * count(taroks) >= count(legal):
+        if on_side and taroks and 2 * taroks.bit_count() >= legal.bit_count():
             top = high_bit(taroks)
             if top == MOND and not (self.seen | hand) & SKIS_BIT and taroks & ~MOND_BIT:
                 top = high_bit(taroks & ~MOND_BIT)

@@ -2,7 +2,7 @@
 
 Both simulators (``tarock.sim.simulate``, ``tarock.sim.koenigrufen_sim``) write every card of a deal as text; a
 deal has some seventy.  ``codes`` maps ints to codes without a Python loop, and ``TrickTexts`` writes each
-seat's ``Name:CODE`` of every card once per seating rather than formatting each card of each deal.
+seat's ``Name:CODE`` of every card once per seating rather than formatting each card of each deal (once per player and session).
 """
 
 from __future__ import annotations
@@ -26,14 +26,18 @@ class TrickTexts:
 
     def __init__(self, named: bool) -> None:
         self.named = named
-        self._texts: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+        self._texts: dict[str, tuple[str, ...]] = {}
 
     def __call__(self, players: tuple[str, ...], tricks: Sequence[Sequence[int]],
                  trick_seats: Sequence[Sequence[int]]) -> list[list[str]]:
         """``tricks`` (cards by play order, played from ``trick_seats`` of ``players``) as text."""
         if not self.named:
             return [list(map(_CODE, cards)) for cards in tricks]
-        texts = self._texts.get(players)
-        if texts is None:
-            texts = self._texts[players] = tuple(tuple(f"{name}:{code}" for code in CODES) for name in players)
+        known = self._texts
+        texts = [known.get(name) or self._of(name) for name in players]
         return [[texts[s][c] for c, s in zip(cards, seats)] for cards, seats in zip(tricks, trick_seats)]
+
+    def _of(self, name: str) -> tuple[str, ...]:
+        """``name``'s ``Name:CODE`` of every card, made once."""
+        texts = self._texts[name] = tuple(f"{name}:{code}" for code in CODES)
+        return texts
