@@ -82,6 +82,9 @@ DEALS_PER_CHUNK = 1000
 
 _LINE = orjson.OPT_APPEND_NEWLINE
 
+GZIP_LEVEL = 6
+"""The compression level of a ``.gz`` output (the bytes depend on it: the same records, the same file)."""
+
 
 
 
@@ -506,7 +509,7 @@ def _open_output(out: Path, stack: ExitStack) -> BinaryIO:
     raw = stack.enter_context(out.open("wb"))
     if out.suffix != ".gz":
         return raw
-    gz = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6))
+    gz = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=GZIP_LEVEL))
     return stack.enter_context(io.BufferedWriter(gz, 1 << 20))
 
 
