@@ -6,7 +6,7 @@ is ``record_deal`` (the record's ``Deal``), ``tarock.engine.replay`` (the kernel
 a deal's time once the card play was compiled.  A deal the players made no mistake in and that has no
 announcements (valid announcements are the Python engine's to say, as on ``tarock check``'s fast path,
 ``tarock.check.fast``) goes here the way that fast path takes a record: the bidding by
-``tarock.accel.lane.bidding_agrees``, the deal, king, exchange and every card by the kernel's ``lane``
+``tarock.accel.lane.bids_agree``, the deal, king, exchange and every card by the kernel's ``lane``
 (``tarock/accel/_fastplay.c``), which declines anything the reference would have a word about, and the score
 by the compiled scorer (``tarock.accel.scorer``) from the lane's raw facts and the radelci the session's
 ledger holds.  That is the one check of the deal, as the replay was: ``score_clean`` returns None for a deal
@@ -18,10 +18,10 @@ a finding.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from tarock import accel
-from tarock.accel.lane import bidding_agrees, plan_for
+from tarock.accel.lane import bids_agree, plan_for
 from tarock.accel.scorer import plan_of, prepared, roster_of
 from tarock.options import DEFAULT_SLOVENIAN
 from tarock.rules.sessions import SessionLedger
@@ -32,9 +32,6 @@ from tarock.rules.slovenian.scoring import session_end_per_radelc
 OPTIONS = DEFAULT_SLOVENIAN
 """The options the simulator plays Slovenian deals by."""
 _END_PER_RADELC = session_end_per_radelc(OPTIONS)
-Bids = tuple[tuple[str, str], ...]
-"""A record's bidding as ``bidding_agrees`` is typed to take it; it reads each (name, bid) pair by unpacking,
-so the record's own list of pairs is handed in as it is."""
 _SCRATCH = bytearray()
 """Where the scorer appends the breakdown's triples (the simulator reads none of them)."""
 
@@ -42,13 +39,14 @@ _SCRATCH = bytearray()
 def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
                 pick: tuple[int, ...], stash: tuple[int, ...], called_king: int | None,
                 tricks: list[tuple[int, ...]], trick_seats: list[tuple[int, ...]], declarer: int | None,
-                bidding: list[list[str]], ledger: SessionLedger) -> dict[str, Any] | None:
+                bids: tuple[tuple[int, str], ...], ledger: SessionLedger) -> dict[str, Any] | None:
     """The ``recorded`` line of a clean deal without announcements (its scores and everyone's radelci after
     it), the ledger updated as ``SessionLedger.apply`` updates it; or None, the ledger untouched, when the
     kernel or the scorer declines the deal or is not running.
 
     The arguments are the record's, as ints: ``dealt`` each hand as written, ``pick`` and ``stash`` empty
-    when the record has none, ``tricks`` and their seats as played, ``bidding`` by name.
+    when the record has none, ``tricks`` and their seats as played, ``bids`` as (seat, bid) in the order
+    spoken (the record's ``bidding`` names the seats).
     """
     kernel = accel.KERNEL
     score = prepared()
@@ -60,7 +58,7 @@ def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[i
     if plan is None or score_plan is None or roster is None:
         return None
     declarers = () if declarer is None else (declarer,)
-    if not bidding_agrees(cast(Bids, bidding), players, plan.contract, declarers, OPTIONS):
+    if not bids_agree(bids, players, plan.contract, declarers, OPTIONS):
         return None
     n = len(players)
     lane = kernel.lane(dealt, talon, tricks, None, players, CARDS_PER_HAND[n], -1 if declarer is None else declarer,

@@ -179,7 +179,7 @@ class _Session:
         if played.mistake is None and not slips and not played.announcing.items:
             recorded = score_clean(setup.bidding.contract, setup.players, setup.dealt, setup.talon, setup.pick,
                                    tuple(cards_of(played.stash)), setup.called_king, game.tricks,
-                                   game.trick_seats, setup.bidding.declarer, record["bidding"], self.ledger)
+                                   game.trick_seats, setup.bidding.declarer, setup.bidding.bids, self.ledger)
             if recorded is not None:
                 record["recorded"] = recorded
                 return record, []

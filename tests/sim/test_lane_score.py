@@ -59,12 +59,12 @@ def test_a_deal_not_played_as_recorded_is_declined(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(simulate_module, "score_clean", kept)
     list(simulate(4, 2, 10, 5, 0.0))
     args = next(a for a in calls if len(a[7]) > 2)  # a deal of several tricks
-    contract, players, dealt, talon, pick, stash, king, tricks, seats, declarer, bidding, _ = args
+    contract, players, dealt, talon, pick, stash, king, tricks, seats, declarer, bids, _ = args
     ledger = SessionLedger()
     assert score_clean(*args[:-1], ledger) is not None  # as played it is clean
     ledger = SessionLedger()
     swapped = [tricks[1], tricks[0], *tricks[2:]]  # the first two tricks' cards swapped: not played from the hands
-    assert score_clean(contract, players, dealt, talon, pick, stash, king, swapped, seats, declarer, bidding,
+    assert score_clean(contract, players, dealt, talon, pick, stash, king, swapped, seats, declarer, bids,
                        ledger) is None
     assert ledger == SessionLedger()  # untouched
     with accel.reference():  # the accelerator off: always the usual way
