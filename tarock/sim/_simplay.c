@@ -218,15 +218,15 @@ static long losers(uint64_t hand) {
     return total;
 }
 
-/* value_hand(hand) -> (strength, risk, losers, taroks, honours): players.value_hand's HandValue fields, each
- * sum in the Python's order (so the floats are the same to the last bit). */
-static PyObject *py_value_hand(PyObject *self, PyObject *arg) {
-    uint64_t hand = PyLong_AsUnsignedLongLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    if (!ready) {
-        PyErr_SetString(PyExc_RuntimeError, "_simplay.value_hand before init");
-        return NULL;
-    }
+/* A dealt hand's value: players.HandValue's fields. */
+typedef struct {
+    double strength, risk;
+    long losers;
+    int taroks, honours;
+} HandValue;
+
+/* players.value_hand: each sum in the Python's order (so the floats are the same to the last bit). */
+static void value_of(uint64_t hand, HandValue *out) {
     const uint64_t mond_skis = (1ULL << mond) | (1ULL << skis);
     uint64_t taroks = hand & tarok_mask;
     int n_taroks = count(taroks);
@@ -248,8 +248,123 @@ static PyObject *py_value_hand(PyObject *self, PyObject *arg) {
         if (rank[low_bit(cards)] > lowest_led) lowest_led = rank[low_bit(cards)];
     }
     risk += 0.2 * lowest_led;
-    long lost = n_taroks <= colour_taroks ? losers(hand) : uncounted;
-    return Py_BuildValue("(ddliO)", strength, risk, lost, n_taroks, (hand & (kings_mask | mond_skis)) ? Py_True : Py_False);
+    out->strength = strength;
+    out->risk = risk;
+    out->losers = n_taroks <= colour_taroks ? losers(hand) : uncounted;
+    out->taroks = n_taroks;
+    out->honours = (hand & (kings_mask | mond_skis)) != 0;
+}
+
+static PyObject *value_tuple(const HandValue *v) {
+    return Py_BuildValue("(ddliO)", v->strength, v->risk, v->losers, v->taroks, v->honours ? Py_True : Py_False);
+}
+
+/* value_hand(hand) -> (strength, risk, losers, taroks, honours): players.value_hand's HandValue fields. */
+static PyObject *py_value_hand(PyObject *self, PyObject *arg) {
+    uint64_t hand = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.value_hand before init");
+        return NULL;
+    }
+    HandValue v;
+    value_of(hand, &v);
+    return value_tuple(&v);
+}
+
+/* -- bidding wishes (players.acceptable_contracts) --------------------------------------------------------- */
+
+/* players.STYLES[n], as ``style`` hands it over: the positive contracts' needs in the style's order (and which
+ * only forehand bids: Tri), then the Berač risks, the Barvni valat's losers and the valat's strength and taroks. */
+typedef struct {
+    int set, n_positive;
+    double need[16];
+    int forehand_only[16];
+    double berac_risk, odprti_risk, valat_strength;
+    long valat_taroks, colour_losers;
+} Style;
+
+static Style styles[MAX_SEATS + 1];
+
+/* style(n, needs, forehand_only, berac_risk, odprti_risk, valat_strength, valat_taroks, colour_losers) */
+static PyObject *py_style(PyObject *self, PyObject *args) {
+    int n;
+    PyObject *needs, *fh;
+    Style st = {0};
+    if (!PyArg_ParseTuple(args, "iO!O!dddll", &n, &PyTuple_Type, &needs, &PyTuple_Type, &fh, &st.berac_risk,
+                          &st.odprti_risk, &st.valat_strength, &st.valat_taroks, &st.colour_losers))
+        return NULL;
+    Py_ssize_t k = PyTuple_GET_SIZE(needs);
+    if (n < 2 || n > MAX_SEATS || k > 16 || PyTuple_GET_SIZE(fh) != k) {
+        PyErr_SetString(PyExc_ValueError, "_simplay.style: 2 to 4 players, at most 16 positive contracts");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        st.need[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(needs, i));
+        st.forehand_only[i] = PyObject_IsTrue(PyTuple_GET_ITEM(fh, i));
+        if (PyErr_Occurred()) return NULL;
+    }
+    st.n_positive = (int)k;
+    st.set = 1;
+    styles[n] = st;
+    Py_RETURN_NONE;
+}
+
+/* wishes(rng, hands) -> (values, wishes): per seat (in seat order, each drawing its mood from ``rng.gauss(0.0,
+ * 1.0)`` as players.acceptable_contracts does) the hand's value fields and the contracts it would play as bits:
+ * bit i the style's i-th positive contract, then Berač, Odprti berač, Barvni valat, Valat -- the order
+ * acceptable_contracts lists their names in. */
+static PyObject *py_wishes(PyObject *self, PyObject *args) {
+    PyObject *rng, *hands;
+    if (!PyArg_ParseTuple(args, "OO!", &rng, &PyList_Type, &hands)) return NULL;
+    int n = (int)PyList_GET_SIZE(hands);
+    if (!ready || n < 2 || n > MAX_SEATS || !styles[n].set) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.wishes: no style for this table");
+        return NULL;
+    }
+    const Style *st = &styles[n];
+    PyObject *gauss = PyObject_GetAttrString(rng, "gauss");
+    if (!gauss) return NULL;
+    PyObject *values = PyTuple_New(n), *wishes = PyTuple_New(n), *mu_sigma = Py_BuildValue("(dd)", 0.0, 1.0);
+    if (!values || !wishes || !mu_sigma) goto fail;
+    for (int seat = 0; seat < n; seat++) {
+        uint64_t hand = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, seat));
+        if (PyErr_Occurred()) goto fail;
+        HandValue v;
+        value_of(hand, &v);
+        PyObject *value = value_tuple(&v);
+        if (!value) goto fail;
+        PyTuple_SET_ITEM(values, seat, value);
+        PyObject *drawn = PyObject_Call(gauss, mu_sigma, NULL);
+        if (!drawn) goto fail;
+        double mood = PyFloat_AsDouble(drawn);
+        Py_DECREF(drawn);
+        if (PyErr_Occurred()) goto fail;
+        double strength = v.strength + mood;
+        unsigned long bits = 0;
+        int k = st->n_positive;
+        for (int i = 0; i < k; i++)
+            if (strength >= st->need[i] && (!st->forehand_only[i] || seat == 0)) bits |= 1UL << i;
+        if (!v.honours) {
+            double risk = v.risk - 0.3 * mood;
+            if (risk <= st->berac_risk) bits |= 1UL << k;
+            if (risk <= st->odprti_risk) bits |= 1UL << (k + 1);
+        }
+        if (v.losers <= st->colour_losers) bits |= 1UL << (k + 2);
+        if (strength >= st->valat_strength && v.taroks >= st->valat_taroks) bits |= 1UL << (k + 3);
+        PyObject *b = PyLong_FromUnsignedLong(bits);
+        if (!b) goto fail;
+        PyTuple_SET_ITEM(wishes, seat, b);
+    }
+    Py_DECREF(gauss);
+    Py_DECREF(mu_sigma);
+    return Py_BuildValue("(NN)", values, wishes);
+fail:
+    Py_DECREF(gauss);
+    Py_XDECREF(values);
+    Py_XDECREF(wishes);
+    Py_XDECREF(mu_sigma);
+    return NULL;
 }
 
 /* -- the table (Table.play_out) ------------------------------------------------------------------------ */
@@ -338,39 +453,107 @@ fail:
     return NULL;
 }
 
-/* -- the deck's shuffle (random.Random.shuffle) ----------------------------------------------------------- */
+/* -- the deck's shuffle (random.Random.shuffle) and the deal (tarock/sim/randomplay.py's deal_cards) ----------- */
 
-/* shuffle(rng, deck): ``rng.shuffle(deck)`` for a ``random.Random`` -- CPython's shuffle and
- * ``_randbelow_with_getrandbits`` step for step, drawing from ``rng.getrandbits`` itself, so the deck and the
- * generator's state end as the Python leaves them (tarock/sim/compiled.py checks that on a probe at load and
- * keeps the Python's otherwise). */
+/* rng._randbelow(n) for a random.Random: CPython's ``_randbelow_with_getrandbits``, drawing from ``getrandbits``
+ * (``bits``: the ints 0..64 made so far, made on first use).  -1 with an exception on an error. */
+static long long randbelow(PyObject *getrandbits, PyObject **bits, unsigned long long n) {
+    unsigned long long r;
+    int k = 64 - __builtin_clzll(n);
+    if (!bits[k] && !(bits[k] = PyLong_FromLong(k))) return -1;
+    do {
+        PyObject *drawn = PyObject_CallOneArg(getrandbits, bits[k]);
+        if (!drawn) return -1;
+        r = PyLong_AsUnsignedLongLong(drawn);
+        Py_DECREF(drawn);
+        if (r == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    } while (r >= n);
+    return (long long)r;
+}
+
+/* shuffle(rng, deck): ``rng.shuffle(deck)`` for a ``random.Random`` -- CPython's shuffle step for step, so the
+ * deck and the generator's state end as the Python leaves them (tarock/sim/compiled.py checks that on a probe at
+ * load and keeps the Python's otherwise). */
 static PyObject *py_shuffle(PyObject *self, PyObject *args) {
     PyObject *rng, *deck;
     if (!PyArg_ParseTuple(args, "OO!", &rng, &PyList_Type, &deck)) return NULL;
     PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
     if (!getrandbits) return NULL;
-    PyObject *bits[64] = {NULL};
+    PyObject *bits[65] = {NULL};
+    int ok = 1;
     for (Py_ssize_t i = PyList_GET_SIZE(deck) - 1; i >= 1; i--) {
-        unsigned long long n = (unsigned long long)i + 1, r;
-        int k = 64 - __builtin_clzll(n);
-        if (!bits[k] && !(bits[k] = PyLong_FromLong(k))) goto fail;
-        do {
-            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits[k]);
-            if (!drawn) goto fail;
-            r = PyLong_AsUnsignedLongLong(drawn);
-            Py_DECREF(drawn);
-            if (r == (unsigned long long)-1 && PyErr_Occurred()) goto fail;
-        } while (r >= n);
+        long long r = randbelow(getrandbits, bits, (unsigned long long)i + 1);
+        if (r < 0) { ok = 0; break; }
         PyObject *a = PyList_GET_ITEM(deck, i), *b = PyList_GET_ITEM(deck, (Py_ssize_t)r);
         PyList_SET_ITEM(deck, i, b);
         PyList_SET_ITEM(deck, (Py_ssize_t)r, a);
     }
-    for (int k = 0; k < 64; k++) Py_XDECREF(bits[k]);
+    for (int k = 0; k < 65; k++) Py_XDECREF(bits[k]);
     Py_DECREF(getrandbits);
+    if (!ok) return NULL;
     Py_RETURN_NONE;
-fail:
-    for (int k = 0; k < 64; k++) Py_XDECREF(bits[k]);
+}
+
+static PyObject *int_list(const int *cards, int len) {
+    PyObject *out = PyList_New(len);
+    if (!out) return NULL;
+    for (int i = 0; i < len; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(cards[i]));
+    return out;
+}
+
+/* deal(rng, n, per_hand, talon_size, redeal_without_tarok) -> (hands, talon, masks): randomplay.deal_cards --
+ * the deck 0..53 shuffled as ``shuffle`` does, the talon its first ``talon_size`` cards in dealt order, each
+ * hand the next ``per_hand`` sorted, shuffled again while a hand has no tarok when ``redeal_without_tarok`` --
+ * with each hand's mask. */
+static PyObject *py_deal(PyObject *self, PyObject *args) {
+    PyObject *rng;
+    int n, per, talon_size, redeal;
+    if (!PyArg_ParseTuple(args, "Oiiip", &rng, &n, &per, &talon_size, &redeal)) return NULL;
+    if (n < 1 || n > MAX_SEATS || per < 1 || talon_size < 0 || talon_size + n * per != N_CARDS || !ready) {
+        PyErr_SetString(PyExc_ValueError, "_simplay.deal: the hands and the talon must take the deck");
+        return NULL;
+    }
+    PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (!getrandbits) return NULL;
+    PyObject *bits[65] = {NULL};
+    int deck[N_CARDS], ok = 1;
+    uint64_t masks[MAX_SEATS];
+    for (int c = 0; c < N_CARDS; c++) deck[c] = c;
+    for (;;) {
+        for (int i = N_CARDS - 1; i >= 1 && ok; i--) {
+            long long r = randbelow(getrandbits, bits, (unsigned long long)i + 1);
+            if (r < 0) { ok = 0; break; }
+            int a = deck[i];
+            deck[i] = deck[r];
+            deck[r] = a;
+        }
+        if (!ok) break;
+        int misdeal = 0;
+        for (int s = 0; s < n; s++) {
+            masks[s] = 0;
+            for (int i = 0; i < per; i++) masks[s] |= 1ULL << deck[talon_size + s * per + i];
+            if (!(masks[s] & tarok_mask)) misdeal = 1;
+        }
+        if (!redeal || !misdeal) break;
+    }
+    for (int k = 0; k < 65; k++) Py_XDECREF(bits[k]);
     Py_DECREF(getrandbits);
+    if (!ok) return NULL;
+    PyObject *hands = PyList_New(n), *mask_list = PyList_New(n), *talon = int_list(deck, talon_size);
+    if (!hands || !mask_list || !talon) goto fail;
+    for (int s = 0; s < n; s++) {
+        int sorted[N_CARDS], len = 0;
+        for (uint64_t m = masks[s]; m; m &= m - 1) sorted[len++] = low_bit(m);
+        PyObject *hand = int_list(sorted, len), *mask = PyLong_FromUnsignedLongLong(masks[s]);
+        if (!hand || !mask) { Py_XDECREF(hand); Py_XDECREF(mask); goto fail; }
+        PyList_SET_ITEM(hands, s, hand);
+        PyList_SET_ITEM(mask_list, s, mask);
+    }
+    return Py_BuildValue("(NNN)", hands, talon, mask_list);
+fail:
+    Py_XDECREF(hands);
+    Py_XDECREF(mask_list);
+    Py_XDECREF(talon);
     return NULL;
 }
 
@@ -457,6 +640,9 @@ static PyMethodDef methods[] = {
     {"value_hand", py_value_hand, METH_O, "A dealt hand's HandValue fields: (strength, risk, losers, taroks, honours)."},
     {"shuffle", py_shuffle, METH_VARARGS, "random.Random.shuffle(deck), drawing from the generator's getrandbits."},
     {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
+    {"deal", py_deal, METH_VARARGS, "randomplay.deal_cards, with each hand's mask: (hands, talon, masks)."},
+    {"style", py_style, METH_VARARGS, "Load one table size's bidding thresholds (players.STYLES)."},
+    {"wishes", py_wishes, METH_VARARGS, "Each seat's hand value and acceptable contracts as bits: (values, wishes)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,8 +17,9 @@ import warnings
 from types import ModuleType
 
 from tarock import accel, cards
+from tarock.rules.slovenian.contracts import Contract
 from tarock.sim import players
-from tarock.sim.players import HandValue, value_hand
+from tarock.sim.players import HandValue, acceptable_contracts, value_hand
 
 
 def _load() -> ModuleType | None:
@@ -36,6 +37,10 @@ def _load() -> ModuleType | None:
               "UNCOUNTED": players.UNCOUNTED}
     try:
         _simplay.init(tables)
+        for n, style in players.STYLES.items():
+            _simplay.style(n, tuple(need for _, need in style.positive),
+                           tuple(name == players.FOREHAND_WISH for name, _ in style.positive), style.berac_risk,
+                           style.odprti_risk, style.valat_strength, style.valat_taroks, style.colour_losers)
     except (ImportError, KeyError, TypeError, ValueError, OverflowError) as exc:
         warnings.warn(f"tarock.sim: the compiled players do not load ({exc}); the Python players play instead "
                       "(rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
@@ -79,10 +84,39 @@ def hand_value(hand: int) -> HandValue:
     return HandValue(*compiled.value_hand(hand))
 
 
-def shuffle(rng: random.Random, deck: list[int]) -> None:
-    """``rng.shuffle(deck)``, compiled when it may run and ``rng`` is a plain ``random.Random``."""
+def wishes(rng: random.Random, hands: list[int]) -> tuple[list[HandValue], list[tuple[Contract, ...]]]:
+    """Each seat's hand value and ``acceptable_contracts`` (seat by seat, each drawing its mood from ``rng``),
+    compiled when it may run."""
+    n = len(hands)
     compiled = running()
-    if compiled is None or not _SHUFFLES or type(rng) is not random.Random:
+    if compiled is None:
+        values = [value_hand(h) for h in hands]
+        return values, [acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)]
+    raw, bits = compiled.wishes(rng, hands)
+    return [HandValue(*v) for v in raw], [_WISHED.get((n, b)) or _wished(n, b) for b in bits]
+
+
+_WISHED: dict[tuple[int, int], tuple[Contract, ...]] = {}
+"""The contracts of ``_simplay.wishes``' bits, by table size and bits."""
+
+
+def _wished(n: int, bits: int) -> tuple[Contract, ...]:
+    order = players.wish_order(n)
+    chosen = _WISHED[n, bits] = players.contracts_named(tuple(order[i] for i in range(len(order)) if bits >> i & 1))
+    return chosen
+
+
+def shuffler(rng: random.Random) -> ModuleType | None:
+    """The compiled players when they may shuffle with ``rng`` (they may run, ``rng`` is a plain
+    ``random.Random`` and the compiled shuffle is the Python's here), else None."""
+    compiled = running()
+    return compiled if compiled is not None and _SHUFFLES and type(rng) is random.Random else None
+
+
+def shuffle(rng: random.Random, deck: list[int]) -> None:
+    """``rng.shuffle(deck)``, compiled when it may be (``shuffler``)."""
+    compiled = shuffler(rng)
+    if compiled is None:
         rng.shuffle(deck)
         return
     compiled.shuffle(rng, deck)

@@ -198,7 +198,7 @@ def acceptable_contracts(value: HandValue, seat: int, n: int, rng: random.Random
     style = STYLES[n]
     mood = rng.gauss(0.0, 1.0)
     strength = value.strength + mood
-    names = [name for name, need in style.positive if strength >= need and (name != "tri" or seat == 0)]
+    names = [name for name, need in style.positive if strength >= need and (name != FOREHAND_WISH or seat == 0)]
     if not value.honours:
         risk = value.risk - 0.3 * mood
         if risk <= style.berac_risk:
@@ -209,16 +209,28 @@ def acceptable_contracts(value: HandValue, seat: int, n: int, rng: random.Random
         names.append("barvni_valat")
     if strength >= style.valat_strength and value.taroks >= style.valat_taroks:
         names.append("valat")
-    key = tuple(names)
-    chosen = _ACCEPTABLE.get(key)
+    return contracts_named(tuple(names))
+
+
+FOREHAND_WISH = "tri"
+"""The positive contract only forehand wishes for (``acceptable_contracts``)."""
+
+
+def wish_order(n: int) -> tuple[str, ...]:
+    """Every name ``acceptable_contracts`` may list at a table of ``n``, in the order it lists them."""
+    return (*(name for name, _ in STYLES[n].positive), "berac", "odprti_berac", "barvni_valat", "valat")
+
+
+def contracts_named(names: tuple[str, ...]) -> tuple[Contract, ...]:
+    """The contracts of ``names``, lowest first: one tuple per set of names (a few dozen), so that
+    ``run_bidding`` remembers auctions by their identity."""
+    chosen = _ACCEPTABLE.get(names)
     if chosen is None:
-        chosen = _ACCEPTABLE[key] = tuple(sorted((CONTRACTS[name] for name in names), key=lambda c: c.rank))
+        chosen = _ACCEPTABLE[names] = tuple(sorted((CONTRACTS[name] for name in names), key=lambda c: c.rank))
     return chosen
 
 
 _ACCEPTABLE: dict[tuple[str, ...], tuple[Contract, ...]] = {}
-"""``acceptable_contracts``' answers by the names it chose, one tuple each (a few dozen): ``run_bidding``
-remembers auctions by their identity."""
 
 
 @dataclass(frozen=True, slots=True)

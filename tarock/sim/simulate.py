@@ -44,10 +44,10 @@ from tarock.engine import replay
 from tarock.facts import DealFacts
 from tarock.game import Game, Phase
 from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
-from tarock.sim.randomplay import deal_cards
+from tarock.sim.randomplay import deal_masks
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
-from tarock.sim.compiled import hand_value
+from tarock.sim.compiled import wishes
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
@@ -61,7 +61,6 @@ from tarock.sim.players import (
     Bidding,
     CardPlay,
     HandValue,
-    acceptable_contracts,
     announce,
     call_king,
     choose_stash,
@@ -211,10 +210,9 @@ class _Session:
         """Deal, bid, call a king and pick the talon."""
         rng = self.rng
         n = self.n
-        dealt, talon = deal_cards(rng, n)
-        hands = [mask_of(h) for h in dealt]
-        values = [hand_value(h) for h in hands]
-        bidding = run_bidding([acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)], n)
+        dealt, talon, hands = deal_masks(rng, n)
+        values, wants = wishes(rng, hands)
+        bidding = run_bidding(wants, n)
         contract, declarer = bidding.contract, bidding.declarer
         king = partner = None
         if declarer is not None and contract.calls_king and n == 4:

@@ -24,7 +24,8 @@ from tarock.rules.koenigrufen import contracts as kr
 from tarock.rules.slovenian import contracts as sl
 from tarock.sim import compiled
 from tarock.sim.koenigrufen_players import KoenigrufenPlay
-from tarock.sim.players import CardPlay, value_hand
+from tarock.sim import randomplay
+from tarock.sim.players import CardPlay, acceptable_contracts, value_hand
 from tarock.sim.randomplay import deal_cards
 from tarock.sim.simulate import truth_path, write_simulation
 from tarock.sim.table import Table
@@ -148,3 +149,38 @@ def test_the_compiled_shuffle_draws_what_the_python_shuffle_draws() -> None:
         assert a == b
     assert ours.getstate() == theirs.getstate()  # the same draws, not just the same decks
     assert ours.random() == theirs.random()
+
+
+@needs_compiled
+@pytest.mark.parametrize(("n", "redeal"), [(4, True), (3, True), (4, False)])
+def test_the_compiled_deal_is_deal_cards(n: int, redeal: bool) -> None:
+    ours, theirs = random.Random(f"deal {n}"), random.Random(f"deal {n}")
+    misdeals = 0
+    for _ in range(3000):
+        hands, talon, masks = randomplay.deal_masks(ours, n, redeal)
+        with accel.reference():  # the Python's deal_cards and shuffle
+            want_hands, want_talon, want_masks = randomplay.deal_masks(theirs, n, redeal)
+        assert (hands, talon, masks) == (want_hands, want_talon, want_masks)
+        assert masks == [mask_of(h) for h in hands]
+        misdeals += any(h[0] >= 22 for h in hands)  # only kept without the redeal
+    assert ours.getstate() == theirs.getstate()  # the same draws, redeals included
+    # a hand without a tarok (taroks are cards 0-21) comes once in some hundreds of deals at 4 players
+    assert (misdeals > 0) == (not redeal and n == 4)
+
+
+@needs_compiled
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_compiled_wishes_are_acceptable_contracts(n: int) -> None:
+    ours, theirs, deals = random.Random(f"wish {n}"), random.Random(f"wish {n}"), random.Random(n)
+    seen: set[tuple[str, ...]] = set()
+    for _ in range(4000):
+        hands, _ = deal_cards(deals, n)
+        masks = [mask_of(h) for h in hands]
+        values, wants = compiled.wishes(ours, masks)
+        want_values = [value_hand(h) for h in masks]
+        assert values == want_values
+        assert wants == [acceptable_contracts(v, s, n, theirs) for s, v in enumerate(want_values)]
+        seen.update(tuple(c.name for c in w) for w in wants)
+    assert ours.getstate() == theirs.getstate()  # one mood drawn per seat, in seat order
+    names = {name for wish in seen for name in wish}
+    assert {"tri", "dva", "berac", "barvni_valat"} <= names  # the positive, negative and colour branches
