@@ -93,7 +93,8 @@ def wishes(rng: random.Random, hands: list[int]) -> tuple[list[HandValue], list[
         values = [value_hand(h) for h in hands]
         return values, [acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)]
     raw, bits = compiled.wishes(rng, hands)
-    return [HandValue(*v) for v in raw], [_WISHED.get((n, b)) or _wished(n, b) for b in bits]
+    known = _WISHED
+    return [HandValue(*v) for v in raw], [known[n, b] if (n, b) in known else _wished(n, b) for b in bits]
 
 
 _WISHED: dict[tuple[int, int], tuple[Contract, ...]] = {}
