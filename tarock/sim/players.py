@@ -332,11 +332,15 @@ def call_king(hand: int, rng: random.Random) -> int:
 
 def pick_talon(talon: list[int], group: int) -> tuple[int, ...]:
     """The talon group with the most card value (then the most taroks; the first on a tie)."""
-    def worth(cards: tuple[int, ...]) -> tuple[int, int]:
+    best: tuple[int, ...] = ()
+    best_worth = (-1, -1)
+    for i in range(0, len(talon), group):
+        cards = tuple(talon[i:i + group])
         mask = mask_of(cards)
-        return raw_points(mask), (mask & TAROK_MASK).bit_count()
-
-    return max((tuple(talon[i:i + group]) for i in range(0, len(talon), group)), key=worth)
+        worth = (raw_points(mask), (mask & TAROK_MASK).bit_count())
+        if worth > best_worth:  # strictly: the first of equal groups stays
+            best, best_worth = cards, worth
+    return best
 
 
 def choose_stash(hand: int, k: int, called_king: int | None) -> int:
