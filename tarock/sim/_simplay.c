@@ -1,6 +1,9 @@
 /*
- * The simulator's hot paths in C: the deck's shuffle (``random.Random.shuffle``), a dealt hand's value for
- * bidding (tarock/sim/players.py's ``value_hand``), and the card play: a whole deal played out by the heuristic
+ * The simulator's hot paths in C: the deck's shuffle (``random.Random.shuffle``) and the deal
+ * (tarock/sim/randomplay.py's ``deal_cards``), a dealt hand's value for bidding (tarock/sim/players.py's
+ * ``value_hand``) and the contracts each seat would play (``acceptable_contracts``, by the players' ``STYLES``
+ * handed over at load, the mood drawn by the generator's own ``gauss``), and the card play: a whole deal played
+ * out by the heuristic
  * players of tarock/sim/players.py (``CardPlay``, and the Piccolo-type declarer of
  * tarock/sim/koenigrufen_players.py's ``KoenigrufenPlay``) on the bare table of tarock/sim/table.py
  * (``Table.play_out``), in one call.

@@ -11,9 +11,12 @@ With ``mistakes`` > 0 a deal gets, with that probability, exactly one
 mistake (``tarock.sim.mistakes``): a renons in play or in the stash, or a
 slip on the score sheet.  Each becomes one line of the ground truth
 (``{id, kind, code, trick, player}``) that ``tarock check`` must reproduce.
-Every simulated deal is replayed by the engine before it is written, and a
-deal whose findings differ from what was injected stops the run
-(``SimulationError``): the truth file is never wrong silently.
+Every simulated deal is checked before it is written, and a deal whose
+findings differ from what was injected stops the run (``SimulationError``):
+the truth file is never wrong silently.  A clean deal without announcements
+is checked by the kernel's lane and scored by the compiled scorer
+(``tarock.sim.lane_score``); any other, or one the lane declines, is
+replayed by the engine.
 
 Sessions are seeded independently from ``(seed, session index)``, so the
 output is byte-identical whatever the number of worker processes.
