@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "kernel.h"
@@ -313,20 +314,67 @@ static PyObject *py_style(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* wishes(rng, hands) -> (values, wishes): per seat (in seat order, each drawing its mood from ``rng.gauss(0.0,
- * 1.0)`` as players.acceptable_contracts does) the hand's value fields and the contracts it would play as bits:
+/* rng.gauss(0.0, 1.0) for a random.Random: CPython's ``Random.gauss`` step for step (its ``gauss_next`` kept on the
+ * generator, two ``random()`` draws when it is empty; the libm functions Python's math module calls), so the value
+ * and the generator's state are the Python's (tarock/sim/compiled.py checks that on a probe at load, and has the
+ * generator's own ``gauss`` drawn otherwise).  ``random``: the generator's bound ``random``.  Sets ``*ok`` to 0 on
+ * an error. */
+static PyObject *gauss_next_name = NULL;
+
+static double own_gauss(PyObject *rng, PyObject *random, int *ok) {
+    PyObject *next = PyObject_GetAttr(rng, gauss_next_name);
+    if (!next) { *ok = 0; return 0.0; }
+    double z;
+    if (next != Py_None) {
+        z = PyFloat_AsDouble(next);
+        Py_DECREF(next);
+        if (PyErr_Occurred() || PyObject_SetAttr(rng, gauss_next_name, Py_None) < 0) { *ok = 0; return 0.0; }
+    } else {
+        Py_DECREF(next);
+        double u[2];
+        for (int i = 0; i < 2; i++) {
+            PyObject *drawn = PyObject_CallNoArgs(random);
+            if (!drawn) { *ok = 0; return 0.0; }
+            u[i] = PyFloat_AsDouble(drawn);
+            Py_DECREF(drawn);
+            if (PyErr_Occurred()) { *ok = 0; return 0.0; }
+        }
+        double x2pi = u[0] * (2.0 * 3.141592653589793);
+        double g2rad = sqrt(-2.0 * log(1.0 - u[1]));
+        z = cos(x2pi) * g2rad;
+        PyObject *rest = PyFloat_FromDouble(sin(x2pi) * g2rad);
+        if (!rest || PyObject_SetAttr(rng, gauss_next_name, rest) < 0) { Py_XDECREF(rest); *ok = 0; return 0.0; }
+        Py_DECREF(rest);
+    }
+    return 0.0 + z * 1.0;
+}
+
+/* gauss(rng) -> rng.gauss(0.0, 1.0) drawn as ``own_gauss`` draws it (what the probe at load compares). */
+static PyObject *py_gauss(PyObject *self, PyObject *rng) {
+    PyObject *random = PyObject_GetAttrString(rng, "random");
+    if (!random) return NULL;
+    int ok = 1;
+    double z = own_gauss(rng, random, &ok);
+    Py_DECREF(random);
+    return ok ? PyFloat_FromDouble(z) : NULL;
+}
+
+/* wishes(rng, hands, own_gauss) -> (values, wishes): per seat (in seat order, each drawing its mood from ``rng.gauss(0.0,
+ * 1.0)`` as players.acceptable_contracts does, by ``own_gauss`` when ``own_gauss`` is true, else by calling it)
+ * the hand's value fields and the contracts it would play as bits:
  * bit i the style's i-th positive contract, then Berač, Odprti berač, Barvni valat, Valat -- the order
  * acceptable_contracts lists their names in. */
 static PyObject *py_wishes(PyObject *self, PyObject *args) {
     PyObject *rng, *hands;
-    if (!PyArg_ParseTuple(args, "OO!", &rng, &PyList_Type, &hands)) return NULL;
+    int own;
+    if (!PyArg_ParseTuple(args, "OO!p", &rng, &PyList_Type, &hands, &own)) return NULL;
     int n = (int)PyList_GET_SIZE(hands);
     if (!ready || n < 2 || n > MAX_SEATS || !styles[n].set) {
         PyErr_SetString(PyExc_RuntimeError, "_simplay.wishes: no style for this table");
         return NULL;
     }
     const Style *st = &styles[n];
-    PyObject *gauss = PyObject_GetAttrString(rng, "gauss");
+    PyObject *gauss = PyObject_GetAttrString(rng, own ? "random" : "gauss");
     if (!gauss) return NULL;
     PyObject *values = PyTuple_New(n), *wishes = PyTuple_New(n), *mu_sigma = Py_BuildValue("(dd)", 0.0, 1.0);
     if (!values || !wishes || !mu_sigma) goto fail;
@@ -338,11 +386,18 @@ static PyObject *py_wishes(PyObject *self, PyObject *args) {
         PyObject *value = value_tuple(&v);
         if (!value) goto fail;
         PyTuple_SET_ITEM(values, seat, value);
-        PyObject *drawn = PyObject_Call(gauss, mu_sigma, NULL);
-        if (!drawn) goto fail;
-        double mood = PyFloat_AsDouble(drawn);
-        Py_DECREF(drawn);
-        if (PyErr_Occurred()) goto fail;
+        double mood;
+        if (own) {
+            int ok = 1;
+            mood = own_gauss(rng, gauss, &ok);
+            if (!ok) goto fail;
+        } else {
+            PyObject *drawn = PyObject_Call(gauss, mu_sigma, NULL);
+            if (!drawn) goto fail;
+            mood = PyFloat_AsDouble(drawn);
+            Py_DECREF(drawn);
+            if (PyErr_Occurred()) goto fail;
+        }
         double strength = v.strength + mood;
         unsigned long bits = 0;
         int k = st->n_positive;
@@ -633,6 +688,7 @@ static PyObject *py_init(PyObject *self, PyObject *tables) {
     const KernelApi *k = kernel_api_checked((const KernelApi *)PyCapsule_Import(KERNEL_API_CAPSULE, 0),
                                             "tarock.sim._simplay");
     if (!k) return NULL;
+    if (!gauss_next_name && !(gauss_next_name = PyUnicode_InternFromString("gauss_next"))) return NULL;
     api = k;
     ready = 1;
     Py_RETURN_NONE;
@@ -645,6 +701,7 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
     {"deal", py_deal, METH_VARARGS, "randomplay.deal_cards, with each hand's mask: (hands, talon, masks)."},
     {"style", py_style, METH_VARARGS, "Load one table size's bidding thresholds (players.STYLES)."},
+    {"gauss", py_gauss, METH_O, "rng.gauss(0.0, 1.0), drawn in C as CPython's Random.gauss draws it."},
     {"wishes", py_wishes, METH_VARARGS, "Each seat's hand value and acceptable contracts as bits: (values, wishes)."},
     {NULL, NULL, 0, NULL},
 };

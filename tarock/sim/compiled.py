@@ -71,6 +71,23 @@ _SHUFFLES = _shuffles_as_python(SIMPLAY)
 """Whether the compiled shuffle is the Python's here (checked once, at import)."""
 
 
+def _gauss_as_python(module: ModuleType | None) -> bool:
+    """Whether ``module.gauss`` draws what ``random.Random.gauss(0.0, 1.0)`` draws and leaves the generator as it
+    does (its ``gauss_next`` too), on a probe of draws from both states of ``gauss_next``."""
+    if module is None:
+        return False
+    ours, theirs = random.Random("gauss probe"), random.Random("gauss probe")
+    for _ in range(1001):
+        if module.gauss(ours) != theirs.gauss(0.0, 1.0):
+            return False
+    return ours.getstate() == theirs.getstate() and ours.gauss_next == theirs.gauss_next  # type: ignore[attr-defined]
+
+
+_GAUSS = _gauss_as_python(SIMPLAY)
+"""Whether the compiled players draw ``gauss`` themselves (checked once, at import); else they call the
+generator's."""
+
+
 def running() -> ModuleType | None:
     """The compiled players when they may run now (built, and the kernel not switched off), else None."""
     return SIMPLAY if accel.KERNEL is not None else None
@@ -86,15 +103,15 @@ def hand_value(hand: int) -> HandValue:
 
 def wishes(rng: random.Random, hands: list[int]) -> tuple[list[HandValue], list[tuple[Contract, ...]]]:
     """Each seat's hand value and ``acceptable_contracts`` (seat by seat, each drawing its mood from ``rng``),
-    compiled when it may run."""
+    compiled when it may run (the moods drawn in C when ``rng`` is a plain ``random.Random`` and ``_GAUSS``)."""
     n = len(hands)
     compiled = running()
     if compiled is None:
         values = [value_hand(h) for h in hands]
         return values, [acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)]
-    raw, bits = compiled.wishes(rng, hands)
+    raw, bits = compiled.wishes(rng, hands, _GAUSS and type(rng) is random.Random)
     known = _WISHED
-    return [HandValue(*v) for v in raw], [known[n, b] if (n, b) in known else _wished(n, b) for b in bits]
+    return [HandValue._make(v) for v in raw], [known[n, b] if (n, b) in known else _wished(n, b) for b in bits]
 
 
 _WISHED: dict[tuple[int, int], tuple[Contract, ...]] = {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from tarock.cards import (
     ABOVE,
@@ -97,15 +97,16 @@ def high_bit(mask: int) -> int:
 # -- hand value and bidding ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class HandValue:
+class HandValue(NamedTuple):
     """What a player sees in a dealt hand, as bidding rules of thumb use it.
 
     ``strength`` grows with taroks (high ones more), kings, guarded queens and
     short suits.  ``risk``, the danger of taking a trick in a Berač, grows
     with taroks (high ones most), with voids (a suit lead then forces a
     tarok) and with a suit whose lowest card is high.  ``losers`` estimates
-    the tricks lost in a Barvni valat.
+    the tricks lost in a Barvni valat.  A named tuple: the compiled players
+    hand its fields over as a tuple (``tarock.sim.compiled``), made into one
+    at the cost of a tuple.
     """
 
     strength: float

@@ -206,3 +206,17 @@ def test_a_clean_run_is_the_reference_paths_and_the_earlier_codes(tmp_path: Path
         write_simulation(slow, players, 30, 10, 2026, 0.0, 1, ruleset)
     assert fast.read_bytes() == slow.read_bytes()
     assert digest(fast) == digest(slow) == pinned
+
+
+@needs_compiled
+def test_the_compiled_gauss_draws_what_random_gauss_draws() -> None:
+    assert compiled._GAUSS  # the probe at import agreed: the wishes draw their moods in C
+    simplay = compiled.SIMPLAY
+    assert simplay is not None
+    ours, theirs = random.Random("gauss"), random.Random("gauss")
+    for i in range(20000):
+        assert simplay.gauss(ours) == theirs.gauss(0.0, 1.0)
+        if i % 7 == 0:  # other draws between, as a deal makes them: the kept second value survives them
+            assert ours.random() == theirs.random()
+    assert ours.getstate() == theirs.getstate()
+    assert ours.gauss_next == theirs.gauss_next  # type: ignore[attr-defined]
