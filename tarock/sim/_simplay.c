@@ -615,6 +615,45 @@ fail:
     return NULL;
 }
 
+/* -- the record's trick texts (tarock/sim/record_text.py's TrickTexts) ------------------------------------------ */
+
+/* texts(tricks, seats, table) -> [[table[seat][card] for card, seat in zip(trick, its seats)] for each trick]:
+ * ``tricks`` and ``seats`` lists of equal tuples of ints, ``table`` a tuple per seat of each card's text. */
+static PyObject *py_texts(PyObject *self, PyObject *args) {
+    PyObject *tricks, *seats, *table;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &tricks, &PyList_Type, &seats, &PyTuple_Type, &table))
+        return NULL;
+    Py_ssize_t nt = PyList_GET_SIZE(tricks), np = PyTuple_GET_SIZE(table);
+    if (PyList_GET_SIZE(seats) != nt) goto bad;
+    PyObject *out = PyList_New(nt);
+    if (!out) return NULL;
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        PyObject *cards = PyList_GET_ITEM(tricks, t), *who = PyList_GET_ITEM(seats, t);
+        if (!PyTuple_Check(cards) || !PyTuple_Check(who) || PyTuple_GET_SIZE(cards) != PyTuple_GET_SIZE(who)) {
+            Py_DECREF(out);
+            goto bad;
+        }
+        Py_ssize_t len = PyTuple_GET_SIZE(cards);
+        PyObject *row = PyList_New(len);
+        if (!row) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, t, row);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            long card = PyLong_AsLong(PyTuple_GET_ITEM(cards, i)), seat = PyLong_AsLong(PyTuple_GET_ITEM(who, i));
+            if (PyErr_Occurred()) { Py_DECREF(out); return NULL; }
+            if (seat < 0 || seat >= np) { Py_DECREF(out); goto bad; }
+            PyObject *texts = PyTuple_GET_ITEM(table, seat);
+            if (!PyTuple_Check(texts) || card < 0 || card >= PyTuple_GET_SIZE(texts)) { Py_DECREF(out); goto bad; }
+            PyObject *text = PyTuple_GET_ITEM(texts, card);
+            Py_INCREF(text);
+            PyList_SET_ITEM(row, i, text);
+        }
+    }
+    return out;
+bad:
+    PyErr_SetString(PyExc_ValueError, "_simplay.texts: tricks and seats of equal tuples, a text for each card and seat");
+    return NULL;
+}
+
 /* -- loading --------------------------------------------------------------------------------------------- */
 
 static int read_longs(PyObject *tables, const char *name, long *out, Py_ssize_t size) {
@@ -701,6 +740,7 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
     {"deal", py_deal, METH_VARARGS, "randomplay.deal_cards, with each hand's mask: (hands, talon, masks)."},
     {"style", py_style, METH_VARARGS, "Load one table size's bidding thresholds (players.STYLES)."},
+    {"texts", py_texts, METH_VARARGS, "The tricks' texts: each card's text for the seat that played it."},
     {"gauss", py_gauss, METH_O, "rng.gauss(0.0, 1.0), drawn in C as CPython's Random.gauss draws it."},
     {"wishes", py_wishes, METH_VARARGS, "Each seat's hand value and acceptable contracts as bits: (values, wishes)."},
     {NULL, NULL, 0, NULL},

@@ -7,9 +7,10 @@ seat's ``Name:CODE`` of every card once per seating rather than formatting each 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from tarock.cards import CODES
+from tarock.sim.compiled import running
 
 _CODE = CODES.__getitem__
 
@@ -20,7 +21,8 @@ def codes(cards: Iterable[int]) -> list[str]:
 
 
 class TrickTexts:
-    """The tricks as a record writes them: plain codes, or ``Name:CODE`` in a named session."""
+    """The tricks as a record writes them: plain codes, or ``Name:CODE`` in a named session (in one call to the
+    compiled players when they may run, ``tarock.sim.compiled``: the same lists)."""
 
     __slots__ = ("named", "_texts")
 
@@ -28,14 +30,19 @@ class TrickTexts:
         self.named = named
         self._texts: dict[str, tuple[str, ...]] = {}
 
-    def __call__(self, players: tuple[str, ...], tricks: Sequence[Sequence[int]],
-                 trick_seats: Sequence[Sequence[int]]) -> list[list[str]]:
+    def __call__(self, players: tuple[str, ...], tricks: list[tuple[int, ...]],
+                 trick_seats: list[tuple[int, ...]]) -> list[list[str]]:
         """``tricks`` (cards by play order, played from ``trick_seats`` of ``players``) as text."""
-        if not self.named:
-            return [list(map(_CODE, cards)) for cards in tricks]
-        known = self._texts
-        texts = [known.get(name) or self._of(name) for name in players]
-        return [[texts[s][c] for c, s in zip(cards, seats)] for cards, seats in zip(tricks, trick_seats)]
+        if self.named:
+            known = self._texts
+            table = tuple([known.get(name) or self._of(name) for name in players])
+        else:
+            table = (CODES,) * len(players)
+        compiled = running()
+        if compiled is not None:
+            texts: list[list[str]] = compiled.texts(tricks, trick_seats, table)
+            return texts
+        return [[table[s][c] for c, s in zip(cards, seats)] for cards, seats in zip(tricks, trick_seats)]
 
     def _of(self, name: str) -> tuple[str, ...]:
         """``name``'s ``Name:CODE`` of every card, made once."""
