@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from tarock import accel
-from tarock.accel.lane import bids_agree, plan_for
+from tarock.accel.lane import Plan, bids_agree, plan_for
 from tarock.accel.scorer import plan_of, prepared, roster_of
 from tarock.options import DEFAULT_SLOVENIAN
 from tarock.rules.sessions import SessionLedger
@@ -52,22 +52,24 @@ def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[i
     score = prepared()
     if kernel is None or score is None:
         return None
-    plan = plan_for(contract.name, OPTIONS)
-    score_plan = plan_of(contract.name, OPTIONS)
+    n = len(players)
+    known = _SPECS.get((contract.name, n))
+    spec = known if known is not None else _spec(contract, n)
     roster = roster_of(players)
-    if plan is None or score_plan is None or roster is None:
+    if spec is None or roster is None:
         return None
+    plan, score_plan, calls_king = spec
     declarers = () if declarer is None else (declarer,)
     if not bids_agree(bids, players, plan.contract, declarers, OPTIONS):
         return None
-    n = len(players)
     lane = kernel.lane(dealt, talon, tricks, None, players, CARDS_PER_HAND[n], -1 if declarer is None else declarer,
-                       leader(plan.contract, declarers, OPTIONS, ()), contract.calls_king and n == 4,
-                       called_king, pick if pick else None, stash if pick else None, plan.kernel_plan)
+                       leader(plan.contract, declarers, OPTIONS, ()), calls_king, called_king,
+                       pick if pick else None, stash if pick else None, plan.kernel_plan)
     if lane is None or lane[1] != trick_seats:  # the seats the lane played the tricks from must be the table's
         return None
     partner, facts = lane[3], lane[8]
-    before = tuple([ledger.radelci.get(p, 0) for p in players])
+    radelci = ledger.radelci
+    before = tuple([radelci.get(p, 0) for p in players])
     scored = score(score_plan, roster, declarer, None if partner < 0 else partner, facts, before, 0, _SCRATCH, None)
     _SCRATCH.clear()
     if scored is None:
@@ -75,10 +77,28 @@ def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[i
     _, scores, after, _ = scored
     ledger.join(players)  # what SessionLedger.apply does with the reference's result
     ledger.end_per_radelc = _END_PER_RADELC
-    radelci = dict(zip(players, after))
-    ledger.radelci.update(radelci)
+    after_by_name = dict(zip(players, after))
+    radelci.update(after_by_name)
     totals = ledger.totals
     for p, s in zip(players, scores):
         totals[p] += s
     ledger.scored += 1
-    return {"scores": {p: s for p, s in zip(players, scores) if s}, "radelci": radelci}
+    return {"scores": {p: s for p, s in zip(players, scores) if s}, "radelci": after_by_name}
+
+
+Spec = tuple[Plan, tuple[Any, ...], bool]
+"""What the lane and the scorer play a contract at a table size by: the lane's plan, the scorer's, whether a king
+is called."""
+
+_SPECS: dict[tuple[str, int], Spec | None] = {}
+
+
+def _spec(contract: Contract, n: int) -> Spec | None:
+    """The contract's ``Spec`` at ``n`` players, or None when the lane or the scorer does not take it."""
+    plan = plan_for(contract.name, OPTIONS)
+    score_plan = plan_of(contract.name, OPTIONS)
+    spec = None
+    if plan is not None and score_plan is not None:
+        spec = (plan, score_plan, plan.contract.calls_king and n == 4)
+    _SPECS[contract.name, n] = spec
+    return spec
