@@ -36,7 +36,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
@@ -114,9 +114,9 @@ class SimulationStats:
             self.kinds[line["kind"]] += 1
 
 
-@dataclass(frozen=True, slots=True)
-class _Setup:
-    """A deal up to the talon pick: what every attempt at the rest of the deal starts from."""
+class _Setup(NamedTuple):
+    """A deal up to the talon pick: what every attempt at the rest of the deal starts from (a named tuple, as
+    ``_Played``: made once or twice a deal, at a tuple's cost)."""
 
     players: tuple[str, ...]
     dealt: list[list[int]]  # each hand's cards, lowest first
@@ -133,8 +133,7 @@ Finding = tuple[str, int | None, str]
 """What the checker must report for an injected mistake: (code, trick, player)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Played:
+class _Played(NamedTuple):
     """The rest of a deal as played, with the mistake made in it (its kind and finding), if any."""
 
     stash: int
