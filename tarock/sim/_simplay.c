@@ -31,7 +31,7 @@ static int pagat, mond, skis, tarok_suit;
 static long value_key[N_CARDS], smear_key[N_CARDS], rank[N_CARDS];
 static double tarok_risk[22];
 static uint64_t high_taroks, queens[4];
-static long colour_taroks, uncounted;
+static long colour_taroks, uncounted, kings[4];
 static int ready = 0;
 
 /* -- the players' helpers (tarock/sim/players.py: lowest, highest, low_bit, high_bit, count) ------------ */
@@ -615,6 +615,135 @@ fail:
     return NULL;
 }
 
+/* -- king, talon, stash (players.call_king, pick_talon, choose_stash) ------------------------------------------ */
+
+/* call_king(hand, rng) -> players.call_king: a king not held, of the longest suit among theirs (ties drawn
+ * as ``rng.choice`` draws, CPython's ``_randbelow``), or any king when all four are held. */
+static PyObject *py_call_king(PyObject *self, PyObject *args) {
+    PyObject *rng;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "KO", &hand, &rng)) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.call_king before init");
+        return NULL;
+    }
+    long missing[4], longest[4];
+    int n_missing = 0, n_longest = 0, most = -1;
+    for (int i = 0; i < 4; i++)
+        if (!(hand >> kings[i] & 1)) missing[n_missing++] = kings[i];
+    const long *pool = kings;
+    int size = 4;
+    if (n_missing) {
+        for (int i = 0; i < n_missing; i++) {
+            int len = count(hand & suit_mask[card_suit[missing[i]]]);
+            if (len > most) most = len;
+        }
+        for (int i = 0; i < n_missing; i++)
+            if (count(hand & suit_mask[card_suit[missing[i]]]) == most) longest[n_longest++] = missing[i];
+        pool = longest;
+        size = n_longest;
+    }
+    PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (!getrandbits) return NULL;
+    PyObject *bits[65] = {NULL};
+    long long r = randbelow(getrandbits, bits, (unsigned long long)size);
+    for (int k = 0; k < 65; k++) Py_XDECREF(bits[k]);
+    Py_DECREF(getrandbits);
+    return r < 0 ? NULL : PyLong_FromLong(pool[r]);
+}
+
+/* pick_talon(talon, group) -> players.pick_talon: the group of ``group`` cards in the talon's order with the
+ * most card value, then the most taroks, the first of equals. */
+static PyObject *py_pick_talon(PyObject *self, PyObject *args) {
+    PyObject *talon;
+    int group;
+    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &talon, &group)) return NULL;
+    Py_ssize_t len = PyList_GET_SIZE(talon);
+    if (!ready || group < 1 || len > N_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "_simplay.pick_talon: a talon and a group of at least one card");
+        return NULL;
+    }
+    int cards[N_CARDS];
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(talon, i));
+        if (PyErr_Occurred()) return NULL;
+        if (c < 0 || c >= N_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "_simplay.pick_talon: not a card");
+            return NULL;
+        }
+        cards[i] = (int)c;
+    }
+    Py_ssize_t best = -1, best_len = 0;
+    long best_points = -1, best_taroks = -1;
+    for (Py_ssize_t i = 0; i < len; i += group) {
+        Py_ssize_t end = i + group < len ? i + group : len;
+        long points = 0, taroks = 0;
+        for (Py_ssize_t j = i; j < end; j++) {
+            points += card_points[cards[j]];
+            taroks += (tarok_mask >> cards[j]) & 1;
+        }
+        if (points > best_points || (points == best_points && taroks > best_taroks)) {
+            best = i;
+            best_len = end - i;
+            best_points = points;
+            best_taroks = taroks;
+        }
+    }
+    PyObject *out = PyTuple_New(best < 0 ? 0 : best_len);
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; best >= 0 && j < best_len; j++) PyTuple_SET_ITEM(out, j, PyLong_FromLong(cards[best + j]));
+    return out;
+}
+
+/* choose_stash(hand, k, called_king) -> players.choose_stash: ``k`` cards to lay away (a mask); ``called_king``
+ * -1 for none. */
+static PyObject *py_choose_stash(PyObject *self, PyObject *args) {
+    unsigned long long hand;
+    int k, called_king;
+    if (!PyArg_ParseTuple(args, "Kii", &hand, &k, &called_king)) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_simplay.choose_stash before init");
+        return NULL;
+    }
+    uint64_t spare = hand & plain_mask & ~kings_mask, chosen = 0;
+    if (count(spare) <= k) {
+        uint64_t taroks = hand & tarok_mask & ~trula_mask;
+        chosen = spare;
+        while (count(chosen) < k && taroks) {
+            chosen |= taroks & -taroks;
+            taroks &= taroks - 1;
+        }
+        if (count(chosen) < k) {
+            PyErr_SetString(PyExc_ValueError, "_simplay.choose_stash: too few cards may be laid away");
+            return NULL;
+        }
+        return PyLong_FromUnsignedLongLong(chosen);
+    }
+    int called_suit = called_king >= 0 && called_king < N_CARDS ? card_suit[called_king] : -1;
+    int order[4], keys[4][3];
+    for (int i = 0; i < 4; i++) {  /* sorted(range(1, 5), key=suit_order): a stable insertion sort */
+        int suit = i + 1, at = i;
+        int key[3] = {(hand & kings_mask & suit_mask[suit]) != 0, suit == called_suit, count(spare & suit_mask[suit])};
+        while (at > 0 && (keys[at - 1][0] > key[0] || (keys[at - 1][0] == key[0] && (keys[at - 1][1] > key[1]
+                          || (keys[at - 1][1] == key[1] && keys[at - 1][2] > key[2]))))) {
+            order[at] = order[at - 1];
+            for (int j = 0; j < 3; j++) keys[at][j] = keys[at - 1][j];
+            at--;
+        }
+        order[at] = suit;
+        for (int j = 0; j < 3; j++) keys[at][j] = key[j];
+    }
+    for (int i = 0; i < 4; i++) {
+        uint64_t cards = spare & suit_mask[order[i]];
+        while (cards && count(chosen) < k) {
+            int card = highest(cards, smear_key);
+            chosen |= 1ULL << card;
+            cards &= ~(1ULL << card);
+        }
+    }
+    return PyLong_FromUnsignedLongLong(chosen);
+}
+
 /* -- the record's trick texts (tarock/sim/record_text.py's TrickTexts) ------------------------------------------ */
 
 /* texts(tricks, seats, table) -> [[table[seat][card] for card, seat in zip(trick, its seats)] for each trick]:
@@ -710,7 +839,7 @@ static PyObject *py_init(PyObject *self, PyObject *tables) {
         || read_longs(tables, "SMEAR_KEY", smear_key, N_CARDS) < 0 || read_longs(tables, "RANK", rank, N_CARDS) < 0
         || read_doubles(tables, "TAROK_RISK", tarok_risk, 22) < 0 || read_one(tables, "HIGH_TAROKS", &high_taroks) < 0
         || read_masks(tables, "QUEEN_BITS", queens, 4) < 0 || read_long(tables, "COLOUR_TAROKS", &colour_taroks) < 0
-        || read_long(tables, "UNCOUNTED", &uncounted) < 0)
+        || read_long(tables, "UNCOUNTED", &uncounted) < 0 || read_longs(tables, "KINGS", kings, 4) < 0)
         return NULL;
     for (int c = 0; c < N_CARDS; c++) {
         card_suit[c] = (uint8_t)suits[c];
@@ -740,6 +869,9 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Every card of a deal, chosen by the heuristic players: (tricks, seats, winners)."},
     {"deal", py_deal, METH_VARARGS, "randomplay.deal_cards, with each hand's mask: (hands, talon, masks)."},
     {"style", py_style, METH_VARARGS, "Load one table size's bidding thresholds (players.STYLES)."},
+    {"call_king", py_call_king, METH_VARARGS, "players.call_king(hand, rng), drawing as rng.choice draws."},
+    {"pick_talon", py_pick_talon, METH_VARARGS, "players.pick_talon(talon, group)."},
+    {"choose_stash", py_choose_stash, METH_VARARGS, "players.choose_stash(hand, k, called_king or -1)."},
     {"texts", py_texts, METH_VARARGS, "The tricks' texts: each card's text for the seat that played it."},
     {"gauss", py_gauss, METH_O, "rng.gauss(0.0, 1.0), drawn in C as CPython's Random.gauss draws it."},
     {"wishes", py_wishes, METH_VARARGS, "Each seat's hand value and acceptable contracts as bits: (values, wishes)."},

@@ -124,6 +124,34 @@ def _wished(n: int, bits: int) -> tuple[Contract, ...]:
     return chosen
 
 
+def call_king(hand: int, rng: random.Random) -> int:
+    """``tarock.sim.players.call_king``, compiled when it may draw from ``rng`` (``shuffler``: its draw is
+    ``_randbelow``'s, as the shuffle's)."""
+    compiled = shuffler(rng)
+    if compiled is None:
+        return players.call_king(hand, rng)
+    king: int = compiled.call_king(hand, rng)
+    return king
+
+
+def pick_talon(talon: list[int], group: int) -> tuple[int, ...]:
+    """``tarock.sim.players.pick_talon``, compiled when it may run."""
+    compiled = running()
+    if compiled is None:
+        return players.pick_talon(talon, group)
+    pick: tuple[int, ...] = compiled.pick_talon(talon, group)
+    return pick
+
+
+def choose_stash(hand: int, k: int, called_king: int | None) -> int:
+    """``tarock.sim.players.choose_stash``, compiled when it may run."""
+    compiled = running()
+    if compiled is None:
+        return players.choose_stash(hand, k, called_king)
+    stash: int = compiled.choose_stash(hand, k, -1 if called_king is None else called_king)
+    return stash
+
+
 def shuffler(rng: random.Random) -> ModuleType | None:
     """The compiled players when they may shuffle with ``rng`` (they may run, ``rng`` is a plain
     ``random.Random`` and the compiled shuffle is the Python's here), else None."""

@@ -50,7 +50,7 @@ from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
 from tarock.sim.randomplay import deal_masks
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
-from tarock.sim.compiled import wishes
+from tarock.sim.compiled import call_king, choose_stash, pick_talon, wishes
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
@@ -65,9 +65,6 @@ from tarock.sim.players import (
     CardPlay,
     HandValue,
     announce,
-    call_king,
-    choose_stash,
-    pick_talon,
     run_bidding,
 )
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from tarock import accel
-from tarock.cards import KINGS, mask_of
+from tarock.cards import KINGS, TAROK_MASK, mask_of
 from tarock.options import DEFAULT_SLOVENIAN, koenigrufen_options
 from tarock.rules.koenigrufen import contracts as kr
 from tarock.rules.slovenian import contracts as sl
 from tarock.sim import compiled
 from tarock.sim.koenigrufen_players import KoenigrufenPlay
-from tarock.sim import randomplay
+from tarock.sim import players, randomplay
 from tarock.sim.players import CardPlay, acceptable_contracts, value_hand
 from tarock.sim.randomplay import deal_cards
 from tarock.sim.simulate import truth_path, write_simulation
@@ -220,3 +220,25 @@ def test_the_compiled_gauss_draws_what_random_gauss_draws() -> None:
             assert ours.random() == theirs.random()
     assert ours.getstate() == theirs.getstate()
     assert ours.gauss_next == theirs.gauss_next  # type: ignore[attr-defined]
+
+
+@needs_compiled
+def test_the_compiled_king_talon_and_stash_are_the_python_players() -> None:
+    ours, theirs, deals = random.Random("kings"), random.Random("kings"), random.Random("talons")
+    stashes = set()
+    for _ in range(6000):
+        n = deals.choice((3, 4))
+        hands, talon = deal_cards(deals, n)
+        hand = mask_of(hands[0])
+        if deals.random() < 0.05:  # all four kings held: any of them, drawn
+            hand |= sum(1 << k for k in KINGS)
+        assert compiled.call_king(hand, ours) == players.call_king(hand, theirs)
+        for group in (1, 2, 3):
+            assert compiled.pick_talon(talon, group) == players.pick_talon(talon, group)
+            after = hand | mask_of(players.pick_talon(talon, group))
+            king = deals.choice((None, *KINGS))
+            stash = compiled.choose_stash(after, group, king)
+            assert stash == players.choose_stash(after, group, king)
+            stashes.add(bool(stash & TAROK_MASK))
+    assert ours.getstate() == theirs.getstate()  # the same draws for the ties
+    assert stashes == {True, False}  # stashes of suit cards only, and with taroks (too few suit cards)
