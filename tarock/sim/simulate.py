@@ -13,10 +13,9 @@ slip on the score sheet.  Each becomes one line of the ground truth
 (``{id, kind, code, trick, player}``) that ``tarock check`` must reproduce.
 Every simulated deal is checked before it is written, and a deal whose
 findings differ from what was injected stops the run (``SimulationError``):
-the truth file is never wrong silently.  A clean deal without announcements
-is checked by the kernel's lane and scored by the compiled scorer
-(``tarock.sim.lane_score``); any other, or one the lane declines, is
-replayed by the engine.
+the truth file is never wrong silently.  A clean deal is checked by the
+kernel's lane and scored by the compiled scorer (``tarock.sim.lane_score``);
+one with a mistake, or one the lane declines, is replayed by the engine.
 
 Sessions are seeded independently from ``(seed, session index)``, so the
 output is byte-identical whatever the number of worker processes.
@@ -54,7 +53,7 @@ from tarock.sim.compiled import call_king, choose_stash, pick_talon, wishes
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
-from tarock.sim.lane_score import score_clean
+from tarock.sim.lane_score import score_announced, score_clean
 from tarock.sim.record_text import TrickTexts, codes
 from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
@@ -174,17 +173,24 @@ class _Session:
         played, slips = self._play_with(setup, plan)
         record = self._record(setup, played, seq)
         game = played.game
-        if played.mistake is None and not slips and not played.announcing.items:
-            recorded = score_clean(setup.bidding.contract, setup.players, setup.dealt, setup.talon, setup.pick,
-                                   tuple(cards_of(played.stash)), setup.called_king, game.tricks,
-                                   game.trick_seats, setup.bidding.declarer, setup.bidding.bids, self.ledger)
+        stash = tuple(cards_of(played.stash))
+        deal = None
+        if played.mistake is None and not slips:  # clean: the compiled way, unless it declines
+            if not played.announcing.items:
+                recorded = score_clean(setup.bidding.contract, setup.players, setup.dealt, setup.talon, setup.pick,
+                                       stash, setup.called_king, game.tricks, game.trick_seats,
+                                       setup.bidding.declarer, setup.bidding.bids, self.ledger)
+            else:
+                deal = record_deal(record, setup.dealt, setup.talon, setup.pick, stash, setup.called_king,
+                                   game.tricks, game.trick_seats, self.named)
+                recorded = score_announced(deal, game.trick_seats, self.ledger)
             if recorded is not None:
                 record["recorded"] = recorded
                 return record, []
         deal_id = record["id"]
-        deal = record_deal(record, setup.dealt, setup.talon, setup.pick,
-                           tuple(cards_of(played.stash)), setup.called_king, game.tricks, game.trick_seats,
-                           self.named)
+        if deal is None:
+            deal = record_deal(record, setup.dealt, setup.talon, setup.pick, stash, setup.called_king, game.tricks,
+                               game.trick_seats, self.named)
         result = self._score(deal, played.mistake[1] if played.mistake else None)
         truth = []
         if played.mistake is not None:

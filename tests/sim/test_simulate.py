@@ -95,6 +95,7 @@ def test_a_replay_that_disagrees_stops_the_run(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(simulate_module, "replay", flagging_replay)
     monkeypatch.setattr(simulate_module, "score_clean", lambda *args: None)  # the deal the usual way
+    monkeypatch.setattr(simulate_module, "score_announced", lambda *args: None)
     with pytest.raises(SimulationError, match="s1-00000-001"):
         next(simulate(4, 1, 1, 1, 0.0))
 
