@@ -1,5 +1,4 @@
-"""A clean simulated Slovenian deal checked and scored by the compiled lane and scorer, without the reference's
-objects.
+"""A clean simulated Slovenian deal checked by the kernel's lane and scored by the compiled scorer.
 
 The simulator checks every deal it writes before writing it (``tarock.sim.simulate``).  On the usual path that is
 ``record_deal`` (the record's ``Deal``), ``tarock.engine.replay`` (the kernel's lane, then a ``Replay`` and
