@@ -89,7 +89,7 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
             names.append("zwiccolo_ouvert")
     if honours <= 3 and 3.2 < risk <= 3.3:
         names.append("triccolo")
-    birds = any(hand >> card & 1 for name, (card, _) in BIRDS.items() if name != "quapil" or options.quapil)
+    birds = bool(hand & (_BIRDS_WITH_QUAPIL if options.quapil else _BIRDS_WITHOUT_QUAPIL))
     if not four_kings:
         if strength >= 20.0:
             names.append("solorufer")
@@ -108,6 +108,11 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
     opening = seat == 0 and strength >= 21.0 and rng.random() < 0.4 \
         and (top is None or top.rank <= CONTRACTS["dreier"].rank)
     return Wish(top, opening, not four_kings and strength >= 9.0)
+
+
+_BIRDS_WITH_QUAPIL = sum(1 << card for card, _ in BIRDS.values())
+_BIRDS_WITHOUT_QUAPIL = sum(1 << card for name, (card, _) in BIRDS.items() if name != "quapil")
+"""The birds' cards (``BIRDS``) a ``wish`` looks for, as masks: with the Quapil where it counts (``quapil``)."""
 
 
 @dataclass(frozen=True, slots=True)
