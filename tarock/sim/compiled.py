@@ -1,13 +1,18 @@
 """The simulator's compiled hot paths (``tarock/sim/_simplay.c``), loaded when built, and what dispatches to them.
 
 The Python players (``tarock.sim.players``, ``tarock.sim.koenigrufen_players``) are the reference;
-``_simplay`` is their projection: a dealt hand's value (``hand_value``) and a whole deal's card play
-(``tarock.sim.table.Table.play_with``); and the deck's shuffle (``shuffle``), CPython's
-``random.Random.shuffle`` step for step, drawing from the generator itself -- used only when it leaves a probe
-deck and generator exactly as the Python does (``_SHUFFLES``).  It reads the card tables and the players' own tables by name at load,
-and takes the legal cards and trick winners from the rules kernel (``tarock.accel``).  It runs only while the
-kernel does (``TAROCK_REFERENCE=1`` or ``tarock.accel.reference()`` switch both off), so a run on the reference
-is one switch away; ``tests/sim/test_compiled_play.py`` checks both give the same output byte for byte.
+``_simplay`` is their projection: a dealt hand's value (``hand_value``) and each seat's bidding wishes
+(``wishes``: ``value_hand`` and ``acceptable_contracts``, the thresholds the players' ``STYLES`` handed over at
+load), the king call, the talon pick and the stash (``call_king``, ``pick_talon``, ``choose_stash``), and a whole
+deal's card play (``tarock.sim.table.Table.play_with``); and the draws: the deck's shuffle (``shuffle``, and the
+deal, ``tarock.sim.randomplay.deal_masks``), CPython's ``random.Random.shuffle`` step for step, and the bidding
+mood, ``random.Random.gauss`` step for step, each drawing from the generator itself -- used only when it leaves
+probe decks, draws and the generator exactly as the Python does (``_SHUFFLES``, ``_GAUSS``).  It reads the card
+tables and the players' own tables by name at load, and takes the legal cards and trick winners from the rules
+kernel (``tarock.accel``).  It runs only while the kernel does (``TAROCK_REFERENCE=1`` or
+``tarock.accel.reference()`` switch both off), so a run on the reference is one switch away;
+``tests/sim/test_compiled_play.py`` checks each piece against the Python and that both give the same output byte
+for byte.
 """
 
 from __future__ import annotations
@@ -119,6 +124,7 @@ _WISHED: dict[tuple[int, int], tuple[Contract, ...]] = {}
 
 
 def _wished(n: int, bits: int) -> tuple[Contract, ...]:
+    """The contracts of ``bits`` (``_simplay.wishes``: bit i the i-th name of ``players.wish_order``), remembered."""
     order = players.wish_order(n)
     chosen = _WISHED[n, bits] = players.contracts_named(tuple(order[i] for i in range(len(order)) if bits >> i & 1))
     return chosen
