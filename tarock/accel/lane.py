@@ -197,7 +197,13 @@ def bidding_agrees(bidding: tuple[tuple[str, str], ...], players: tuple[str, ...
                    declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
     """Whether the bidding (a record's, by player name) is legal and ends in the contract and declarer the
     record plays."""
-    bids = tuple([(players.index(p), b) for p, b in bidding])
+    return bids_agree(tuple([(players.index(p), b) for p, b in bidding]), players, contract, declarers, options)
+
+
+def bids_agree(bids: tuple[tuple[int, str], ...], players: tuple[str, ...], contract: Contract,
+               declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
+    """``bidding_agrees`` of a bidding by seat, (seat, bid) in the order spoken: the simulator holds its bids
+    so (``tarock.sim.lane_score``)."""
     # by seat, not by name: the names reach only the errors' sentences, of which this asks only whether there
     # are any; and the options by identity (hashing one hashes every field)
     key = (bids, len(players), id(options))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tarock.cards import KINGS_MASK, SKIS, MOND, TAROK_MASK, TRULA_MASK, count, mask_of
+from tarock.cards import KINGS_MASK, SKIS, MOND, TAROK_MASK, TRULA_MASK, mask_of
 from tarock.options import KoenigrufenOptions
 from tarock.rules.koenigrufen.contracts import (
     BIRDS,
@@ -71,7 +71,7 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
     mood = rng.gauss(0.0, 1.0)
     strength = value.strength + mood
     risk = value.risk - 0.3 * mood
-    honours = count(hand & HONOURS)
+    honours = (hand & HONOURS).bit_count()
     four_kings = hand & KINGS_MASK == KINGS_MASK
     names: list[str] = []
     if honours == 0:
@@ -89,7 +89,7 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
             names.append("zwiccolo_ouvert")
     if honours <= 3 and 3.2 < risk <= 3.3:
         names.append("triccolo")
-    birds = any(hand >> card & 1 for name, (card, _) in BIRDS.items() if name != "quapil" or options.quapil)
+    birds = bool(hand & (_BIRDS_WITH_QUAPIL if options.quapil else _BIRDS_WITHOUT_QUAPIL))
     if not four_kings:
         if strength >= 20.0:
             names.append("solorufer")
@@ -108,6 +108,11 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
     opening = seat == 0 and strength >= 21.0 and rng.random() < 0.4 \
         and (top is None or top.rank <= CONTRACTS["dreier"].rank)
     return Wish(top, opening, not four_kings and strength >= 9.0)
+
+
+_BIRDS_WITH_QUAPIL = sum(1 << card for card, _ in BIRDS.values())
+_BIRDS_WITHOUT_QUAPIL = sum(1 << card for name, (card, _) in BIRDS.items() if name != "quapil")
+"""The birds' cards (``BIRDS``) a ``wish`` looks for, as masks: with the Quapil where it counts (``quapil``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,12 +201,12 @@ def kr_stash(hand: int, k: int, called_king: int | None, taroks_first: bool, kee
         return choose_stash(hand & ~keep, k, called_king)
     chosen = 0
     taroks = hand & TAROK_MASK & ~TRULA_MASK & ~keep
-    while taroks and count(chosen) < k:
+    while taroks and chosen.bit_count() < k:
         low = taroks & -taroks
         chosen |= low
         taroks ^= low
-    if count(chosen) < k:
-        chosen |= choose_stash(hand & ~keep & ~chosen & ~TAROK_MASK, k - count(chosen), called_king)
+    if chosen.bit_count() < k:
+        chosen |= choose_stash(hand & ~keep & ~chosen & ~TAROK_MASK, k - chosen.bit_count(), called_king)
     return chosen
 
 
@@ -243,16 +248,16 @@ def announce(rng: random.Random, contract: Contract, options: KoenigrufenOptions
     side = {declarer} | ({partner} if partner is not None else set())
     own = hands[declarer]
     said = {str(a["bonus"]) for a in items}
-    taroks = [count(h & TAROK_MASK) for h in hands]
+    taroks = [(h & TAROK_MASK).bit_count() for h in hands]
 
     def say(seat: int, bonus: str) -> None:
         if bonus in counted and bonus not in said:
             items.append({"player": names[seat], "bonus": bonus})
             said.add(bonus)
 
-    if count(own & TRULA_MASK) >= 2 and rng.random() < (0.4 if own & TRULA_MASK == TRULA_MASK else 0.08):
+    if (own & TRULA_MASK).bit_count() >= 2 and rng.random() < (0.4 if own & TRULA_MASK == TRULA_MASK else 0.08):
         say(declarer, "trull")
-    if count(own & KINGS_MASK) >= 3 and rng.random() < 0.3:
+    if (own & KINGS_MASK).bit_count() >= 3 and rng.random() < 0.3:
         say(declarer, "vier_koenige")
     for bonus, (card, _) in BIRDS.items():
         holder = next((s for s in range(4) if hands[s] >> card & 1), None)

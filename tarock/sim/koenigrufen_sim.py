@@ -42,10 +42,11 @@ from tarock.sim.koenigrufen_players import (
 )
 from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, transpose
 from tarock.sim.players import HandValue
-from tarock.sim.randomplay import deal_cards
+from tarock.sim.randomplay import deal_masks
 from tarock.sim.compiled import hand_value
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
+from tarock.sim.record_text import TrickTexts, codes
 from tarock.sim.table import Table
 
 KINDS: tuple[Kind, ...] = (
@@ -104,6 +105,7 @@ class KoenigrufenSession:
         self.changed = options.changed()  # what the records state: the same for every deal of the run
         self.table = tuple(rng.sample(names, 4))
         self.named = rng.random() < 0.5
+        self._trick_texts = TrickTexts(self.named)
         self.first_dealer = rng.randrange(4)
         self.id = f"kr{seed}-{index:05d}"
         self.clock = first_day + timedelta(days=index)
@@ -120,8 +122,7 @@ class KoenigrufenSession:
         rng = self.rng
         self.clock += timedelta(minutes=rng.randint(3, 7))
         players = self._seating(seq)
-        dealt, talon = deal_cards(rng, 4, redeal_without_tarok=False)
-        hands = [mask_of(h) for h in dealt]
+        dealt, talon, hands = deal_masks(rng, 4, redeal_without_tarok=False)
         values = [hand_value(h) for h in hands]
         wishes = [wish(values[s], hands[s], s, self.options, rng) for s in range(4)]
         bidding = run_bidding(wishes, self.options)
@@ -266,8 +267,8 @@ class KoenigrufenSession:
             record["options"] = dict(self.changed)
         record |= {
             "players": list(players),
-            "hands": {p: [CODES[c] for c in h] for p, h in zip(players, deal.dealt)},
-            "talon": [CODES[c] for c in deal.talon],
+            "hands": {p: codes(h) for p, h in zip(players, deal.dealt)},
+            "talon": codes(deal.talon),
             "bidding": [[players[s], bid] for s, bid in bidding.bids],
             "contract": bidding.contract.name,
         }
@@ -283,7 +284,8 @@ class KoenigrufenSession:
             record["stash"] = codes_of(deal.stash)
         if deal.announcements:
             record["announcements"] = [dict(a) for a in deal.announcements]
-        record["tricks"] = _tricks_text(deal.game, self.named) if deal.game is not None else []
+        record["tricks"] = self._trick_texts(deal.game.players, deal.game.tricks, deal.game.trick_seats) \
+            if deal.game is not None else []
         return record
 
     def _score(self, deal: Deal, mistake: tuple[str, Finding] | None) -> ScoreResult:
@@ -345,14 +347,6 @@ def score_slip(kind: Kind, result: ScoreResult, rng: random.Random) -> tuple[str
         player = line.players[0]
         return player, result.scores[player] - line.value
     raise ValueError(f"{name} is not a score-sheet mistake")
-
-
-def _tricks_text(game: Game | Table, named: bool) -> list[list[str]]:
-    if not named:
-        return [[CODES[c] for c in cards] for cards in game.tricks]
-    names = game.players
-    return [[f"{names[s]}:{CODES[c]}" for c, s in zip(cards, seats)]
-            for cards, seats in zip(game.tricks, game.trick_seats)]
 
 
 def _truth(deal_id: str, kind: str, code: str, trick: int | None, player: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from tarock.cards import (
     ABOVE,
@@ -31,7 +31,6 @@ from tarock.cards import (
     TAROK,
     TAROK_MASK,
     TRULA_MASK,
-    count,
     mask_of,
     raw_points,
 )
@@ -98,15 +97,16 @@ def high_bit(mask: int) -> int:
 # -- hand value and bidding ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class HandValue:
+class HandValue(NamedTuple):
     """What a player sees in a dealt hand, as bidding rules of thumb use it.
 
     ``strength`` grows with taroks (high ones more), kings, guarded queens and
     short suits.  ``risk``, the danger of taking a trick in a Berač, grows
     with taroks (high ones most), with voids (a suit lead then forces a
     tarok) and with a suit whose lowest card is high.  ``losers`` estimates
-    the tricks lost in a Barvni valat.
+    the tricks lost in a Barvni valat.  A named tuple: the compiled players
+    hand its fields over as a tuple (``tarock.sim.compiled``), made into one
+    at the cost of a tuple.
     """
 
     strength: float
@@ -199,7 +199,7 @@ def acceptable_contracts(value: HandValue, seat: int, n: int, rng: random.Random
     style = STYLES[n]
     mood = rng.gauss(0.0, 1.0)
     strength = value.strength + mood
-    names = [name for name, need in style.positive if strength >= need and (name != "tri" or seat == 0)]
+    names = [name for name, need in style.positive if strength >= need and (name != FOREHAND_WISH or seat == 0)]
     if not value.honours:
         risk = value.risk - 0.3 * mood
         if risk <= style.berac_risk:
@@ -210,7 +210,28 @@ def acceptable_contracts(value: HandValue, seat: int, n: int, rng: random.Random
         names.append("barvni_valat")
     if strength >= style.valat_strength and value.taroks >= style.valat_taroks:
         names.append("valat")
-    return tuple(sorted((CONTRACTS[name] for name in names), key=lambda c: c.rank))
+    return contracts_named(tuple(names))
+
+
+FOREHAND_WISH = "tri"
+"""The positive contract only forehand wishes for (``acceptable_contracts``)."""
+
+
+def wish_order(n: int) -> tuple[str, ...]:
+    """Every name ``acceptable_contracts`` may list at a table of ``n``, in the order it lists them."""
+    return (*(name for name, _ in STYLES[n].positive), "berac", "odprti_berac", "barvni_valat", "valat")
+
+
+def contracts_named(names: tuple[str, ...]) -> tuple[Contract, ...]:
+    """The contracts of ``names``, lowest first: one tuple per set of names (a few dozen), so that
+    ``run_bidding`` remembers auctions by their identity."""
+    chosen = _ACCEPTABLE.get(names)
+    if chosen is None:
+        chosen = _ACCEPTABLE[names] = tuple(sorted((CONTRACTS[name] for name in names), key=lambda c: c.rank))
+    return chosen
+
+
+_ACCEPTABLE: dict[tuple[str, ...], tuple[Contract, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +263,24 @@ def run_bidding(wants: list[tuple[Contract, ...]], n: int) -> Bidding:
     would play, or Klop.  The winner raises to their highest in a final
     declaration when the others have dropped out below it.
     """
+    key = (n, *map(id, wants))
+    known = _AUCTIONS.get(key)
+    if known is not None:  # the wishes it was worked out for are kept alive with it: the ids are theirs
+        return known[1]
+    bidding = _auction(wants, n)
+    if len(_AUCTIONS) >= 1 << 16:
+        _AUCTIONS.clear()
+    _AUCTIONS[key] = (tuple(wants), bidding)
+    return bidding
+
+
+_AUCTIONS: dict[tuple[int, ...], tuple[tuple[tuple[Contract, ...], ...], Bidding]] = {}
+"""Auctions by the table size and the identity of each seat's wishes: the same few wishes meet again and
+again (``acceptable_contracts`` hands out one tuple per set)."""
+
+
+def _auction(wants: list[tuple[Contract, ...]], n: int) -> Bidding:
+    """``run_bidding``, worked out."""
     order = speaking_order(n, DEFAULT_SLOVENIAN)
     passed: set[int] = set()
     bids: list[tuple[int, str]] = []
@@ -288,17 +327,21 @@ def call_king(hand: int, rng: random.Random) -> int:
     missing = [k for k in KINGS if not hand >> k & 1]
     if not missing:
         return rng.choice(KINGS)
-    longest = max(count(hand & SUIT_MASKS[CARD_SUIT[k]]) for k in missing)
-    return rng.choice([k for k in missing if count(hand & SUIT_MASKS[CARD_SUIT[k]]) == longest])
+    longest = max((hand & SUIT_MASKS[CARD_SUIT[k]]).bit_count() for k in missing)
+    return rng.choice([k for k in missing if (hand & SUIT_MASKS[CARD_SUIT[k]]).bit_count() == longest])
 
 
 def pick_talon(talon: list[int], group: int) -> tuple[int, ...]:
     """The talon group with the most card value (then the most taroks; the first on a tie)."""
-    def worth(cards: tuple[int, ...]) -> tuple[int, int]:
+    best: tuple[int, ...] = ()
+    best_worth = (-1, -1)
+    for i in range(0, len(talon), group):
+        cards = tuple(talon[i:i + group])
         mask = mask_of(cards)
-        return raw_points(mask), count(mask & TAROK_MASK)
-
-    return max((tuple(talon[i:i + group]) for i in range(0, len(talon), group)), key=worth)
+        worth = (raw_points(mask), (mask & TAROK_MASK).bit_count())
+        if worth > best_worth:  # strictly: the first of equal groups stays
+            best, best_worth = cards, worth
+    return best
 
 
 def choose_stash(hand: int, k: int, called_king: int | None) -> int:
@@ -306,10 +349,10 @@ def choose_stash(hand: int, k: int, called_king: int | None) -> int:
     with the most points (they count for the declarer), taroks (never trula cards) only when no
     other suit card is left, the lowest first.  The called suit is kept for a lead to the partner."""
     spare = hand & PLAIN_MASK & ~KINGS_MASK
-    if count(spare) <= k:
+    if spare.bit_count() <= k:
         chosen = spare
         taroks = hand & TAROK_MASK & ~TRULA_MASK
-        while count(chosen) < k:
+        while chosen.bit_count() < k:
             low = taroks & -taroks
             chosen |= low
             taroks ^= low
@@ -318,12 +361,12 @@ def choose_stash(hand: int, k: int, called_king: int | None) -> int:
 
     def suit_order(suit: int) -> tuple[int, int, int]:
         return (bool(hand & KINGS_MASK & SUIT_MASKS[suit]), suit == called_suit,
-                count(spare & SUIT_MASKS[suit]))
+                (spare & SUIT_MASKS[suit]).bit_count())
 
     chosen = 0
     for suit in sorted(range(1, 5), key=suit_order):
         cards = spare & SUIT_MASKS[suit]
-        while cards and count(chosen) < k:
+        while cards and chosen.bit_count() < k:
             card = highest(cards, SMEAR_KEY)
             chosen |= 1 << card
             cards &= ~(1 << card)
@@ -363,13 +406,13 @@ def _bonuses(rng: random.Random, names: tuple[str, ...], declarer: int, defender
     announces Mondfang.  Returns the announcements and the pagat ultimo announcer."""
     items: list[dict[str, object]] = []
     own = hands[declarer]
-    if count(own & TRULA_MASK) >= 2 and rng.random() < (0.5 if own & TRULA_MASK == TRULA_MASK else 0.1):
+    if (own & TRULA_MASK).bit_count() >= 2 and rng.random() < (0.5 if own & TRULA_MASK == TRULA_MASK else 0.1):
         items.append({"player": names[declarer], "bonus": "trula"})
-    if count(own & KINGS_MASK) >= 3 and rng.random() < 0.25:
+    if (own & KINGS_MASK).bit_count() >= 3 and rng.random() < 0.25:
         items.append({"player": names[declarer], "bonus": "kings"})
     pagat = next((s for s, hand in enumerate(hands) if hand & PAGAT_BIT), None)
     long_taroks = 7 if len(names) == 4 else 9
-    if pagat is None or count(hands[pagat] & TAROK_MASK) < long_taroks or rng.random() >= 0.2:
+    if pagat is None or (hands[pagat] & TAROK_MASK).bit_count() < long_taroks or rng.random() >= 0.2:
         pagat = None
     else:
         items.append({"player": names[pagat], "bonus": "pagat_ultimo"})
@@ -420,7 +463,7 @@ def _pagat_keeper(contract: PlayedGame, hands: list[int], pagat_ultimo: int | No
     holder = next((s for s, hand in enumerate(hands) if hand & PAGAT_BIT), -1)
     if holder < 0:
         return -1
-    long_in_taroks = 2 * count(hands[holder] & TAROK_MASK) > count(hands[holder])
+    long_in_taroks = 2 * (hands[holder] & TAROK_MASK).bit_count() > hands[holder].bit_count()
     return holder if holder == pagat_ultimo or long_in_taroks else -1
 
 
@@ -572,7 +615,7 @@ class CardPlay:
             if called_suit:
                 return low_bit(called_suit)
         taroks = legal & TAROK_MASK if self.trumps else 0
-        if on_side and taroks and 2 * count(taroks) >= count(legal):
+        if on_side and taroks and 2 * taroks.bit_count() >= legal.bit_count():
             top = high_bit(taroks)
             if top == MOND and not (self.seen | hand) & SKIS_BIT and taroks & ~MOND_BIT:
                 top = high_bit(taroks & ~MOND_BIT)

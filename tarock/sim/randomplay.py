@@ -14,7 +14,7 @@ from tarock.cards import CODES, KINGS, KINGS_MASK, PLAIN_MASK, TAROK_MASK, TRULA
 from tarock.game import Game
 from tarock.options import DEFAULT_SLOVENIAN, SlovenianOptions
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, allowed_contract
-from tarock.sim.compiled import shuffle
+from tarock.sim.compiled import shuffle, shuffler
 
 NAMES = ("Ana", "Boris", "Cilka", "David")
 
@@ -32,6 +32,19 @@ def deal_cards(rng: random.Random, n_players: int, redeal_without_tarok: bool = 
         hands = [sorted(deck[TALON_SIZE + i * per: TALON_SIZE + (i + 1) * per]) for i in range(n_players)]
         if not redeal_without_tarok or all(h[0] < 22 for h in hands):
             return hands, talon
+
+
+def deal_masks(rng: random.Random, n_players: int, redeal_without_tarok: bool = True
+               ) -> tuple[list[list[int]], list[int], list[int]]:
+    """``deal_cards`` and each hand's mask, in one compiled call when it may be (``tarock.sim.compiled.shuffler``:
+    ``_simplay.deal`` shuffles as ``shuffle`` does, the same draws either way)."""
+    compiled = shuffler(rng)
+    if compiled is None:
+        hands, talon = deal_cards(rng, n_players, redeal_without_tarok)
+        return hands, talon, [mask_of(h) for h in hands]
+    dealt: tuple[list[list[int]], list[int], list[int]] = compiled.deal(
+        rng, n_players, CARDS_PER_HAND[n_players], TALON_SIZE, redeal_without_tarok)
+    return dealt
 
 
 def legal_stash(rng: random.Random, hand: int, k: int, taroks_first: bool = False, keep: int = 0) -> list[int]:

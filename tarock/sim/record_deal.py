@@ -33,8 +33,7 @@ def record_deal(record: dict[str, Any], hands: Sequence[Sequence[int]], talon: S
         players=players,
         contract=record["contract"],
         tricks=tuple(tricks),
-        trick_players=tuple(tuple(players[s] for s in seats) for seats in trick_seats) if named
-        else (None,) * len(tricks),
+        trick_players=_trick_players(players, trick_seats) if named else (None,) * len(tricks),
         session=record["session"],
         seq=record["seq"],
         date=record["date"],
@@ -50,6 +49,19 @@ def record_deal(record: dict[str, Any], hands: Sequence[Sequence[int]], talon: S
         conceded=record.get("conceded"),
         extra=EMPTY,
     )
+
+
+def _trick_players(players: tuple[str, ...], trick_seats: Sequence[tuple[int, ...]]
+                   ) -> tuple[tuple[str, ...], ...]:
+    """Each trick's players by name: one tuple per distinct seating (a deal played in turn has one per leader)."""
+    named: dict[tuple[int, ...], tuple[str, ...]] = {}
+    out = []
+    for seats in trick_seats:
+        names = named.get(seats)
+        if names is None:
+            names = named[seats] = tuple([players[s] for s in seats])
+        out.append(names)
+    return tuple(out)
 
 
 def _announcement(item: dict[str, Any]) -> Announcement:

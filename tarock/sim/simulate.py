@@ -11,9 +11,11 @@ With ``mistakes`` > 0 a deal gets, with that probability, exactly one
 mistake (``tarock.sim.mistakes``): a renons in play or in the stash, or a
 slip on the score sheet.  Each becomes one line of the ground truth
 (``{id, kind, code, trick, player}``) that ``tarock check`` must reproduce.
-Every simulated deal is replayed by the engine before it is written, and a
-deal whose findings differ from what was injected stops the run
-(``SimulationError``): the truth file is never wrong silently.
+Every simulated deal is checked before it is written, and a deal whose
+findings differ from what was injected stops the run (``SimulationError``):
+the truth file is never wrong silently.  A clean deal is checked by the
+kernel's lane and scored by the compiled scorer (``tarock.sim.lane_score``);
+one with a mistake, or one the lane declines, is replayed by the engine.
 
 Sessions are seeded independently from ``(seed, session index)``, so the
 output is byte-identical whatever the number of worker processes.
@@ -33,7 +35,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
@@ -44,13 +46,15 @@ from tarock.engine import replay
 from tarock.facts import DealFacts
 from tarock.game import Game, Phase
 from tarock.options import DEFAULT_SLOVENIAN, OptionError, koenigrufen_options
-from tarock.sim.randomplay import deal_cards
+from tarock.sim.randomplay import deal_masks
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
-from tarock.sim.compiled import hand_value
+from tarock.sim.compiled import call_king, choose_stash, pick_talon, wishes
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.koenigrufen_sim import KoenigrufenSession
+from tarock.sim.lane_score import score_announced, score_clean
+from tarock.sim.record_text import TrickTexts, codes
 from tarock.sim.table import Table
 from tarock.sim.mistakes import Kind, faulty_stash, mistake_order, renons_cards, score_slip
 from tarock.sim.players import (
@@ -59,11 +63,7 @@ from tarock.sim.players import (
     Bidding,
     CardPlay,
     HandValue,
-    acceptable_contracts,
     announce,
-    call_king,
-    choose_stash,
-    pick_talon,
     run_bidding,
 )
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND
@@ -79,6 +79,9 @@ DEALS_PER_CHUNK = 1000
 """About this many deals go to a worker at a time."""
 
 _LINE = orjson.OPT_APPEND_NEWLINE
+
+GZIP_LEVEL = 6
+"""The compression level of a ``.gz`` output (the bytes depend on it: the same records, the same file)."""
 
 
 
@@ -107,9 +110,9 @@ class SimulationStats:
             self.kinds[line["kind"]] += 1
 
 
-@dataclass(frozen=True, slots=True)
-class _Setup:
-    """A deal up to the talon pick: what every attempt at the rest of the deal starts from."""
+class _Setup(NamedTuple):
+    """A deal up to the talon pick: what every attempt at the rest of the deal starts from (a named tuple, as
+    ``_Played``: made once or twice a deal, at a tuple's cost)."""
 
     players: tuple[str, ...]
     dealt: list[list[int]]  # each hand's cards, lowest first
@@ -126,8 +129,7 @@ Finding = tuple[str, int | None, str]
 """What the checker must report for an injected mistake: (code, trick, player)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Played:
+class _Played(NamedTuple):
     """The rest of a deal as played, with the mistake made in it (its kind and finding), if any."""
 
     stash: int
@@ -149,6 +151,7 @@ class _Session:
         self.ledger = SessionLedger()
         self.id = f"s{seed}-{index:05d}"
         self.clock = FIRST_DAY + timedelta(days=index)
+        self._trick_texts = TrickTexts(self.named)
 
     def deals(self, count: int) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
         """The session's deals in order, each with its ground-truth lines."""
@@ -169,11 +172,25 @@ class _Session:
         plan = mistake_order(rng, self.named) if rng.random() < self.rate else []
         played, slips = self._play_with(setup, plan)
         record = self._record(setup, played, seq)
-        deal_id = record["id"]
         game = played.game
-        deal = record_deal(record, setup.dealt, setup.talon, setup.pick,
-                           tuple(cards_of(played.stash)), setup.called_king, game.tricks, game.trick_seats,
-                           self.named)
+        stash = tuple(cards_of(played.stash))
+        deal = None
+        if played.mistake is None and not slips:  # clean: the compiled way, unless it declines
+            if not played.announcing.items:
+                recorded = score_clean(setup.bidding.contract, setup.players, setup.dealt, setup.talon, setup.pick,
+                                       stash, setup.called_king, game.tricks, game.trick_seats,
+                                       setup.bidding.declarer, setup.bidding.bids, self.ledger)
+            else:
+                deal = record_deal(record, setup.dealt, setup.talon, setup.pick, stash, setup.called_king,
+                                   game.tricks, game.trick_seats, self.named)
+                recorded = score_announced(deal, game.trick_seats, self.ledger)
+            if recorded is not None:
+                record["recorded"] = recorded
+                return record, []
+        deal_id = record["id"]
+        if deal is None:
+            deal = record_deal(record, setup.dealt, setup.talon, setup.pick, stash, setup.called_king, game.tricks,
+                               game.trick_seats, self.named)
         result = self._score(deal, played.mistake[1] if played.mistake else None)
         truth = []
         if played.mistake is not None:
@@ -198,10 +215,9 @@ class _Session:
         """Deal, bid, call a king and pick the talon."""
         rng = self.rng
         n = self.n
-        dealt, talon = deal_cards(rng, n)
-        hands = [mask_of(h) for h in dealt]
-        values = [hand_value(h) for h in hands]
-        bidding = run_bidding([acceptable_contracts(v, s, n, rng) for s, v in enumerate(values)], n)
+        dealt, talon, hands = deal_masks(rng, n)
+        values, wants = wishes(rng, hands)
+        bidding = run_bidding(wants, n)
         contract, declarer = bidding.contract, bidding.declarer
         king = partner = None
         if declarer is not None and contract.calls_king and n == 4:
@@ -334,8 +350,8 @@ class _Session:
             "date": self.clock.isoformat(),
             "ruleset": "slovenian",
             "players": list(players),
-            "hands": {p: [CODES[c] for c in h] for p, h in zip(players, setup.dealt)},
-            "talon": [CODES[c] for c in setup.talon],
+            "hands": {p: codes(h) for p, h in zip(players, setup.dealt)},
+            "talon": codes(setup.talon),
             "bidding": [[players[s], bid] for s, bid in bidding.bids],
             "contract": bidding.contract.name,
         }
@@ -348,17 +364,9 @@ class _Session:
             record["stash"] = codes_of(played.stash)
         if played.announcing.items:
             record["announcements"] = [dict(a) for a in played.announcing.items]
-        record["tricks"] = _tricks_text(played.game, self.named)
+        game = played.game
+        record["tricks"] = self._trick_texts(game.players, game.tricks, game.trick_seats)
         return record
-
-
-def _tricks_text(game: Game | Table, named: bool) -> list[list[str]]:
-    """The tricks as the record writes them: plain codes, or ``Name:CODE`` in a named session."""
-    if not named:
-        return [[CODES[c] for c in cards] for cards in game.tricks]
-    names = game.players
-    return [[f"{names[s]}:{CODES[c]}" for c, s in zip(cards, seats)]
-            for cards, seats in zip(game.tricks, game.trick_seats)]
 
 
 def _score_sheet(result: ScoreResult, players: tuple[str, ...], slips: list[Kind], rng: random.Random,
@@ -482,8 +490,9 @@ def simulate(players: int, sessions: int, deals_per_session: int, seed: int, mis
     chunks = [(players, seed, first, min(per_chunk, sessions - first), deals_per_session, mistakes, ruleset, items)
               for first in range(0, sessions, per_chunk)]
     if workers == 1 or len(chunks) < 2:
-        for chunk in chunks:
-            yield from _chunk_worker(chunk)
+        with _rare_collections():  # the whole run, not each chunk: a chunk's records are written and freed
+            for chunk in chunks:  # before the next young collection, so that one has little to scan
+                yield from _chunk_worker(chunk)
         return
     with multiprocessing.Pool(min(workers, len(chunks))) as pool:
         for batch in pool.imap(_chunk_worker, chunks):
@@ -503,7 +512,7 @@ def _open_output(out: Path, stack: ExitStack) -> BinaryIO:
     raw = stack.enter_context(out.open("wb"))
     if out.suffix != ".gz":
         return raw
-    gz = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6))
+    gz = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=GZIP_LEVEL))
     return stack.enter_context(io.BufferedWriter(gz, 1 << 20))
 
 

@@ -7,8 +7,9 @@ deal they play cleanly needs none of that: ``Table`` keeps just what the
 players and the record need (the hands, the trick so far, the tricks, their
 seats and winners) and checks nothing.  The check comes once, at the end: the
 record written is replayed by the engine (``tarock.engine.replay``, through
-the accelerator where it applies), which must find nothing, and whose facts
-score the deal.  A deal with a mistake in the card play is played on ``Game``,
+the accelerator where it applies; for a clean Slovenian deal the kernel's
+lane, ``tarock.sim.lane_score``), which must
+find nothing, and whose facts score the deal.  A deal with a mistake in the card play is played on ``Game``,
 which finds the renons cards.
 
 The trick's winner is decided exactly as ``Game.play`` and ``Game._finish_trick``

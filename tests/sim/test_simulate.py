@@ -94,6 +94,8 @@ def test_a_replay_that_disagrees_stops_the_run(monkeypatch: pytest.MonkeyPatch) 
         return rp
 
     monkeypatch.setattr(simulate_module, "replay", flagging_replay)
+    monkeypatch.setattr(simulate_module, "score_clean", lambda *args: None)  # the deal the usual way
+    monkeypatch.setattr(simulate_module, "score_announced", lambda *args: None)
     with pytest.raises(SimulationError, match="s1-00000-001"):
         next(simulate(4, 1, 1, 1, 0.0))
 
@@ -101,17 +103,19 @@ def test_a_replay_that_disagrees_stops_the_run(monkeypatch: pytest.MonkeyPatch) 
 # -- reproducible --------------------------------------------------------------------
 
 
-def test_output_is_byte_identical_whatever_the_workers(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("players", "mistakes"), [(4, 0.3), (3, 0.0)])
+def test_output_is_byte_identical_whatever_the_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       players: int, mistakes: float) -> None:
     monkeypatch.setattr(simulate_module, "DEALS_PER_CHUNK", 40)  # several chunks, so the pool is used
     runs = [("a", 1), ("b", 2), ("c", 1)]
     for name, workers in runs:
-        write_simulation(tmp_path / f"{name}.jsonl.gz", 4, sessions=9, deals_per_session=20, seed=99,
-                         mistakes=0.3, workers=workers)
+        write_simulation(tmp_path / f"{name}.jsonl.gz", players, sessions=9, deals_per_session=20, seed=99,
+                         mistakes=mistakes, workers=workers)
     data = {name: (tmp_path / f"{name}.jsonl.gz").read_bytes() for name, _ in runs}
     truths = {name: (tmp_path / f"{name}.truth.jsonl").read_bytes() for name, _ in runs}
     assert data["a"] == data["b"] == data["c"]
-    assert truths["a"] == truths["b"] == truths["c"] != b""
+    assert truths["a"] == truths["b"] == truths["c"]
+    assert (truths["a"] != b"") == (mistakes > 0)
     assert data["a"][4:8] == b"\0\0\0\0"  # gzip mtime 0
 
 
