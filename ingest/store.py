@@ -33,6 +33,8 @@ _DUCK_TYPES = {
     pa.int64(): "BIGINT",
     pa.bool_(): "BOOLEAN",
     pa.float64(): "DOUBLE",
+    pa.float32(): "FLOAT",
+    pa.int8(): "TINYINT",
     pa.date32(): "DATE",
     pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
     pa.list_(pa.string()): "VARCHAR[]",
