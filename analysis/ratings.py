@@ -47,7 +47,8 @@ import time
 from dataclasses import dataclass, field
 from math import exp, sqrt
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import duckdb
 import numpy as np
@@ -154,16 +155,18 @@ def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
                                                                                 pl.len().alias("rows"))
 
 
-def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None) -> pl.DataFrame:
+def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
+            reference: bool = False) -> pl.DataFrame:
     """The ``ratings`` rows from ``_MATCHES``'s rows (a deal's players consecutive, deals in rating order),
     continuing from ``pools`` (a fresh start where a pool or player is missing), which are brought up to date
     in place (not ``seen``/``last``: the caller's, who knows the deals without results).
 
-    The players' states live in flat lists indexed by a number per pool and
-    player; the common deal (winners against losers) is rated inline by the
-    two-team closed form ``analysis/rating_update.py`` derives, the rest
-    through its ``rate``.  Only μ and σ need the deals one by one: which rows
-    are kept, ``games`` and ``deal_index`` are counted column-wise after.
+    The players' states live in flat arrays indexed by a number per pool and
+    player; the common deal (winners against losers) is rated by the two-team
+    closed form ``analysis/rating_update.py`` derives (``_rate_two``, or its
+    compiled projection ``analysis/_ratings.c`` unless ``reference``), the
+    rest through its ``rate``.  Only μ and σ need the deals one by one: which
+    rows are kept, ``games`` and ``deal_index`` are counted column-wise after.
     """
     pools = {} if pools is None else pools
     if frame.is_empty():
@@ -181,52 +184,98 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None) -> 
     for pool, _ in names:
         pools.setdefault(pool, PoolState())
     start = [pools[pool].players.get(player, (MU, SIGMA, 0)) for pool, player in names]
-    mu, sigma = [s[0] for s in start], [s[1] for s in start]
     keys = key.to_list()
     won, role, score = frame["won"].to_list(), frame["role"].to_list(), frame["score"].to_list()
-    out_mu = [0.0] * frame.height
-    out_sigma = [0.0] * frame.height
-    tau2, beta2, kappa = TAU * TAU, BETA * BETA, KAPPA
-    s = 0
-    for how, e in zip(kinds, ends):
-        if how == TWO:  # winners against losers: rating_update's two-team closed form, inline
-            ks, ws = keys[s:e], won[s:e]
-            vs = [sigma[k] * sigma[k] + tau2 for k in ks]
-            tw = tl = mw = ml = 0.0
-            for k, w, v in zip(ks, ws, vs):
-                if w:
-                    tw += v
-                    mw += mu[k]
-                else:
-                    tl += v
-                    ml += mu[k]
-            c = sqrt(tw + tl + 2 * beta2)
-            p = 1.0 / (1.0 + exp((ml - mw) / c))
-            q = 1.0 - p
-            # a player's share v/t of the side's Ω = ±t/c·q and Δ = t/c²·pq·sqrt(t)/c
-            step, shrink = q / c, p * q / (c * c * c)
-            dw, dl = shrink * sqrt(tw), shrink * sqrt(tl)
-            for r, k, w, v in zip(range(s, e), ks, ws, vs):
-                if w:
-                    out_mu[r] = mu[k] = mu[k] + v * step
-                    out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dw, kappa))
-                else:
-                    out_mu[r] = mu[k] = mu[k] - v * step
-                    out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dl, kappa))
-        elif how == MANY:
-            ks = keys[s:e]
-            teams, ranks = _teams(role[s:e], won[s:e], score[s:e])
-            new_mu, new_sigma = rate([mu[k] for k in ks], [sigma[k] for k in ks], teams, ranks)
-            for r, k, m_, s_ in zip(range(s, e), ks, new_mu, new_sigma):
-                out_mu[r] = mu[k] = m_
-                out_sigma[r] = sigma[k] = s_
-        s = e
+    two = None if reference else RATE_TWO
+    mu: Any
+    sigma: Any
+    out_mu: Any
+    out_sigma: Any
+    if two is None:  # the reference: plain lists
+        two, runs = _rate_two, (kinds, ends, keys, won)
+        mu, sigma = [s[0] for s in start], [s[1] for s in start]
+        out_mu, out_sigma = [0.0] * frame.height, [0.0] * frame.height
+    else:  # the accelerator reads and writes arrays
+        runs = (np.asarray(kinds, np.int8), np.asarray(ends, np.int64), key.to_numpy().astype(np.int64),
+                frame["won"].fill_null(False).cast(pl.Int8).to_numpy())
+        mu, sigma = np.array([s[0] for s in start]), np.array([s[1] for s in start])
+        out_mu, out_sigma = np.zeros(frame.height), np.zeros(frame.height)
+    d = 0
+    while (d := two(*runs, mu, sigma, out_mu, out_sigma, d, TAU * TAU, BETA * BETA, KAPPA)) < len(kinds):
+        s, e = ends[d - 1] if d else 0, ends[d]  # a deal of several teams: rating_update's rate
+        ks = keys[s:e]
+        teams, ranks = _teams(role[s:e], won[s:e], score[s:e])
+        new_mu, new_sigma = rate([float(mu[k]) for k in ks], [float(sigma[k]) for k in ks], teams, ranks)
+        for r, k, m_, s_ in zip(range(s, e), ks, new_mu, new_sigma):
+            out_mu[r] = mu[k] = m_
+            out_sigma[r] = sigma[k] = s_
+        d += 1
     rated = np.repeat(np.asarray(kinds) != SKIP, deals["rows"].to_numpy())
     kept = frame.with_columns(key.alias("key"), pl.Series("mu", out_mu, pl.Float64),
                               pl.Series("sigma", out_sigma, pl.Float64))
     if not rated.all():
         kept = kept.filter(pl.Series(rated))
-    return _counted(kept, pools, names, mu, sigma, start)
+    return _counted(kept, pools, names, [float(x) for x in mu], [float(x) for x in sigma], start)
+
+
+def _rate_two(kinds: list[int], ends: list[int], keys: list[int], won: list[bool | None], mu: list[float],
+              sigma: list[float], out_mu: list[float], out_sigma: list[float], first: int, tau2: float,
+              beta2: float, kappa: float) -> int:
+    """Rate the deals from ``first`` on that are winners against losers (``TWO``; ``SKIP`` passes), by
+    rating_update's two-team closed form, until a deal of several teams: its number (``len(kinds)``: done).
+
+    ``mu`` and ``sigma`` are the players' states (by key), ``out_mu`` and ``out_sigma`` each row's rating
+    after its deal.  The reference of ``analysis/_ratings.c``, which does the same operations in the same order.
+    """
+    for d in range(first, len(kinds)):
+        how = kinds[d]
+        if how == SKIP:
+            continue
+        if how != TWO:
+            return d
+        s, e = ends[d - 1] if d else 0, ends[d]
+        ks, ws = keys[s:e], won[s:e]
+        vs = [sigma[k] * sigma[k] + tau2 for k in ks]
+        tw = tl = mw = ml = 0.0
+        for k, w, v in zip(ks, ws, vs):
+            if w:
+                tw += v
+                mw += mu[k]
+            else:
+                tl += v
+                ml += mu[k]
+        c = sqrt(tw + tl + 2.0 * beta2)
+        p = 1.0 / (1.0 + exp((ml - mw) / c))
+        q = 1.0 - p
+        # a player's share v/t of the side's Ω = ±t/c·q and Δ = t/c²·pq·sqrt(t)/c
+        step, shrink = q / c, p * q / (c * c * c)
+        dw, dl = shrink * sqrt(tw), shrink * sqrt(tl)
+        for r, k, w, v in zip(range(s, e), ks, ws, vs):
+            if w:
+                out_mu[r] = mu[k] = mu[k] + v * step
+                out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dw, kappa))
+            else:
+                out_mu[r] = mu[k] = mu[k] - v * step
+                out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dl, kappa))
+    return len(kinds)
+
+
+def _load() -> Callable[..., int] | None:
+    """``analysis._ratings.rate_two``, or None: not built, switched off (``TAROCK_REFERENCE=1``), or it names
+    the kinds otherwise than this module."""
+    if os.environ.get("TAROCK_REFERENCE", "") not in ("", "0"):
+        return None
+    try:
+        from analysis import _ratings  # type: ignore[attr-defined]  # compiled: no stub
+    except ImportError:
+        return None
+    if (_ratings.SKIP, _ratings.TWO) != (SKIP, TWO):
+        return None
+    return cast(Callable[..., int], _ratings.rate_two)
+
+
+RATE_TWO = _load()
+"""The compiled two-team update (``analysis/_ratings.c``), or None: then ``_rate_two`` runs."""
 
 
 def _counted(kept: pl.DataFrame, pools: dict[Pool, PoolState], names: list[tuple[Pool, str]], mu: list[float],

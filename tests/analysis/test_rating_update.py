@@ -197,6 +197,8 @@ def test_ratings_follow_the_library_deal_by_deal(seed: int) -> None:
     }, schema_overrides={"date": pl.Date, "n_players": pl.Int32, "taroks": pl.Int32, "kings": pl.Int32,
                          "won": pl.Boolean})
     rated = compute(frame)
+    # the compiled two-team update (analysis/_ratings.c, when built) gives the reference's ratings bit for bit
+    assert compute(frame, reference=True).equals(rated)
     state = {p: (MU0, SIGMA0) for p in names}
     expected: list[tuple[str, str, float, float]] = []
     for i, (seated, roles, won, scores) in enumerate(deals):
