@@ -187,6 +187,7 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     keys = key.to_list()
     won, role, score = frame["won"].to_list(), frame["role"].to_list(), frame["score"].to_list()
     two = None if reference else RATE_TWO
+    runs: tuple[Any, ...]
     mu: Any
     sigma: Any
     out_mu: Any
