@@ -186,7 +186,7 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     start = [pools[pool].players.get(player, (MU, SIGMA, 0)) for pool, player in names]
     keys = key.to_list()
     won, role, score = frame["won"].to_list(), frame["role"].to_list(), frame["score"].to_list()
-    two = None if reference else RATE_TWO
+    two: Callable[..., int] | None = None if reference else RATE_TWO
     runs: tuple[Any, ...]
     mu: Any
     sigma: Any
