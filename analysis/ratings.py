@@ -186,19 +186,20 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     start = [pools[pool].players.get(player, (MU, SIGMA, 0)) for pool, player in names]
     keys = key.to_list()
     won, role, score = frame["won"].to_list(), frame["role"].to_list(), frame["score"].to_list()
-    two: Callable[..., int] | None = None if reference else RATE_TWO
+    compiled = None if reference else RATE_TWO
+    two: Callable[..., int]  # the reference on lists, or the accelerator on arrays
     runs: tuple[Any, ...]
     mu: Any
     sigma: Any
     out_mu: Any
     out_sigma: Any
-    if two is None:  # the reference: plain lists
-        two, runs = _rate_two, (kinds, ends, keys, won)
+    if compiled is None:  # the reference: plain lists
+        two, runs = cast(Callable[..., int], _rate_two), (kinds, ends, keys, won)
         mu, sigma = [s[0] for s in start], [s[1] for s in start]
         out_mu, out_sigma = [0.0] * frame.height, [0.0] * frame.height
     else:  # the accelerator reads and writes arrays
-        runs = (np.asarray(kinds, np.int8), np.asarray(ends, np.int64), key.to_numpy().astype(np.int64),
-                frame["won"].fill_null(False).cast(pl.Int8).to_numpy())
+        two, runs = compiled, (np.asarray(kinds, np.int8), np.asarray(ends, np.int64),
+                               key.to_numpy().astype(np.int64), frame["won"].fill_null(False).cast(pl.Int8).to_numpy())
         mu, sigma = np.array([s[0] for s in start]), np.array([s[1] for s in start])
         out_mu, out_sigma = np.zeros(frame.height), np.zeros(frame.height)
     d = 0
