@@ -137,9 +137,9 @@ class Rebuilt:
 
 
 _SIDES = ("declarer", "partner", "opponent")
-SKIP, TWO, MANY = 0, 1, 2
-"""How a deal is rated: not at all, winners against losers (the two-team closed form, inline), or several
-teams (``rating_update.rate``)."""
+SKIP, TWO, SIDES, PLACES = 0, 1, 2, 3
+"""How a deal is rated: not at all; winners against losers (the two-team closed form); several sides, each
+split by result (``rating_update.rate``); or each player alone, placed by score (a Klop; ``rate`` too)."""
 
 
 def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
@@ -148,8 +148,8 @@ def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
     declared = pl.col("role").is_in(_SIDES).all() & pl.col("won").is_not_null().all()
     scored = pl.col("score").is_not_null().all()
     sides = ((pl.col("role") == "opponent").cast(pl.Int8) * 2 + pl.col("won").cast(pl.Int8)).n_unique()
-    kind = (pl.when(declared & (pl.col("won").n_unique() > 1)).then(pl.when(sides == 2).then(TWO).otherwise(MANY))
-            .when(klop & scored & (pl.col("score").n_unique() > 1)).then(MANY)
+    kind = (pl.when(declared & (pl.col("won").n_unique() > 1)).then(pl.when(sides == 2).then(TWO).otherwise(SIDES))
+            .when(klop & scored & (pl.col("score").n_unique() > 1)).then(PLACES)
             .otherwise(SKIP))
     return frame.group_by("ruleset", "n_players", "g", maintain_order=True).agg(kind.alias("kind"),
                                                                                 pl.len().alias("rows"))
@@ -162,11 +162,10 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     in place (not ``seen``/``last``: the caller's, who knows the deals without results).
 
     The players' states live in flat arrays indexed by a number per pool and
-    player; the common deal (winners against losers) is rated by the two-team
-    closed form ``analysis/rating_update.py`` derives (``_rate_two``, or its
-    compiled projection ``analysis/_ratings.c`` unless ``reference``), the
-    rest through its ``rate``.  Only μ and σ need the deals one by one: which
-    rows are kept, ``games`` and ``deal_index`` are counted column-wise after.
+    player, and the deals are rated one by one by ``_rate_deals`` (or its
+    compiled projection ``analysis/_ratings.c``, unless ``reference``).  Only
+    μ and σ need the deals in turn: which rows are kept, ``games`` and
+    ``deal_index`` are counted column-wise after.
     """
     pools = {} if pools is None else pools
     if frame.is_empty():
@@ -184,34 +183,24 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     for pool, _ in names:
         pools.setdefault(pool, PoolState())
     start = [pools[pool].players.get(player, (MU, SIGMA, 0)) for pool, player in names]
-    keys = key.to_list()
-    won, role, score = frame["won"].to_list(), frame["role"].to_list(), frame["score"].to_list()
-    compiled = None if reference else RATE_TWO
-    two: Callable[..., int]  # the reference on lists, or the accelerator on arrays
-    runs: tuple[Any, ...]
-    mu: Any
-    sigma: Any
-    out_mu: Any
-    out_sigma: Any
-    if compiled is None:  # the reference: plain lists
-        two, runs = cast(Callable[..., int], _rate_two), (kinds, ends, keys, won)
-        mu, sigma = [s[0] for s in start], [s[1] for s in start]
-        out_mu, out_sigma = [0.0] * frame.height, [0.0] * frame.height
-    else:  # the accelerator reads and writes arrays
-        two, runs = compiled, (np.asarray(kinds, np.int8), np.asarray(ends, np.int64),
-                               key.to_numpy().astype(np.int64), frame["won"].fill_null(False).cast(pl.Int8).to_numpy())
+    compiled = None if reference else RATE
+    if compiled is None:  # the reference, on plain lists
+        rate_deals: Callable[..., None] = _rate_deals
+        runs: tuple[Any, ...] = (kinds, ends, key.to_list(), frame["won"].to_list(),
+                                 (frame["role"] == "opponent").to_list(), frame["score"].to_list())
+        mu: Any = [s[0] for s in start]
+        sigma: Any = [s[1] for s in start]
+        out_mu: Any = [0.0] * frame.height
+        out_sigma: Any = [0.0] * frame.height
+    else:  # the accelerator, on arrays
+        rate_deals = compiled
+        runs = (np.asarray(kinds, np.int8), np.asarray(ends, np.int64), key.to_numpy().astype(np.int64),
+                frame["won"].fill_null(False).cast(pl.Int8).to_numpy(),
+                (frame["role"] == "opponent").fill_null(False).cast(pl.Int8).to_numpy(),
+                frame["score"].fill_null(0).cast(pl.Int64).to_numpy())
         mu, sigma = np.array([s[0] for s in start]), np.array([s[1] for s in start])
         out_mu, out_sigma = np.zeros(frame.height), np.zeros(frame.height)
-    d = 0
-    while (d := two(*runs, mu, sigma, out_mu, out_sigma, d, TAU * TAU, BETA * BETA, KAPPA)) < len(kinds):
-        s, e = ends[d - 1] if d else 0, ends[d]  # a deal of several teams: rating_update's rate
-        ks = keys[s:e]
-        teams, ranks = _teams(role[s:e], won[s:e], score[s:e])
-        new_mu, new_sigma = rate([float(mu[k]) for k in ks], [float(sigma[k]) for k in ks], teams, ranks)
-        for r, k, m_, s_ in zip(range(s, e), ks, new_mu, new_sigma):
-            out_mu[r] = mu[k] = m_
-            out_sigma[r] = sigma[k] = s_
-        d += 1
+    rate_deals(*runs, mu, sigma, out_mu, out_sigma, TAU * TAU, BETA * BETA, KAPPA)
     rated = np.repeat(np.asarray(kinds) != SKIP, deals["rows"].to_numpy())
     kept = frame.with_columns(key.alias("key"), pl.Series("mu", out_mu, pl.Float64),
                               pl.Series("sigma", out_sigma, pl.Float64))
@@ -220,64 +209,67 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     return _counted(kept, pools, names, [float(x) for x in mu], [float(x) for x in sigma], start)
 
 
-def _rate_two(kinds: list[int], ends: list[int], keys: list[int], won: list[bool | None], mu: list[float],
-              sigma: list[float], out_mu: list[float], out_sigma: list[float], first: int, tau2: float,
-              beta2: float, kappa: float) -> int:
-    """Rate the deals from ``first`` on that are winners against losers (``TWO``; ``SKIP`` passes), by
-    rating_update's two-team closed form, until a deal of several teams: its number (``len(kinds)``: done).
+def _rate_deals(kinds: list[int], ends: list[int], keys: list[int], won: list[bool | None],
+                opponent: list[bool | None], score: list[int | None], mu: list[float], sigma: list[float],
+                out_mu: list[float], out_sigma: list[float], tau2: float, beta2: float, kappa: float) -> None:
+    """Rate the deals in order: ``mu`` and ``sigma`` are the players' states (by key), written in place, and
+    ``out_mu``, ``out_sigma`` each row's rating after its deal.  Winners against losers (``TWO``) by
+    rating_update's two-team closed form, inline; ``SIDES`` and ``PLACES`` through its ``rate``.
 
-    ``mu`` and ``sigma`` are the players' states (by key), ``out_mu`` and ``out_sigma`` each row's rating
-    after its deal.  The reference of ``analysis/_ratings.c``, which does the same operations in the same order.
+    The reference of ``analysis/_ratings.c``, which does the same operations in the same order.
     """
-    for d in range(first, len(kinds)):
-        how = kinds[d]
-        if how == SKIP:
-            continue
-        if how != TWO:
-            return d
-        s, e = ends[d - 1] if d else 0, ends[d]
-        ks, ws = keys[s:e], won[s:e]
-        vs = [sigma[k] * sigma[k] + tau2 for k in ks]
-        tw = tl = mw = ml = 0.0
-        for k, w, v in zip(ks, ws, vs):
-            if w:
-                tw += v
-                mw += mu[k]
-            else:
-                tl += v
-                ml += mu[k]
-        c = sqrt(tw + tl + 2.0 * beta2)
-        p = 1.0 / (1.0 + exp((ml - mw) / c))
-        q = 1.0 - p
-        # a player's share v/t of the side's Ω = ±t/c·q and Δ = t/c²·pq·sqrt(t)/c
-        step, shrink = q / c, p * q / (c * c * c)
-        dw, dl = shrink * sqrt(tw), shrink * sqrt(tl)
-        for r, k, w, v in zip(range(s, e), ks, ws, vs):
-            if w:
-                out_mu[r] = mu[k] = mu[k] + v * step
-                out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dw, kappa))
-            else:
-                out_mu[r] = mu[k] = mu[k] - v * step
-                out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dl, kappa))
-    return len(kinds)
+    s = 0
+    for how, e in zip(kinds, ends):
+        if how == TWO:
+            ks, ws = keys[s:e], won[s:e]
+            vs = [sigma[k] * sigma[k] + tau2 for k in ks]
+            tw = tl = mw = ml = 0.0
+            for k, w, v in zip(ks, ws, vs):
+                if w:
+                    tw += v
+                    mw += mu[k]
+                else:
+                    tl += v
+                    ml += mu[k]
+            c = sqrt(tw + tl + 2.0 * beta2)
+            p = 1.0 / (1.0 + exp((ml - mw) / c))
+            q = 1.0 - p
+            # a player's share v/t of the side's Ω = ±t/c·q and Δ = t/c²·pq·sqrt(t)/c
+            step, shrink = q / c, p * q / (c * c * c)
+            dw, dl = shrink * sqrt(tw), shrink * sqrt(tl)
+            for r, k, w, v in zip(range(s, e), ks, ws, vs):
+                if w:
+                    out_mu[r] = mu[k] = mu[k] + v * step
+                    out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dw, kappa))
+                else:
+                    out_mu[r] = mu[k] = mu[k] - v * step
+                    out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dl, kappa))
+        elif how != SKIP:
+            ks = keys[s:e]
+            teams, ranks = _teams(how, opponent[s:e], won[s:e], score[s:e])
+            new_mu, new_sigma = rate([mu[k] for k in ks], [sigma[k] for k in ks], teams, ranks)
+            for r, k, m_, s_ in zip(range(s, e), ks, new_mu, new_sigma):
+                out_mu[r] = mu[k] = m_
+                out_sigma[r] = sigma[k] = s_
+        s = e
 
 
-def _load() -> Callable[..., int] | None:
-    """``analysis._ratings.rate_two``, or None: not built, switched off (``TAROCK_REFERENCE=1``), or it names
-    the kinds otherwise than this module."""
+def _load() -> Callable[..., None] | None:
+    """``analysis._ratings.rate_deals``, or None: not built, switched off (``TAROCK_REFERENCE=1``), or it
+    numbers the kinds otherwise than this module."""
     if os.environ.get("TAROCK_REFERENCE", "") not in ("", "0"):
         return None
     try:
         from analysis import _ratings  # type: ignore[attr-defined]  # compiled: no stub
     except ImportError:
         return None
-    if (_ratings.SKIP, _ratings.TWO) != (SKIP, TWO):
+    if (_ratings.SKIP, _ratings.TWO, _ratings.SIDES, _ratings.PLACES) != (SKIP, TWO, SIDES, PLACES):
         return None
-    return cast(Callable[..., int], _ratings.rate_two)
+    return cast(Callable[..., None], _ratings.rate_deals)
 
 
-RATE_TWO = _load()
-"""The compiled two-team update (``analysis/_ratings.c``), or None: then ``_rate_two`` runs."""
+RATE = _load()
+"""The compiled ``_rate_deals`` (``analysis/_ratings.c``), or None: then the reference runs."""
 
 
 def _counted(kept: pl.DataFrame, pools: dict[Pool, PoolState], names: list[tuple[Pool, str]], mu: list[float],
@@ -301,16 +293,17 @@ def _counted(kept: pl.DataFrame, pools: dict[Pool, PoolState], names: list[tuple
     return _rows(kept)
 
 
-def _teams(roles: list[str | None], won: list[bool | None],
+def _teams(how: int, opponent: list[bool | None], won: list[bool | None],
            scores: list[int | None]) -> tuple[list[list[int]], list[int]]:
-    """The teams (positions in the deal) and their places of a deal ``_kinds`` rates as ``MANY``: a Klop's
-    players each alone, placed by score (equal scores share a place); else the sides split by result."""
-    if roles[0] == "klop":
+    """The teams (positions in the deal) and their places of a deal rated as ``SIDES`` or ``PLACES``: a
+    Klop's players each alone, placed by score (equal scores share a place); else the sides (opponents or
+    not) split by result, in the order they first sit, the winners first."""
+    if how == PLACES:
         known = [x for x in scores if x is not None]
         return [[i] for i in range(len(known))], [1 + sum(1 for o in known if o > x) for x in known]
-    sides: dict[tuple[bool, bool | None], list[int]] = {}
-    for i, (role, w) in enumerate(zip(roles, won)):
-        sides.setdefault((role == "opponent", w), []).append(i)
+    sides: dict[tuple[bool | None, bool | None], list[int]] = {}
+    for i, (side, w) in enumerate(zip(opponent, won)):
+        sides.setdefault((side, w), []).append(i)
     return list(sides.values()), [1 if w else 2 for _, w in sides]
 
 
