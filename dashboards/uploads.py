@@ -131,7 +131,7 @@ def _write_new(path: Path, data: bytes) -> None:
 def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResult:
     """Check every ``(name, content)`` upload, then ingest the accepted ones into ``store_dir`` in one run.
 
-    The store's ratings are rebuilt after (``analysis.ratings.rebuild``).
+    The store's ratings are brought up to date after (``analysis.ratings.update``: the new deals only).
     Raises what ``ingest.commands.ingest`` raises (``StoreBusy`` while another
     ingest holds the store, ``GenerationMismatch`` for a store scored under
     other options).
