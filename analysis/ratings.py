@@ -74,9 +74,11 @@ FROM deals WHERE status <> 'error'
 """Every deal not in error numbered ``g`` (from 1) in its pool's rating order; a temp table the next queries share."""
 
 _POOLS = """
-SELECT ruleset, n_players, max(g) AS seen, arg_max(content_hash, g) AS last FROM rating_order GROUP BY ALL
+SELECT ruleset, n_players, max(g) AS seen, arg_max(content_hash, g) AS last, list(DISTINCT shard) AS shards
+FROM rating_order GROUP BY ALL
 """
-"""Each pool's deals in order so far: how many, and the last one's content hash (its next ``PoolState``)."""
+"""Each pool's deals in order so far: how many, the last one's content hash, and the shards holding them (its
+next ``PoolState``)."""
 
 _TAKEN = """
 SELECT o.ruleset, o.n_players, o.content_hash
@@ -115,13 +117,17 @@ class PoolState:
 
     ``seen``: the pool's deals (not in error) taken so far in rating order, rated or not; ``last``: the
     content hash of the last of them; ``rated``: the deals rated (the next ``deal_index``); ``players``:
-    each player's μ, σ and rated deals, at full precision (the table stores them as float32).
+    each player's μ, σ and rated deals, at full precision (the table stores them as float32); ``shards``:
+    the shards their rows were read from (sorted).  A shard gone from the store (hidden by a group shard that
+    scored its sessions again with a later part, or retired with an edited file) may have taken results
+    with it that the ratings were built on, so its pool is rated again.
     """
 
     seen: int = 0
     last: str = ""
     rated: int = 0
     players: dict[str, tuple[float, float, int]] = field(default_factory=dict)
+    shards: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,13 +328,15 @@ def _read_state(path: Path) -> dict[Pool, PoolState] | None:
     if STATE_KEY not in meta:
         return None
     return {(p["ruleset"], p["n_players"]): PoolState(p["seen"], p["last"], p["rated"],
-                                                      {name: (m, s, g) for name, m, s, g in p["players"]})
+                                                      {name: (m, s, g) for name, m, s, g in p["players"]},
+                                                      p["shards"])
             for p in json.loads(meta[STATE_KEY])}
 
 
 def _state_json(pools: dict[Pool, PoolState]) -> bytes:
     """The states as JSON (a float's ``repr`` reads back as the same float, so a continuation is exact)."""
     return json.dumps([{"ruleset": r, "n_players": n, "seen": s.seen, "last": s.last, "rated": s.rated,
+                        "shards": s.shards,
                         "players": [[name, *v] for name, v in sorted(s.players.items())]}
                        for (r, n), s in sorted(pools.items())]).encode()
 
@@ -350,7 +358,7 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
         con = open_store(store_dir)
         try:
             con.execute(_ORDER)
-            now = {(r, n): (seen, last) for r, n, seen, last in con.sql(_POOLS).fetchall()}
+            now = {(r, n): (seen, last, sorted(shards)) for r, n, seen, last, shards in con.sql(_POOLS).fetchall()}
             pools, after, restarted = _plan(con, stored, now)
             frame = con.sql(_MATCHES, params={**_pool_list(after), "after": list(after.values())}).pl() \
                 if after else None
@@ -359,8 +367,8 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
         if frame is None and path.exists() and stored is not None:
             return Rebuilt(0, 0, path, time.perf_counter() - began)
         rated = compute(frame if frame is not None else _empty_matches(), pools)
-        for pool, (seen, last) in now.items():
-            pools[pool].seen, pools[pool].last = seen, last
+        for pool, (seen, last, shards) in now.items():
+            pools[pool].seen, pools[pool].last, pools[pool].shards = seen, last, shards
         table = _table(rated)
         if stored is not None and path.exists():
             kept = [pool for pool in stored if pool not in after or after[pool] > 0]
@@ -381,9 +389,10 @@ deals against 11.1 with a dictionary), the text columns by dictionary."""
 
 
 def _plan(con: duckdb.DuckDBPyConnection, stored: dict[Pool, PoolState] | None,
-          now: dict[Pool, tuple[int, str]]) -> tuple[dict[Pool, PoolState], dict[Pool, int], int]:
+          now: dict[Pool, tuple[int, str, list[str]]]) -> tuple[dict[Pool, PoolState], dict[Pool, int], int]:
     """The states to continue from, the place after which each pool with new deals is rated, and how many
-    stored pools start again (a new deal sorts among their taken ones)."""
+    stored pools start again (a new deal sorts among their taken ones, or a shard they were read from is
+    gone)."""
     pools = dict(stored or {})
     still: set[Pool] = set()
     if pools:
@@ -392,8 +401,8 @@ def _plan(con: duckdb.DuckDBPyConnection, stored: dict[Pool, PoolState] | None,
         still = {(r, n) for r, n, h in rows if h == pools[(r, n)].last}
     restarted = 0
     after: dict[Pool, int] = {}
-    for pool, (seen, _) in now.items():
-        if pool in still:
+    for pool, (seen, _, shards) in now.items():
+        if pool in still and set(pools[pool].shards) <= set(shards):
             if seen > pools[pool].seen:
                 after[pool] = pools[pool].seen
             continue

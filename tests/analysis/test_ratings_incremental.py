@@ -166,3 +166,27 @@ def test_filters_keep_the_deals_deals_keeps(grown: tuple[Path, list[Any]], filte
         expected = set(handle.query(f"SELECT d.deal_id FROM deals d WHERE {' AND '.join(d)}"
                                     " AND d.deal_id IN (SELECT deal_id FROM ratings)")["deal_id"].to_list())
     assert kept == expected and kept
+
+
+def test_a_session_scored_again_with_its_later_part_rates_its_pool_again(tmp_path: Path) -> None:
+    """A later ingest adds deals to a stored session: a group shard scores the session whole again (its radelci
+    run across both parts), hiding the first part's shard, whose results the ratings were built on; the pool
+    is rated again from its start, and equals a rebuild."""
+    store = tmp_path / "store"
+    records = part(5, "2024-03", 16, (4,))
+    for seq, record in enumerate(records, 1):  # the same four at the table, each keeping their seat's cards
+        seat = dict(zip(record["players"], ["Ana", "Bor", "Cene", "Dana"]))
+        record["players"] = list(seat.values())
+        record["hands"] = {seat[p]: cards for p, cards in record["hands"].items()}
+        if record.get("declarer") is not None:
+            record["declarer"] = seat[record["declarer"]]
+        record["session"], record["seq"], record["date"] = "club", seq, "2024-03-01"
+    updates = []
+    for name, half in (("first", records[:8]), ("second", records[8:])):
+        run_ingest([write_jsonl(tmp_path / f"{name}.jsonl", half)], store, "local:1", quiet=True)
+        updates.append(ratings.update(store))
+    assert updates[0].restarted == 0 and updates[1].restarted == 1
+    table, state = ratings_file(store)
+    assert table.num_rows > 0 and state[("slovenian", 4)].seen == 16
+    again, again_state = rebuilt(store)
+    assert again.equals(table) and again_state == state
