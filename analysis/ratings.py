@@ -1,4 +1,4 @@
-"""Player ratings with their uncertainty: the derived ``ratings`` table, kept up to date from the store, and read back.
+"""Player ratings with their uncertainty: the derived ``ratings`` table, kept up to date, and read back.
 
 Each rated deal is one match (docs/analysis.md, Ratings), rated with
 OpenSkill's Plackett-Luce model (``analysis/rating_update.py``), in its own
@@ -71,7 +71,8 @@ SELECT shard, source_file, source_line, deal_id, content_hash, ruleset, n_player
                           ORDER BY date NULLS LAST, session NULLS LAST, seq NULLS LAST, deal_id, content_hash) AS g
 FROM deals WHERE status <> 'error'
 """
-"""Every deal not in error numbered ``g`` (from 1) in its pool's rating order; a temp table the next queries share."""
+"""Every deal not in error numbered ``g`` (from 1) in its pool's rating order: a temp table the next
+queries share."""
 
 _POOLS = """
 SELECT ruleset, n_players, max(g) AS seen, arg_max(content_hash, g) AS last, list(DISTINCT shard) AS shards
@@ -154,7 +155,8 @@ def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
     declared = pl.col("role").is_in(_SIDES).all() & pl.col("won").is_not_null().all()
     scored = pl.col("score").is_not_null().all()
     sides = ((pl.col("role") == "opponent").cast(pl.Int8) * 2 + pl.col("won").cast(pl.Int8)).n_unique()
-    kind = (pl.when(declared & (pl.col("won").n_unique() > 1)).then(pl.when(sides == 2).then(TWO).otherwise(SIDES))
+    two_or_more = pl.when(sides == 2).then(TWO).otherwise(SIDES)
+    kind = (pl.when(declared & (pl.col("won").n_unique() > 1)).then(two_or_more)
             .when(klop & scored & (pl.col("score").n_unique() > 1)).then(PLACES)
             .otherwise(SKIP))
     return frame.group_by("ruleset", "n_players", "g", maintain_order=True).agg(kind.alias("kind"),
@@ -181,8 +183,9 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
     deals = _kinds(frame)
     kinds = deals["kind"].to_list()
     ends = deals["rows"].cum_sum().to_list()
-    key = frame.select(pl.struct("ruleset", "n_players", "player").rank("dense").cast(pl.Int64) - 1).to_series()
-    known = frame.select("ruleset", "n_players", "player").with_columns(key.alias("key")).unique("key").sort("key")
+    who = frame.select("ruleset", "n_players", "player")
+    key = who.select(pl.struct(pl.all()).rank("dense").cast(pl.Int64) - 1).to_series()
+    known = who.with_columns(key.alias("key")).unique("key").sort("key")
     names: list[tuple[Pool, str]] = [((r, n), p) for r, n, p in
                                      zip(known["ruleset"].to_list(), known["n_players"].to_list(),
                                          known["player"].to_list())]
@@ -358,7 +361,8 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
         con = open_store(store_dir)
         try:
             con.execute(_ORDER)
-            now = {(r, n): (seen, last, sorted(shards)) for r, n, seen, last, shards in con.sql(_POOLS).fetchall()}
+            now = {(r, n): (seen, last, sorted(shards))
+                   for r, n, seen, last, shards in con.sql(_POOLS).fetchall()}
             pools, after, restarted = _plan(con, stored, now)
             frame = con.sql(_MATCHES, params={**_pool_list(after), "after": list(after.values())}).pl() \
                 if after else None
@@ -382,8 +386,9 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
     return Rebuilt(deals, rated.height, path, time.perf_counter() - began, restarted)
 
 
-_WRITE: dict[str, Any] = {"compression": "zstd", "use_dictionary": ["ruleset", "deal_id", "contract", "player"],
-                          "column_encoding": {"mu": "BYTE_STREAM_SPLIT", "sigma": "BYTE_STREAM_SPLIT"}}
+_WRITE: dict[str, Any] = {
+    "compression": "zstd", "use_dictionary": ["ruleset", "deal_id", "contract", "player"],
+    "column_encoding": {"mu": "BYTE_STREAM_SPLIT", "sigma": "BYTE_STREAM_SPLIT"}}
 """How the file is written: μ and σ split by byte (their exponent bytes compress well; 7.2 MiB for 200,000
 deals against 11.1 with a dictionary), the text columns by dictionary."""
 
@@ -499,7 +504,8 @@ def current(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 
 def history(store: Store, players: list[str], filters: Filters = NO_FILTERS) -> pl.DataFrame:
     """The rating after every filtered deal of these players, in order (the rating-band chart's rows)."""
-    return run(store, _HISTORY, where=rated_where(filters), players=param("h_players", players), z=param("r_z", Z))
+    return run(store, _HISTORY, where=rated_where(filters), players=param("h_players", players),
+               z=param("r_z", Z))
 
 
 def has_ratings(store: Store) -> bool:
