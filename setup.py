@@ -4,7 +4,8 @@ pyproject.toml.
 ``optional=True``: where no C compiler or Python headers are found the build skips an extension and the
 package runs on the pure-Python reference (``tarock.accel``, ``tarock.accel.scorer``; ingest's usual path
 instead of its bulk path, ``ingest.bulk``; the simulator's Python players, ``tarock.sim.players``;
-``tarock check``'s usual path instead of its fast path, ``tarock.check.fast``).  ``ingest._bulkrows``,
+``tarock check``'s usual path instead of its fast path, ``tarock.check.fast``; the ratings' two-team update in
+Python, ``analysis.ratings``).  ``ingest._bulkrows``,
 ``tarock.sim._simplay``, ``tarock.accel._solver`` and ``tarock.accel._checkline`` reach the rules kernel through
 the capsule ``tarock/accel/kernel.h`` declares, so they include that directory.
 """
@@ -27,4 +28,7 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                    Extension("tarock.accel._checkline", ["tarock/accel/_checkline.c"], optional=True,
                              include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
-                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"])])
+                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
+                   # no fused multiply-add: the ratings come out as the Python reference's, bit for bit
+                   Extension("analysis._ratings", ["analysis/_ratings.c"], optional=True,
+                             extra_compile_args=["-O2", "-ffp-contract=off"])])

@@ -28,7 +28,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.ratings import rebuild as rebuild_ratings
+from analysis.ratings import update as update_ratings
 from dashboards.launch import MAX_UPLOAD_MB
 from ingest.commands import ingest
 from ingest.coordinator import IngestSummary
@@ -131,7 +131,7 @@ def _write_new(path: Path, data: bytes) -> None:
 def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResult:
     """Check every ``(name, content)`` upload, then ingest the accepted ones into ``store_dir`` in one run.
 
-    The store's ratings are rebuilt after (``analysis.ratings.rebuild``).
+    The store's ratings are brought up to date after (``analysis.ratings.update``: the new deals only).
     Raises what ``ingest.commands.ingest`` raises (``StoreBusy`` while another
     ingest holds the store, ``GenerationMismatch`` for a store scored under
     other options).
@@ -168,7 +168,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResu
                 result.stored_as[name] = str(path)
         if accepted:
             result.summary = ingest(accepted, store_dir, executor="local:1", quiet=True)
-            rebuild_ratings(store_dir)  # as `tarock ingest` does: the Players page's ratings include the upload
+            update_ratings(store_dir)  # as `tarock ingest` does: the Players page's ratings include the upload
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return result

@@ -239,22 +239,22 @@ INGEST_RUNS = pa.schema([
 ])
 
 RATINGS = pa.schema([
-    pa.field("deal_id", _STR, nullable=False),
-    pa.field("content_hash", _STR, nullable=False),
     pa.field("ruleset", _STR, nullable=False),
     pa.field("n_players", _I32, nullable=False),
-    pa.field("deal_index", _I64, nullable=False),
+    pa.field("deal_index", _I32, nullable=False),
+    pa.field("deal_id", _STR, nullable=False),
     pa.field("date", pa.date32()),
+    pa.field("contract", _STR),
     pa.field("player", _STR, nullable=False),
     pa.field("games", _I32, nullable=False),
-    pa.field("mu", pa.float64(), nullable=False),
-    pa.field("sigma", pa.float64(), nullable=False),
-    pa.field("ordinal", pa.float64(), nullable=False),
-    pa.field("taroks", _I32),
-    pa.field("kings", _I32),
+    pa.field("mu", pa.float32(), nullable=False),
+    pa.field("sigma", pa.float32(), nullable=False),
+    pa.field("taroks", pa.int8()),
+    pa.field("kings", pa.int8()),
 ])
-"""A derived table: each player's rating after every rated deal (``analysis/ratings.py`` builds it from
-``deals`` and ``results`` into ``<generation>/ratings/ratings.parquet``; docs/analysis.md, Ratings)."""
+"""A derived table: each player's rating after every rated deal (``analysis/ratings.py`` keeps it from
+``deals``, ``results`` and ``hands`` in ``<generation>/ratings/ratings.parquet``; docs/analysis.md, Ratings).
+Only what the pages read, in small types: a deal's filters apply to its own ``date`` and ``contract``."""
 
 CARD_ANALYSIS = pa.schema([
     pa.field("deal_id", _STR, nullable=False),

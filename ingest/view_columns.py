@@ -93,10 +93,9 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ('engine_version', 'VARCHAR'), ('options_json', 'VARCHAR'), ('executor', 'VARCHAR'),
     ),
     'ratings': (
-        ('deal_id', 'VARCHAR'), ('content_hash', 'VARCHAR'), ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'),
-        ('deal_index', 'BIGINT'), ('date', 'DATE'), ('player', 'VARCHAR'), ('games', 'INTEGER'),
-        ('mu', 'DOUBLE'), ('sigma', 'DOUBLE'), ('ordinal', 'DOUBLE'), ('taroks', 'INTEGER'),
-        ('kings', 'INTEGER'),
+        ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'), ('deal_index', 'INTEGER'), ('deal_id', 'VARCHAR'),
+        ('date', 'DATE'), ('contract', 'VARCHAR'), ('player', 'VARCHAR'), ('games', 'INTEGER'),
+        ('mu', 'FLOAT'), ('sigma', 'FLOAT'), ('taroks', 'TINYINT'), ('kings', 'TINYINT'),
     ),
     'card_analysis': (
         ('deal_id', 'VARCHAR'), ('trick', 'INTEGER'), ('order', 'INTEGER'), ('player', 'VARCHAR'),

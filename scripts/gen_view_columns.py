@@ -26,6 +26,8 @@ DUCK_TYPES = {
     pa.int64(): "BIGINT",
     pa.bool_(): "BOOLEAN",
     pa.float64(): "DOUBLE",
+    pa.float32(): "FLOAT",
+    pa.int8(): "TINYINT",
     pa.date32(): "DATE",
     pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
     pa.list_(pa.string()): "VARCHAR[]",

@@ -470,9 +470,9 @@ def ingest(
         raise typer.Exit(2) from None
     print_summary(summary)
     try:
-        _rebuild_ratings(target, quiet)
-    except StoreBusy as exc:  # another ingest took the store meanwhile: it rebuilds them when it ends
-        typer.echo(f"tarock: ratings not rebuilt: {exc}", err=True)
+        _rate(target, quiet, incremental=True)
+    except StoreBusy as exc:  # another ingest took the store meanwhile: it updates them when it ends
+        typer.echo(f"tarock: ratings not updated: {exc}", err=True)
     raise typer.Exit(summary.exit_code)
 
 
@@ -481,13 +481,15 @@ ratings_app = typer.Typer(help="Player ratings (OpenSkill Plackett-Luce, per rul
 app.add_typer(ratings_app, name="ratings")
 
 
-def _rebuild_ratings(store: Path, quiet: bool = False) -> None:
-    """Rebuild the store's derived ``ratings`` table (docs/analysis.md, Ratings) and say so in one line."""
-    from analysis.ratings import rebuild
+def _rate(store: Path, quiet: bool = False, *, incremental: bool) -> None:
+    """Bring the store's derived ``ratings`` table up to date (``incremental``: only the new deals) or rebuild
+    it (docs/analysis.md, Ratings), and say so in one line."""
+    from analysis.ratings import rebuild, update
 
-    done = rebuild(store)
+    done = (update if incremental else rebuild)(store)
     if not quiet:
-        typer.echo(f"ratings: {done.deals:,} deals rated, {done.rows:,} rows in {done.seconds:.1f}s")
+        again = f", {done.restarted} pool(s) rated again from the start" if done.restarted else ""
+        typer.echo(f"ratings: {done.deals:,} deals rated, {done.rows:,} rows in {done.seconds:.1f}s{again}")
 
 
 @ratings_app.command("rebuild")
@@ -500,7 +502,7 @@ def ratings_rebuild(store: StoreOption = None) -> None:
     from ingest.layout import StoreBusy
 
     try:
-        _rebuild_ratings(existing_store(resolve_store(store)))
+        _rate(existing_store(resolve_store(store)), incremental=False)
     except (NoStore, StoreBusy) as exc:
         _error(exc)
         raise typer.Exit(2) from None

@@ -189,8 +189,8 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Store:
                         list(row))
         for index, (deal, player, taroks, kings) in enumerate(HANDS):
             n = 3 if deal.startswith("s2") else 4
-            con.execute("INSERT INTO ratings VALUES (?, ?, 'slovenian', ?, ?, NULL, ?, ?, 25, 8, 1, ?, ?)",
-                        [deal, f"hash-{deal}", n, index, player, index + 1, taroks, kings])
+            con.execute("INSERT INTO ratings VALUES ('slovenian', ?, ?, ?, NULL, NULL, ?, ?, 25, 8, ?, ?)",
+                        [n, index, deal, player, index + 1, taroks, kings])
     return Store(file)
 
 
