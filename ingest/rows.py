@@ -113,18 +113,21 @@ class _Keys:
     """The deal key columns of a partition's deals, ready to repeat for child rows."""
 
     def __init__(self, deals: pa.Table) -> None:
-        self._columns: list[tuple[np.ndarray | None, pa.Array]] = []
-        """Per key column: the indices of a dictionary-encoded one (None: all distinct, in deal order), and
-        its dictionary; or, for one that is not a string, its values as numpy and the column."""
+        self._columns: list[tuple[np.ndarray | None, pa.Array, np.ndarray | None]] = []
+        """Per key column: the indices of a dictionary-encoded one (None: all distinct, in deal order), its
+        dictionary, and which deals hold null (None: none; a ``deal_id`` the views derive); or, for one that
+        is not a string, its values as numpy and the column."""
         for name in _KEY_NAMES:
             column = deals[name].combine_chunks()
             if column.type != pa.string():
-                self._columns.append((column.to_numpy(), column))
+                self._columns.append((column.to_numpy(), column, None))
                 continue
             encoded = pc.dictionary_encode(column)
             assert isinstance(encoded, pa.DictionaryArray)  # an array's encoding is one array
-            distinct = len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
-            self._columns.append((None if distinct else encoded.indices.to_numpy(), encoded.dictionary))
+            nulls = encoded.indices.is_null().to_numpy(zero_copy_only=False) if column.null_count else None
+            distinct = nulls is None and len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
+            self._columns.append((None if distinct else encoded.indices.fill_null(0).to_numpy(),
+                                  encoded.dictionary, nulls))
 
     def table(self, parents: np.ndarray, schema: pa.Schema, columns: list[pa.Array]) -> pa.Table:
         """A child table: the key columns of each row's deal (``parents``), then its own ``columns``.
@@ -135,14 +138,27 @@ class _Keys:
         """
         parents = np.asarray(parents, np.int32)
         keys: list[pa.Array] = []
-        for indices, values in self._columns:
+        for indices, values, nulls in self._columns:
             if values.type != pa.string():
                 assert indices is not None  # a column that is not a string keeps its values (``__init__``)
                 keys.append(pa.array(indices[parents]))
+            elif nulls is not None:
+                assert indices is not None  # a column holding a null is never "all distinct" (``__init__``)
+                keys.append(pa.DictionaryArray.from_arrays(pa.array(indices[parents], mask=nulls[parents]), values,
+                                                           safe=False))
             else:
                 keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values,
                                                            safe=False))  # indices of these very values
         return pa.Table.from_arrays(keys + columns, names=schema.names)
+
+
+def _derivable_ids_nulled(deals: pa.Table) -> pa.Table:
+    """``deals`` with null for each ``deal_id`` the views derive from ``content_hash``
+    (``ingest.schema.DEAL_ID_VIEW``): a record's own ``id`` is kept, its content id is not."""
+    ids = deals["deal_id"]
+    derived = pc.equal(ids, pc.utf8_slice_codeunits(deals["content_hash"], 0, 16))
+    return deals.set_column(deals.schema.get_field_index("deal_id"), deals.schema.field("deal_id"),
+                            pc.if_else(derived, pa.scalar(None, pa.string()), ids))
 
 
 def _owned_by(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -211,7 +227,7 @@ class _PartitionRows:
 
     def tables(self) -> dict[str, pa.Table]:
         """The partition's tables, by name (without the partition columns)."""
-        deals = self._deals_table()
+        deals = _derivable_ids_nulled(self._deals_table())
         keys = _Keys(deals)
         out = {"deals": deals, "results": self._results_table(keys, deals)}
         for name in ("findings", "bids", "announcements"):

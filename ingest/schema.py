@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ingest.hand_features import hand_feature_sql
 from tarock.rules.rulesets import ALL_COMPONENTS
 
 PARTITION_COLUMNS = ("ruleset", "n_players")
@@ -39,7 +40,7 @@ _BOOL: pa.DataType = pa.bool_()
 _STRS: pa.DataType = pa.list_(pa.string())
 
 DEAL_KEY: tuple[pa.Field, ...] = (
-    pa.field("deal_id", _STR, nullable=False),
+    pa.field("deal_id", _STR),  # null in the files when the views derive it (``DEAL_ID_VIEW``)
     pa.field("content_hash", _STR, nullable=False),
     pa.field("source_file", _STR, nullable=False),
     pa.field("source_line", _I64, nullable=False),
@@ -52,6 +53,17 @@ one file; a group shard (``ingest.groups``) holds several files, so there
 ``source_file`` is needed too.  The views hide the copies listed in
 ``duplicates`` by those two columns (cheap to read: ``shard`` is one
 dictionary value per file), and by the three while a group is seen.
+"""
+
+DEAL_ID_VIEW = "coalesce(deal_id, left(content_hash, 16))"
+"""The views' ``deal_id``: the stored one, or, where the files hold null, the first 16 hex digits of
+``content_hash``.
+
+A record without an ``id`` gets its content id (``tarock.formats.codec.content_id``: SHA-256 of its
+canonical JSON without an id, which is then its whole canonical JSON) — the very digits ``content_hash``
+begins with.  So the files store ``deal_id`` only where it is the record's own ``id`` (``ingest.rows``
+nulls the others), which saved 2.1 to 2.8 MiB per table of 200,000 deals: a hash of 16 hex digits per
+deal does not compress, and every per-deal table repeated it.
 """
 
 DEALS = pa.schema([
@@ -195,6 +207,11 @@ HANDS = pa.schema([
 ])
 """One row per player of a deal whose record gives the hands: what was dealt (``ingest.hands``)."""
 
+COMPUTED_COLUMNS: dict[str, dict[str, str]] = {"hands": hand_feature_sql("hand_mask")}
+"""Per table, the columns the views compute from the stored ones (SQL over the file's columns), kept out of
+the files: a hand's counts are bit counts of its ``hand_mask`` (``ingest.hand_features``), as cheap for
+DuckDB to compute as to read, and storing them cost 6 MiB per 200,000 deals."""
+
 REJECTS = pa.schema([
     pa.field("file", _STR),
     pa.field("line", _I64),
@@ -302,8 +319,17 @@ TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "inges
 
 
 def file_schema(table: str) -> pa.Schema:
-    """The columns stored inside a table's Parquet files (the partition columns live in the path)."""
+    """The columns stored inside a table's Parquet files (the partition columns live in the path, the
+    ``COMPUTED_COLUMNS`` in the views)."""
     schema = TABLES[table]
     if table not in DEAL_TABLES and table not in ANALYSIS_TABLES:
         return schema
-    return pa.schema([f for f in schema if f.name not in PARTITION_COLUMNS])
+    computed = COMPUTED_COLUMNS.get(table, {})
+    return pa.schema([f for f in schema if f.name not in PARTITION_COLUMNS and f.name not in computed])
+
+
+def view_expression(table: str, column: str) -> str | None:
+    """The SQL a view computes ``column`` of ``table`` by from the file's columns (None: read as stored)."""
+    if column == "deal_id" and table in DEAL_TABLES:
+        return DEAL_ID_VIEW
+    return COMPUTED_COLUMNS.get(table, {}).get(column)

@@ -25,7 +25,8 @@ import duckdb
 import pyarrow as pa
 
 from ingest.layout import StoreLayout, is_group, visible_shards
-from ingest.schema import ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES
+from ingest.schema import (ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES,
+                           view_expression)
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR",
@@ -126,6 +127,16 @@ def table_files(store_dir: str | os.PathLike[str], table: str) -> list[str]:
     return store_files(store_dir)[table]
 
 
+def _view_column(table: str, field: pa.Field, present: set[str]) -> str:
+    """A view's column: as stored, computed from the stored ones (``ingest.schema.view_expression``), or NULL
+    where no file has it."""
+    name, duck_type = _ident(field.name), _DUCK_TYPES[field.type]
+    expression = view_expression(table, field.name)
+    if expression is not None and present:
+        return f"CAST({expression} AS {duck_type}) AS {name}"
+    return name if field.name in present else f"CAST(NULL AS {duck_type}) AS {name}"
+
+
 def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
                declared: set[tuple[str, ...]] | None) -> str:
     """The view: the table's columns in schema order from its files (NULL where no file has one).
@@ -143,10 +154,7 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
     else:
         source = parquet_source(files, hive)
         present = {row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
-    columns = ", ".join(
-        _ident(f.name) if f.name in present else f"CAST(NULL AS {_DUCK_TYPES[f.type]}) AS {_ident(f.name)}"
-        for f in TABLES[table]
-    )
+    columns = ", ".join(_view_column(table, f, present) for f in TABLES[table])
     return f"SELECT {columns} FROM {source}" if source is not None else f"SELECT {columns} WHERE false"
 
 
