@@ -4,7 +4,8 @@ pyproject.toml.
 ``optional=True``: where no C compiler or Python headers are found the build skips an extension and the
 package runs on the pure-Python reference (``tarock.accel``, ``tarock.accel.scorer``; ingest's usual path
 instead of its bulk path, ``ingest.bulk``; the simulator's Python players, ``tarock.sim.players``;
-``tarock check``'s usual path instead of its fast path, ``tarock.check.fast``).  ``ingest._bulkrows``,
+``tarock check``'s usual path instead of its fast path, ``tarock.check.fast``; the ``record_packed`` codec's
+Python loops, ``ingest.packed_record``).  ``ingest._bulkrows``,
 ``tarock.sim._simplay``, ``tarock.accel._solver`` and ``tarock.accel._checkline`` reach the rules kernel through
 the capsule ``tarock/accel/kernel.h`` declares, so they include that directory.
 """
@@ -27,4 +28,6 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                    Extension("tarock.accel._checkline", ["tarock/accel/_checkline.c"], optional=True,
                              include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
-                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"])])
+                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
+                   Extension("ingest._packrecord", ["ingest/_packrecord.c"], optional=True,
+                             extra_compile_args=["-O2"])])

@@ -23,10 +23,12 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+from duckdb.func import PythonUDFType
 
 from ingest.layout import StoreLayout, is_group, visible_shards
+from ingest.packed_record import unpack
 from ingest.schema import (ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES, TABLES,
-                           view_expression)
+                           UNPACK_RECORD, view_expression)
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR",
@@ -131,7 +133,7 @@ def _view_column(table: str, field: pa.Field, present: set[str]) -> str:
     """A view's column: as stored, computed from the stored ones (``ingest.schema.view_expression``), or NULL
     where no file has it."""
     name, duck_type = _ident(field.name), _DUCK_TYPES[field.type]
-    expression = view_expression(table, field.name)
+    expression = view_expression(table, field.name, present)
     if expression is not None and present:
         return f"CAST({expression} AS {duck_type}) AS {name}"
     return name if field.name in present else f"CAST(NULL AS {duck_type}) AS {name}"
@@ -163,6 +165,8 @@ def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[s
     """A view per table over ``generation``'s completed shards (default: the current generation), named by the
     table, in ``schema`` when given."""
     snapshot = _snapshot(store_dir, generation)
+    if not con.sql(f"SELECT 1 FROM duckdb_functions() WHERE function_name = {_literal(UNPACK_RECORD)}").fetchall():
+        con.create_function(UNPACK_RECORD, unpack, ["blob"], "varchar", type=PythonUDFType.ARROW, side_effects=False)
     dup_files = snapshot.files["duplicates"]
     has_duplicates = bool(dup_files) and con.sql(
         f"SELECT num_rows FROM parquet_file_metadata({_literal(dup_files[0])})").fetchall() != [(0,)]

@@ -24,6 +24,7 @@ import ingest.layout
 from ingest.config import IngestOptions
 from ingest.coordinator import GenerationMismatch, IngestSummary, run_ingest
 from ingest.hand_features import hand_features
+from ingest.packed_record import unpack, unpack_bytes
 from ingest.layout import StoreLayout
 from ingest.schema import DEAL_TABLES, SHARD_TABLES, TABLES
 from ingest.store import export_duckdb, open_store, sql, table_files
@@ -62,7 +63,11 @@ def raw_rows(store: Path, table: str) -> list[dict[str, Any]]:
     files = table_files(store, table)
     if not files:
         return []
-    return pl.scan_parquet(files, hive_partitioning=True).collect().to_dicts()
+    rows = pl.scan_parquet(files, hive_partitioning=True).collect().to_dicts()
+    for row in rows:  # the files hold the record packed (docs/store.md, "What the files leave to the views")
+        if "record_packed" in row:
+            row["record"] = unpack_bytes(row.pop("record_packed"))
+    return rows
 
 
 def by_place(rows: list[dict[str, Any]], file: str = "source_file", line: str = "source_line") -> dict[Any, list]:
@@ -147,8 +152,10 @@ def test_polars_and_duckdb_read_the_same_rows(examples: tuple[Path, IngestSummar
         frame = pl.scan_parquet(table_files(store, table), hive_partitioning=True).collect()
         if table in DEAL_TABLES:
             frame = frame.join(hidden, on=["content_hash", "source_file", "source_line"], how="anti")
-            # what the files leave to the views (docs/store.md): the content id, a hand's counts
+            # what the files leave to the views (docs/store.md): the content id, a hand's counts, the record
             frame = frame.with_columns(pl.coalesce("deal_id", pl.col("content_hash").str.slice(0, 16)))
+        if table == "deals":
+            frame = frame.with_columns(pl.Series("record", unpack(frame["record_packed"].to_arrow()).to_pylist()))
         if table == "hands":
             counts = hand_features(frame["hand_mask"].to_numpy().astype(np.uint64))
             frame = frame.with_columns(pl.Series(name, values) for name, values in counts.items())

@@ -1,7 +1,8 @@
 """The slimmer store loses nothing (issue 22).
 
-The files leave out what another column determines (docs/store.md, "What the files leave to the views"):
-``deal_id`` where it is the content id, and a hand's counts.  These tests read real stores back through the
+The files leave out what another column determines and pack the record (docs/store.md, "What the files
+leave to the views"): ``deal_id`` where it is the content id, a hand's counts, each card code of the record
+as one byte.  These tests read real stores back through the
 DuckDB views and check that every record comes back exactly — the canonical text the codec writes for the
 record read from the input file — with the ``deal_id`` and ``content_hash`` the codec gives it, and that the
 hand counts the views compute are those of ``ingest.hand_features`` (itself checked against hands counted by
@@ -18,10 +19,13 @@ import duckdb
 import numpy as np
 import orjson
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from ingest.coordinator import run_ingest
 from ingest.hand_features import hand_feature_sql, hand_features
+from ingest.packed_record import unpack_bytes
 from ingest.schema import COMPUTED_COLUMNS, DEAL_TABLES
 from ingest.store import open_store, table_files
 from tarock.cards import N_CARDS
@@ -89,12 +93,14 @@ def test_generated_records_come_back_exactly_and_ids_are_stored_only_when_given(
     store = tmp_path / "store"
     run_ingest([source], store, "local:1", shard_size=700)
     _assert_every_record_comes_back(store, _expected([source]))
-    # in the files, deal_id is null exactly for the records without their own id (every tenth has one)
-    stored = pl.scan_parquet(table_files(store, "deals")).select("deal_id", "record").collect()
-    own = stored.filter(pl.col("deal_id").is_not_null())
-    assert own.height == 200
-    assert all(orjson.loads(r)["id"] == d for d, r in own.iter_rows())
-    assert all("id" not in orjson.loads(r) for r in stored.filter(pl.col("deal_id").is_null())["record"])
+    # in the files, deal_id is null exactly for the records without their own id (every tenth has one), and
+    # the records are packed: shorter than their text, every card code one byte
+    files = pa.concat_tables(pq.read_table(f, columns=["deal_id", "record_packed"]) for f in table_files(store, "deals"))
+    records = [unpack_bytes(b) for b in files["record_packed"].to_pylist()]
+    ids = files["deal_id"].to_pylist()
+    assert sum(i is not None for i in ids) == 200
+    assert all(orjson.loads(r).get("id") == i for i, r in zip(ids, records))
+    assert all(len(b) < len(r) - 250 for b, r in zip(files["record_packed"].to_pylist(), records))
 
 
 @pytest.mark.slow
