@@ -114,21 +114,18 @@ class _Keys:
     """The deal key columns of a partition's deals, ready to repeat for child rows."""
 
     def __init__(self, deals: pa.Table) -> None:
-        self._columns: list[tuple[np.ndarray | None, pa.Array, np.ndarray | None]] = []
-        """Per key column: the indices of a dictionary-encoded one (None: all distinct, in deal order), its
-        dictionary, and which deals hold null (None: none; a ``deal_id`` the views derive); or, for one that
-        is not a string, its values as numpy and the column."""
+        self._columns: list[tuple[np.ndarray | None, pa.Array]] = []
+        """Per key column: the indices of a dictionary-encoded one (None: all distinct, in deal order), and
+        its dictionary; or, for one that is not a string, its values as numpy and the column."""
         for name in _KEY_NAMES:
             column = deals[name].combine_chunks()
             if column.type != pa.string():
-                self._columns.append((column.to_numpy(), column, None))
+                self._columns.append((column.to_numpy(), column))
                 continue
             encoded = pc.dictionary_encode(column)
             assert isinstance(encoded, pa.DictionaryArray)  # an array's encoding is one array
-            nulls = encoded.indices.is_null().to_numpy(zero_copy_only=False) if column.null_count else None
-            distinct = nulls is None and len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
-            self._columns.append((None if distinct else encoded.indices.fill_null(0).to_numpy(),
-                                  encoded.dictionary, nulls))
+            distinct = len(encoded.dictionary) == len(column)  # then the indices are 0, 1, 2 …
+            self._columns.append((None if distinct else encoded.indices.to_numpy(), encoded.dictionary))
 
     def table(self, parents: np.ndarray, schema: pa.Schema, columns: list[pa.Array]) -> pa.Table:
         """A child table: the key columns of each row's deal (``parents``), then its own ``columns``.
@@ -139,14 +136,10 @@ class _Keys:
         """
         parents = np.asarray(parents, np.int32)
         keys: list[pa.Array] = []
-        for indices, values, nulls in self._columns:
+        for indices, values in self._columns:
             if values.type != pa.string():
                 assert indices is not None  # a column that is not a string keeps its values (``__init__``)
                 keys.append(pa.array(indices[parents]))
-            elif nulls is not None:
-                assert indices is not None  # a column holding a null is never "all distinct" (``__init__``)
-                keys.append(pa.DictionaryArray.from_arrays(pa.array(indices[parents], mask=nulls[parents]), values,
-                                                           safe=False))
             else:
                 keys.append(pa.DictionaryArray.from_arrays(parents if indices is None else indices[parents], values,
                                                            safe=False))  # indices of these very values
@@ -154,13 +147,8 @@ class _Keys:
 
 
 def _stored_form(deals: pa.Table) -> pa.Table:
-    """``deals`` as the files hold it (docs/store.md, "What the files leave to the views"): null for each
-    ``deal_id`` the views derive from ``content_hash`` (``ingest.schema.DEAL_ID_VIEW``: a record's own ``id``
-    is kept, its content id is not), and the records packed (``ingest.packed_record``)."""
-    ids = deals["deal_id"]
-    derived = pc.equal(ids, pc.utf8_slice_codeunits(deals["content_hash"], 0, 16))
-    deals = deals.set_column(deals.schema.get_field_index("deal_id"), deals.schema.field("deal_id"),
-                             pc.if_else(derived, pa.scalar(None, pa.string()), ids))
+    """``deals`` as the files hold it (docs/store.md, "What the files leave to the views"): the records packed
+    (``ingest.packed_record``)."""
     at = deals.schema.get_field_index("record_packed")  # holding the records' text until here
     return deals.set_column(at, deals.schema.field(at), pack(deals.column(at)))
 

@@ -40,7 +40,7 @@ _BOOL: pa.DataType = pa.bool_()
 _STRS: pa.DataType = pa.list_(pa.string())
 
 DEAL_KEY: tuple[pa.Field, ...] = (
-    pa.field("deal_id", _STR),  # null in the files when the views derive it (``DEAL_ID_VIEW``)
+    pa.field("deal_id", _STR, nullable=False),
     pa.field("content_hash", _STR, nullable=False),
     pa.field("source_file", _STR, nullable=False),
     pa.field("source_line", _I64, nullable=False),
@@ -53,17 +53,6 @@ one file; a group shard (``ingest.groups``) holds several files, so there
 ``source_file`` is needed too.  The views hide the copies listed in
 ``duplicates`` by those two columns (cheap to read: ``shard`` is one
 dictionary value per file), and by the three while a group is seen.
-"""
-
-DEAL_ID_VIEW = "coalesce(deal_id, left(content_hash, 16))"
-"""The views' ``deal_id``: the stored one, or, where the files hold null, the first 16 hex digits of
-``content_hash``.
-
-A record without an ``id`` gets its content id (``tarock.formats.codec.content_id``: SHA-256 of its
-canonical JSON without an id, which is then its whole canonical JSON) — the very digits ``content_hash``
-begins with.  So the files store ``deal_id`` only where it is the record's own ``id`` (``ingest.rows``
-nulls the others), which saved 2.1 to 2.8 MiB per table of 200,000 deals: a hash of 16 hex digits per
-deal does not compress, and every per-deal table repeated it.
 """
 
 DEALS = pa.schema([
@@ -221,7 +210,7 @@ card code one byte), about 115 bytes a deal compressed instead of 170."""
 COMPUTED_COLUMNS: dict[str, dict[str, str]] = {"hands": hand_feature_sql("hand_mask")}
 """Per table, the columns the views compute from the stored ones (SQL over the file's columns), kept out of
 the files: a hand's counts are bit counts of its ``hand_mask`` (``ingest.hand_features``), as cheap for
-DuckDB to compute as to read, and storing them cost 6 MiB per 200,000 deals."""
+DuckDB to compute as to read, and storing them cost 5.3 MiB per 200,000 deals."""
 
 REJECTS = pa.schema([
     pa.field("file", _STR),
@@ -330,8 +319,8 @@ TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "inges
 
 
 def file_schema(table: str) -> pa.Schema:
-    """The columns stored inside a table's Parquet files (the partition columns live in the path, the
-    ``COMPUTED_COLUMNS`` in the views)."""
+    """The columns stored inside a table's Parquet files: the partition columns live in the path, the
+    ``COMPUTED_COLUMNS`` in the views, the ``PACKED_COLUMNS`` in their stored form."""
     schema = TABLES[table]
     if table not in DEAL_TABLES and table not in ANALYSIS_TABLES:
         return schema
@@ -343,8 +332,6 @@ def file_schema(table: str) -> pa.Schema:
 def view_expression(table: str, column: str, stored: set[str]) -> str | None:
     """The SQL a view computes ``column`` of ``table`` by from the file's columns ``stored`` (None: read as
     stored, or null where no file has it)."""
-    if column == "deal_id" and table in DEAL_TABLES:
-        return DEAL_ID_VIEW
     packed = PACKED_COLUMNS.get(table, {}).get(column)
     if packed is not None and packed[0].name in stored:  # a generation written before holds the column itself
         return f"{packed[1]}({packed[0].name})"
