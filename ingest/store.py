@@ -11,6 +11,10 @@ one — as they were when the connection was opened; open a new connection
 (``sql`` does, every call) to see shards completed since.  The per-deal
 views hide the copies listed in ``duplicates``, so a deal stored from two
 files shows once.  A connection is cheap: only the markers are read.
+
+The views present every column docs/store.md lists, also those the files hold in another form
+(``ingest.schema.PACKED_COLUMNS``: ``deals.record`` is unpacked by the SQL function ``tarock_record``,
+registered on each connection made here) or not at all (``COMPUTED_COLUMNS``: a hand's counts).
 """
 
 from __future__ import annotations
