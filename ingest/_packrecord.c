@@ -111,7 +111,8 @@ static PyObject *run(PyObject *args, int packing) {
                     p += len;
                     prev_end = p;
                     int next_len;
-                    if (p < end && data[p] == ',' && code_at(data, p + 1, end, &next_len) >= 0) p++;  /* a comma between */
+                    /* the comma between two codes */
+                    if (p < end && data[p] == ',' && code_at(data, p + 1, end, &next_len) >= 0) p++;
                 } else {
                     if (b >= card_byte && b <= last_card_byte) o[j++] = escape_byte;
                     o[j++] = b;
@@ -198,7 +199,8 @@ static PyObject *init(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS, "init(codes, card_byte, escape_byte): the card codes, in card order."},
     {"pack", pack, METH_VARARGS, "pack(data, offsets) -> (bytes, offsets): ingest.packed_record.pack_text per value."},
-    {"unpack", unpack, METH_VARARGS, "unpack(data, offsets) -> (bytes, offsets): ingest.packed_record.unpack_bytes per value."},
+    {"unpack", unpack, METH_VARARGS,
+     "unpack(data, offsets) -> (bytes, offsets): ingest.packed_record.unpack_bytes per value."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -22,9 +22,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from ingest.config import IngestOptions
 from ingest.coordinator import run_ingest
 from ingest.hand_features import hand_feature_sql, hand_features
-from ingest.packed_record import unpack_bytes
+from ingest.layout import StoreLayout
+from ingest.packed_record import unpack, unpack_bytes
 from ingest.schema import COMPUTED_COLUMNS, DEAL_TABLES
 from ingest.store import open_store, table_files
 from tarock.cards import N_CARDS
@@ -95,7 +97,8 @@ def test_generated_records_come_back_exactly_and_are_stored_packed(tmp_path: Pat
     _assert_every_record_comes_back(store, _expected([source]))
     # the files hold the records packed: a generated record's ~100 card codes ("T21", with the comma between
     # two: 4 to 6 bytes each) are one byte each, so each is some 300 bytes shorter than its text
-    files = pa.concat_tables(pq.read_table(f, columns=["deal_id", "record_packed"]) for f in table_files(store, "deals"))
+    files = pa.concat_tables(pq.read_table(f, columns=["deal_id", "record_packed"])
+                             for f in table_files(store, "deals"))
     packed = files["record_packed"].to_pylist()
     records = [unpack_bytes(b) for b in packed]
     assert sum(orjson.loads(r).get("id") is not None for r in records) == 200
@@ -139,3 +142,35 @@ def test_the_sql_of_the_hand_counts_is_numpys_on_any_mask() -> None:
     assert list(sql) == list(expected)
     for name, values in expected.items():
         assert got[name].to_list() == values.tolist(), name
+
+
+def _as_written_before(store: Path) -> None:
+    """Rewrite the current generation's ``deals`` files the way ``ENGINE_VERSION`` 2 wrote them: ``record`` as
+    text where ``record_packed`` is now (and the shard markers' column lists with it)."""
+    layout = StoreLayout.at(store)
+    generation = layout.read_current()
+    assert generation is not None
+    for file in table_files(store, "deals"):
+        table = pq.read_table(file)
+        at = table.schema.get_field_index("record_packed")
+        pq.write_table(table.set_column(at, "record", unpack(table["record_packed"])), file)
+    for marker in layout.marker_path(generation, "x").parent.glob("*.json"):
+        body = orjson.loads(marker.read_bytes())
+        body["columns"]["deals"] = ["record" if c == "record_packed" else c for c in body["columns"]["deals"]]
+        marker.write_bytes(orjson.dumps(body))
+
+
+def test_a_store_whose_records_are_text_reads_the_same_and_rescores(tmp_path: Path) -> None:
+    """A generation written before the packed form (``record`` as text) opens with every record, and
+    ``--rescore`` reads its records (ingest.pipeline._stored_records) into the packed form."""
+    store = tmp_path / "store"
+    first = run_ingest([EXAMPLES], store, "local:1", shard_size=3)
+    expected = _expected([EXAMPLES])
+    _as_written_before(store)
+    assert all("record" in pq.read_schema(f).names for f in table_files(store, "deals"))
+    _assert_every_record_comes_back(store, expected)
+    # a rescore into another generation (other options, as another engine version would) reads the text
+    rescored = run_ingest([], store, "local:1", options=IngestOptions.make({"diff_rounding": "none"}), rescore=True)
+    assert rescored.switched and (rescored.stored, rescored.rejected) == (first.stored, first.rejected)
+    assert all("record_packed" in pq.read_schema(f).names for f in table_files(store, "deals"))
+    _assert_every_record_comes_back(store, expected)
