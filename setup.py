@@ -5,7 +5,7 @@ pyproject.toml.
 package runs on the pure-Python reference (``tarock.accel``, ``tarock.accel.scorer``; ingest's usual path
 instead of its bulk path, ``ingest.bulk``; the simulator's Python players, ``tarock.sim.players``;
 ``tarock check``'s usual path instead of its fast path, ``tarock.check.fast``; the ratings' two-team update in
-Python, ``analysis.ratings``).  ``ingest._bulkrows``,
+Python, ``analysis.ratings``; the ``record_packed`` codec's Python loops, ``ingest.packed_record``).  ``ingest._bulkrows``,
 ``tarock.sim._simplay``, ``tarock.accel._solver`` and ``tarock.accel._checkline`` reach the rules kernel through
 the capsule ``tarock/accel/kernel.h`` declares, so they include that directory.
 """
@@ -31,4 +31,6 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                              depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    # no fused multiply-add: the ratings come out as the Python reference's, bit for bit
                    Extension("analysis._ratings", ["analysis/_ratings.c"], optional=True,
-                             extra_compile_args=["-O2", "-ffp-contract=off"])])
+                             extra_compile_args=["-O2", "-ffp-contract=off"]),
+                   Extension("ingest._packrecord", ["ingest/_packrecord.c"], optional=True,
+                             extra_compile_args=["-O2"])])

@@ -34,6 +34,7 @@ import orjson
 import pyarrow as pa
 
 from ingest.layout import StoreLayout
+from ingest.packed_record import pack
 from ingest.schema import SHARD_TABLES, file_schema
 from ingest.writer import publish_shard, write_atomic
 from tarock.cards import CARD_POINTS, CODES
@@ -167,7 +168,9 @@ class _Partition:
         if keys is not None:
             take = pa.array(filled.pop("deal", []), pa.int32())
             filled.update({k: keys[k].take(take) for k in _KEY})
-        arrays = [filled[f.name] if isinstance(filled.get(f.name), pa.ChunkedArray)
+        if "record" in filled:  # stored packed, as ingest stores it (ingest.schema.PACKED_COLUMNS)
+            filled["record_packed"] = pack(pa.array(list(filled.pop("record")), pa.string()))
+        arrays = [filled[f.name] if isinstance(filled.get(f.name), (pa.Array, pa.ChunkedArray))
                   else pa.array(filled.get(f.name, [None] * len(rows)), f.type) for f in schema]
         return pa.Table.from_arrays(arrays, schema=schema)
 

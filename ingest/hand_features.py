@@ -1,8 +1,10 @@
 """What a dealt hand holds, counted the way a bidder counts it: numpy over 54-bit hand masks (``tarock.cards``).
 
-The one definition of the ``hands`` table's per-hand columns (docs/store.md): ingest computes them per
-partition (``ingest.hands``), the hand model for a typed hand (``analysis.hand_model``).  numpy only, so
-``tarock advise`` reads a hand without loading Arrow, polars or DuckDB.
+The one definition of the ``hands`` table's per-hand columns (docs/store.md): the store's views compute them
+from the stored ``hand_mask`` by the SQL of ``hand_feature_sql``, the hand model for a typed hand
+(``analysis.hand_model``) by numpy (``hand_features``) — the same masks and arithmetic, kept equal by
+tests/ingest/test_hand_features.py.  numpy only, so ``tarock advise`` reads a hand without loading Arrow,
+polars or DuckDB.
 """
 
 from __future__ import annotations
@@ -59,4 +61,39 @@ def hand_features(masks: np.ndarray) -> dict[str, np.ndarray]:
         "voids": (lengths == 0).sum(axis=0, dtype=np.int32),
         "singletons": (lengths == 1).sum(axis=0, dtype=np.int32),
         "card_points": counted_points(masks),
+    }
+
+
+_POINT_MASKS = {value: sum(1 << c for c in range(N_CARDS) if CARD_POINTS[c] == value) for value in set(CARD_POINTS)}
+"""The cards of each card value, as masks: a mask's raw points are the values times their bit counts."""
+
+
+def _sql_count(mask: str, within: int) -> str:
+    return f"bit_count({mask} & {within})::INTEGER"
+
+
+def _sql_raw_points(mask: str, within: int) -> str:
+    return "(" + " + ".join(f"{value} * {_sql_count(mask, cards & within)}"
+                            for value, cards in sorted(_POINT_MASKS.items()) if cards & within) + ")"
+
+
+def hand_feature_sql(mask: str) -> dict[str, str]:
+    """The columns of ``hand_features`` as DuckDB SQL over a BIGINT hand mask column ``mask``, typed as the
+    ``hands`` table declares them (INTEGER counts, BOOLEAN cards held), in that table's order."""
+    full = (1 << N_CARDS) - 1
+    suits = {name: _sql_count(mask, suit) for name, suit in _SUITS}
+    return {
+        "n_cards": f"bit_count({mask})::INTEGER",
+        "taroks": _sql_count(mask, TAROK_MASK),
+        "high_taroks": _sql_count(mask, _HIGH_MASK),
+        "tarok_points": f"{_sql_raw_points(mask, TAROK_MASK)}::INTEGER",
+        "pagat": f"(({mask} >> {PAGAT}) & 1) = 1", "mond": f"(({mask} >> {MOND}) & 1) = 1",
+        "skis": f"(({mask} >> {SKIS}) & 1) = 1",
+        "trula_cards": _sql_count(mask, _TRULA_MASK),
+        "kings": _sql_count(mask, KINGS_MASK),
+        **suits,
+        "voids": "(" + " + ".join(f"({count} = 0)::INTEGER" for count in suits.values()) + ")",
+        "singletons": "(" + " + ".join(f"({count} = 1)::INTEGER" for count in suits.values()) + ")",
+        # counted like a pile: (3·raw − 2·n + 1) // 3, as ``counted_points`` (both are never negative)
+        "card_points": f"((3 * {_sql_raw_points(mask, full)} - 2 * bit_count({mask}) + 1) // 3)::INTEGER",
     }

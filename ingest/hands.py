@@ -5,8 +5,9 @@ path's C extension writes the very same entry as int64s into a buffer (``ingest/
 of ``entry_of_cards``, kept equal by the differential tests of tests/ingest/test_ingest_bulk.py).  Per
 deal only the entry is kept — the hands, the talon and the declarer's pick as 54-bit masks
 (``tarock.cards``), the declarer's seat and the called king — and every feature is computed once per
-partition with numpy over those masks (``hands_columns``, with ``ingest.hand_features``): popcounts against
-the suit masks, card values by byte lookup.  No per-card object is made, here or on the hot path.
+partition with numpy over those masks (``hands_columns``).  The counts of a hand (``taroks``, ``kings`` …)
+are not stored: the views compute them from ``hand_mask`` (``ingest.schema.COMPUTED_COLUMNS``).  No
+per-card object is made, here or on the hot path.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from operator import or_
 import numpy as np
 import pyarrow as pa
 
-from ingest.hand_features import counted_points, hand_features
+from ingest.hand_features import counted_points
 from tarock.cards import CARD_BIT
 
 HandEntry = tuple[int, ...]
@@ -49,7 +50,8 @@ def entry_of_cards(index: int, hands: Sequence[Sequence[int]], talon: Sequence[i
 def hands_columns(entries: list[HandEntry] | np.ndarray, n_players: int
                   ) -> tuple[np.ndarray, np.ndarray, list[pa.Array]]:
     """The ``hands`` rows of a partition's entries (tuples, or their int64s in a row each): (each row's deal
-    index, its seat, its own columns after ``player`` and ``seat_no`` in ``ingest.schema.HANDS`` order)."""
+    index, its seat, its own stored columns after ``player`` and ``seat_no``, in the order of
+    ``ingest.schema.file_schema("hands")``)."""
     table = np.asarray(entries, np.int64).reshape(-1, FIXED + n_players)
     deal = np.repeat(table[:, 0], n_players).astype(np.int32)
     seat = np.tile(np.arange(n_players, dtype=np.int32), len(table))
@@ -66,11 +68,9 @@ def hands_columns(entries: list[HandEntry] | np.ndarray, n_players: int
     king_bit = np.where(king >= 0, np.left_shift(np.int64(1), np.maximum(king, 0)), 0)
     place = np.where((talon >= 0) & (talon & king_bit != 0), 1, np.where(masks.astype(np.int64) & king_bit != 0, 2, 0))
     place_names = _PLACE_NAMES.take(pa.array(place, pa.int64(), mask=~(is_declarer & (king >= 0))))
-    features = [pa.array(values) for values in hand_features(masks).values()]
     return deal, seat, [
         pa.array(is_declarer),
         pa.array(masks.astype(np.int64)),
-        *features,
         pa.array(np.bitwise_count(pick_masks).astype(np.int32), mask=not_picked),
         pa.array(counted_points(pick_masks), mask=not_picked),
         place_names,

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from ingest.bulk import BulkPath
 from ingest.config import IngestOptions
 from ingest.layout import StoreLayout
+from ingest.packed_record import unpack
 from ingest.rows import CheckedShardRows, ShardRows
 from ingest.shards import Shard
 from ingest.writer import ShardWriter
@@ -61,6 +62,17 @@ class ShardReport:
                    True, c["read"], c["stored"], c["rejected"], c["ok"], c["renons"], c["error"], 0.0)
 
 
+def _stored_records(path: str) -> pa.Table:
+    """(``source_file``, ``source_line``, ``record``) of a ``deals`` file: the records unpacked, or as a
+    generation written before the packed form holds them (``ingest.schema.PACKED_COLUMNS``)."""
+    file = pq.ParquetFile(path)
+    if "record_packed" not in file.schema_arrow.names:
+        return file.read(columns=["source_file", "source_line", "record"])
+    table = file.read(columns=["source_file", "source_line", "record_packed"])
+    return pa.table({"source_file": table["source_file"], "source_line": table["source_line"],
+                     "record": unpack(table["record_packed"])})
+
+
 def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int, bulk: BulkPath | None) -> Iterator[Entry]:
     """A rescore shard's input: the records an earlier generation stored, rejects copied as they were; those of
     the shard's own file the bulk path takes as ``Plain`` (a stored record is canonical JSON, what it reads).
@@ -73,7 +85,7 @@ def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int, bulk: BulkPath 
         for r in pq.ParquetFile(path).read(columns=["file", "line", "reason", "raw"]).to_pylist():
             rows.add_reject(r["file"], r["line"], r["reason"], r["raw"])
     for files in shard.parts or (shard.rescore_deals,):
-        parts = [pq.ParquetFile(p).read(columns=["source_file", "source_line", "record"]) for p in files]
+        parts = [_stored_records(p) for p in files]
         if not parts:
             continue
         stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_line", "ascending")])

@@ -45,6 +45,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.hands import HandEntry, entry_of_cards, hands_columns
+from ingest.packed_record import pack
 from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
 from tarock.cards import CARD_POINTS, CODES
@@ -145,6 +146,13 @@ class _Keys:
         return pa.Table.from_arrays(keys + columns, names=schema.names)
 
 
+def _stored_form(deals: pa.Table) -> pa.Table:
+    """``deals`` as the files hold it (docs/store.md, "What the files leave to the views"): the records packed
+    (``ingest.packed_record``)."""
+    at = deals.schema.get_field_index("record_packed")  # holding the records' text until here
+    return deals.set_column(at, deals.schema.field(at), pack(deals.column(at)))
+
+
 def _owned_by(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(group, rank) of each row of consecutive groups of ``counts`` rows: its group, its 0-based place."""
     starts = np.zeros(len(counts), np.int64)
@@ -211,7 +219,7 @@ class _PartitionRows:
 
     def tables(self) -> dict[str, pa.Table]:
         """The partition's tables, by name (without the partition columns)."""
-        deals = self._deals_table()
+        deals = _stored_form(self._deals_table())
         keys = _Keys(deals)
         out = {"deals": deals, "results": self._results_table(keys, deals)}
         for name in ("findings", "bids", "announcements"):
@@ -394,6 +402,7 @@ class CleanRows(_PartitionRows):
         made = {"players": players, "dealer": names.take(pa.array(seats[:, -1])),
                 "forehand": names.take(pa.array(seats[:, 0]))}
         columns = []
+        own["record_packed"] = own.pop("record")  # the text, packed by ``_stored_form``
         for field in schema:
             if field.name in made:
                 columns.append(made[field.name])

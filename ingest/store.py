@@ -11,6 +11,10 @@ one — as they were when the connection was opened; open a new connection
 (``sql`` does, every call) to see shards completed since.  The per-deal
 views hide the copies listed in ``duplicates``, so a deal stored from two
 files shows once.  A connection is cheap: only the markers are read.
+
+The views present every column docs/store.md lists, also those the files hold in another form
+(``ingest.view_columns.PACKED_COLUMNS``: ``deals.record`` is unpacked by the SQL function ``tarock_record``,
+registered on each connection made here) or not at all (``COMPUTED_COLUMNS``: a hand's counts).
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from duckdb.func import PythonUDFType
 
 from ingest.layout import StoreLayout, is_group, visible_shards
-from ingest.view_columns import (ANALYSIS_TABLES, DEAL_TABLES, DERIVED_TABLES, PARTITION_TYPES, SHARD_TABLES,
-                                 TABLES)
+from ingest.packed_record import unpack
+from ingest.view_columns import (ANALYSIS_TABLES, COMPUTED_COLUMNS, DEAL_TABLES, DERIVED_TABLES, PACKED_COLUMNS,
+                                 PARTITION_TYPES, SHARD_TABLES, TABLES, UNPACK_RECORD)
 
 _DEDUP_KEY = ("shard", "source_line")
 """Identifies a stored copy of a deal in a shard of one file; reading these two is far cheaper than
@@ -116,6 +122,25 @@ def table_files(store_dir: str | os.PathLike[str], table: str) -> list[str]:
     return store_files(store_dir)[table]
 
 
+def _view_expression(table: str, column: str, stored: set[str]) -> str | None:
+    """The SQL a view computes ``column`` of ``table`` by from the file's columns ``stored`` (None: read as
+    stored, or null where no file has it)."""
+    packed = PACKED_COLUMNS.get(table, {}).get(column)
+    if packed is not None and packed[0] in stored:  # a generation written before holds the column itself
+        return f"{packed[1]}({packed[0]})"
+    return COMPUTED_COLUMNS.get(table, {}).get(column)
+
+
+def _view_column(table: str, column: tuple[str, str], present: set[str]) -> str:
+    """A view's column: as stored, computed from the stored ones (``_view_expression``), or NULL
+    where no file has it."""
+    name, duck_type = _ident(column[0]), column[1]
+    expression = _view_expression(table, column[0], present)
+    if expression is not None and present:
+        return f"CAST({expression} AS {duck_type}) AS {name}"
+    return name if column[0] in present else f"CAST(NULL AS {duck_type}) AS {name}"
+
+
 def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
                declared: set[tuple[str, ...]] | None) -> str:
     """The view: the table's columns in schema order from its files (NULL where no file has one).
@@ -133,11 +158,19 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
     else:
         source = parquet_source(files, hive)
         present = {row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
-    columns = ", ".join(
-        _ident(name) if name in present else f"CAST(NULL AS {duck_type}) AS {_ident(name)}"
-        for name, duck_type in TABLES[table]
-    )
+    columns = ", ".join(_view_column(table, f, present) for f in TABLES[table])
     return f"SELECT {columns} FROM {source}" if source is not None else f"SELECT {columns} WHERE false"
+
+
+def _register_functions(con: duckdb.DuckDBPyConnection) -> None:
+    """The SQL functions the views call (``ingest.schema.PACKED_COLUMNS``) on ``con``, once.
+
+    Asking for the function first (``duckdb_functions()``) took 0.2 s; a second registration is refused at once.
+    """
+    try:
+        con.create_function(UNPACK_RECORD, unpack, ["blob"], "varchar", type=PythonUDFType.ARROW, side_effects=False)
+    except duckdb.NotImplementedException:  # "already created": the connection has views of another generation
+        pass
 
 
 def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str], generation: str | None = None,
@@ -145,6 +178,7 @@ def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[s
     """A view per table over ``generation``'s completed shards (default: the current generation), named by the
     table, in ``schema`` when given."""
     snapshot = _snapshot(store_dir, generation)
+    _register_functions(con)
     dup_files = snapshot.files["duplicates"]
     has_duplicates = bool(dup_files) and con.sql(
         f"SELECT num_rows FROM parquet_file_metadata({_literal(dup_files[0])})").fetchall() != [(0,)]

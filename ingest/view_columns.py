@@ -125,3 +125,31 @@ ANALYSIS_TABLES: tuple[str, ...] = (
     'card_analysis',
 )
 """``ingest.schema.ANALYSIS_TABLES``' names."""
+
+UNPACK_RECORD = 'tarock_record'
+"""``ingest.schema.UNPACK_RECORD``."""
+
+PACKED_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {'deals': {'record': ('record_packed', 'tarock_record')}}
+"""``ingest.schema.PACKED_COLUMNS``: per table, each column's stored name and the SQL function giving it back."""
+
+COMPUTED_COLUMNS: dict[str, dict[str, str]] = {
+    'hands': {
+        'n_cards': 'bit_count(hand_mask)::INTEGER',
+        'taroks': 'bit_count(hand_mask & 4194303)::INTEGER',
+        'high_taroks': 'bit_count(hand_mask & 4177920)::INTEGER',
+        'tarok_points': '(1 * bit_count(hand_mask & 1048574)::INTEGER + 5 * bit_count(hand_mask & 3145729)::INTEGER)::INTEGER',
+        'pagat': '((hand_mask >> 0) & 1) = 1',
+        'mond': '((hand_mask >> 20) & 1) = 1',
+        'skis': '((hand_mask >> 21) & 1) = 1',
+        'trula_cards': 'bit_count(hand_mask & 3145729)::INTEGER',
+        'kings': 'bit_count(hand_mask & 9042521602654208)::INTEGER',
+        'hearts': 'bit_count(hand_mask & 1069547520)::INTEGER',
+        'diamonds': 'bit_count(hand_mask & 273804165120)::INTEGER',
+        'spades': 'bit_count(hand_mask & 70093866270720)::INTEGER',
+        'clubs': 'bit_count(hand_mask & 17944029765304320)::INTEGER',
+        'voids': '((bit_count(hand_mask & 1069547520)::INTEGER = 0)::INTEGER + (bit_count(hand_mask & 273804165120)::INTEGER = 0)::INTEGER + (bit_count(hand_mask & 70093866270720)::INTEGER = 0)::INTEGER + (bit_count(hand_mask & 17944029765304320)::INTEGER = 0)::INTEGER)',
+        'singletons': '((bit_count(hand_mask & 1069547520)::INTEGER = 1)::INTEGER + (bit_count(hand_mask & 273804165120)::INTEGER = 1)::INTEGER + (bit_count(hand_mask & 70093866270720)::INTEGER = 1)::INTEGER + (bit_count(hand_mask & 17944029765304320)::INTEGER = 1)::INTEGER)',
+        'card_points': '((3 * (1 * bit_count(hand_mask & 1059670501359614)::INTEGER + 2 * bit_count(hand_mask & 1130315200331776)::INTEGER + 3 * bit_count(hand_mask & 2260630400663552)::INTEGER + 4 * bit_count(hand_mask & 4521260801327104)::INTEGER + 5 * bit_count(hand_mask & 9042521605799937)::INTEGER) - 2 * bit_count(hand_mask) + 1) // 3)::INTEGER',
+    },
+}
+"""``ingest.schema.COMPUTED_COLUMNS``: per table, the SQL a view computes a column by."""

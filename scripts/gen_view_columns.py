@@ -71,6 +71,8 @@ def render() -> str:
     tables += ["}", '"""``ingest.schema.TABLES``: every table a store exposes, its (column, DuckDB type) '
                'pairs in order."""']
     partition = {k: DUCK_TYPES[t] for k, t in schema.PARTITION_TYPES.items()}
+    packed = {table: {column: (field.name, function) for column, (field, function) in columns.items()}
+              for table, columns in schema.PACKED_COLUMNS.items()}
 
     def names(name: str, values: Iterable[str], doc: str) -> list[str]:
         return [f"{name}: tuple[str, ...] = (", *_packed([repr(v) for v in values], 4), ")", f'"""{doc}"""']
@@ -83,6 +85,14 @@ def render() -> str:
         names("DEAL_TABLES", schema.DEAL_TABLES, "``ingest.schema.DEAL_TABLES``."),
         names("DERIVED_TABLES", schema.DERIVED_TABLES, "``ingest.schema.DERIVED_TABLES``' names."),
         names("ANALYSIS_TABLES", schema.ANALYSIS_TABLES, "``ingest.schema.ANALYSIS_TABLES``' names."),
+        [f"UNPACK_RECORD = {schema.UNPACK_RECORD!r}", '"""``ingest.schema.UNPACK_RECORD``."""'],
+        [f"PACKED_COLUMNS: dict[str, dict[str, tuple[str, str]]] = {packed!r}",
+         '"""``ingest.schema.PACKED_COLUMNS``: per table, each column\'s stored name and the SQL function giving it '
+         'back."""'],
+        ["COMPUTED_COLUMNS: dict[str, dict[str, str]] = {",
+         *[line for table, columns in schema.COMPUTED_COLUMNS.items()
+           for line in [f"    {table!r}: {{", *[f"        {c!r}: {sql!r}," for c, sql in columns.items()], "    },"]],
+         "}", '"""``ingest.schema.COMPUTED_COLUMNS``: per table, the SQL a view computes a column by."""'],
     ]
     return HEADER + "\n\n".join("\n".join(part) for part in parts) + "\n"
 

@@ -18,9 +18,11 @@ from importlib import import_module
 from typing import Any
 
 __version__ = "0.1.0"
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 """What a store generation was built by (``gen-v<ENGINE_VERSION>-…``, docs/store.md): raised when stored rows
-change, so ``ingest --rescore`` rebuilds older stores.  2: the ``hands`` table (issue 25)."""
+change, so ``ingest --rescore`` rebuilds older stores.  2: the ``hands`` table (issue 25).  3: the slimmer
+files (issue 22): ``deals.record`` stored packed, a hand's counts computed by the views (which read a
+version-2 generation as well)."""
 
 _ENTRY_POINTS = {
     "Deal": "tarock.deal",

@@ -28,6 +28,7 @@ from ingest.config import IngestOptions
 from ingest.coordinator import IngestSummary, run_ingest
 from ingest.discover import discover
 from ingest.layout import StoreLayout
+from ingest.packed_record import unpack_bytes
 from ingest.pipeline import process_shard
 from ingest.rows import ShardRows
 from tarock.rules.rulesets import SEATS
@@ -69,7 +70,11 @@ def stored(store: Path, table: str) -> list[dict[str, Any]]:
     """Every row of a table, with its partition columns."""
     generation = StoreLayout.at(store).read_current()
     files = f"{store}/{generation}/{table}/**/*.parquet"
-    return pl.scan_parquet(files, hive_partitioning=True).collect().to_dicts()
+    rows = pl.scan_parquet(files, hive_partitioning=True).collect().to_dicts()
+    for row in rows:  # the files hold the record packed (docs/store.md, "What the files leave to the views")
+        if "record_packed" in row:
+            row["record"] = unpack_bytes(row.pop("record_packed"))
+    return rows
 
 
 def by_line(rows: list[dict[str, Any]], source: Path) -> dict[int, list[dict[str, Any]]]:

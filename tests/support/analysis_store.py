@@ -54,6 +54,7 @@ import orjson
 import pyarrow as pa
 
 from ingest.layout import StoreLayout
+from ingest.packed_record import pack_text
 from ingest.schema import SHARD_TABLES, file_schema
 from ingest.writer import publish_shard, write_atomic
 from tarock.rules.rulesets import ALL_COMPONENTS
@@ -247,7 +248,9 @@ def _parts(name: str, rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], 
     out = []
     for key, group in sorted(groups.items()):
         values = dict(zip(("ruleset", "n_players"), key))
-        out.append((values, pa.Table.from_pylist([{f.name: r.get(f.name) for f in schema} for r in group], schema)))
+        # the record as ingest stores it: packed (ingest.schema.PACKED_COLUMNS)
+        out.append((values, pa.Table.from_pylist([{f.name: pack_text(r["record"]) if f.name == "record_packed"
+                                                   else r.get(f.name) for f in schema} for r in group], schema)))
     return out
 
 
