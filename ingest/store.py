@@ -29,7 +29,6 @@ import duckdb
 from duckdb.func import PythonUDFType
 
 from ingest.layout import StoreLayout, is_group, visible_shards
-from ingest.packed_record import unpack
 from ingest.view_columns import (ANALYSIS_TABLES, COMPUTED_COLUMNS, DEAL_TABLES, DERIVED_TABLES, PACKED_COLUMNS,
                                  PARTITION_TYPES, SHARD_TABLES, TABLES, UNPACK_RECORD)
 
@@ -162,13 +161,20 @@ def _view_body(con: duckdb.DuckDBPyConnection, table: str, files: list[str],
     return f"SELECT {columns} FROM {source}" if source is not None else f"SELECT {columns} WHERE false"
 
 
+def _unpack_records(packed: Any) -> Any:
+    """``ingest.packed_record.unpack``, imported at the first call: a query that reads no record (``tarock sql``'s
+    count) loads neither it nor numpy and pyarrow."""
+    from ingest.packed_record import unpack
+    return unpack(packed)
+
+
 def _register_functions(con: duckdb.DuckDBPyConnection) -> None:
     """The SQL functions the views call (``ingest.schema.PACKED_COLUMNS``) on ``con``, once.
 
     Asking for the function first (``duckdb_functions()``) took 0.2 s; a second registration is refused at once.
     """
     try:
-        con.create_function(UNPACK_RECORD, unpack, ["blob"], "varchar", type=PythonUDFType.ARROW, side_effects=False)
+        con.create_function(UNPACK_RECORD, _unpack_records, ["blob"], "varchar", type=PythonUDFType.ARROW, side_effects=False)
     except duckdb.NotImplementedException:  # "already created": the connection has views of another generation
         pass
 
