@@ -6,8 +6,8 @@
  * needs -- the thirds each card adds, the equivalence classes, the cards that beat a card -- it is handed by
  * tarock/solver/search.py's ``_core``, which computes them with the reference's own functions.
  *
- * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, tt_bits)`` holds one
- * game context's transposition table; ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's
+ * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, start_bits, tt_bits)``
+ * holds one game context's transposition table (2**start_bits entries, doubled up to 2**tt_bits as it fills); ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's
  * ``_Engine.probe`` below the Python driver (the null-window bisection stays in Python).  The search:
  * fail-soft alpha-beta over single cards; at trick boundaries a transposition table keyed by the leader and the
  * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
@@ -51,7 +51,7 @@ typedef struct {
     int block_start[N_CARDS];
     uint64_t block_mask[N_CARDS], runs;
     Entry *tt;
-    uint64_t tt_mask;
+    uint64_t tt_mask, tt_max;
     Py_ssize_t used;
     uint64_t hands[MAX_SEATS];
     int tcards[MAX_SEATS];
@@ -94,27 +94,51 @@ static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
     return NULL;
 }
 
-/* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
-static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
-    int low, high;
-    if (alpha < value && value < beta) low = high = value;
-    else if (value <= alpha) { low = -INF; high = value; }
-    else { low = value; high = INF; }
+/* Where ``key`` goes in the table: its own entry, else a free one of its bucket, else (a full bucket) the
+ * position nearest the end of play (the cheapest to solve again). */
+static Entry *slot(Engine *e, const uint64_t *key, int leader) {
     uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
     uint64_t base = h & e->tt_mask & ~3ULL;
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used) { victim = x; e->used++; break; }
-        if (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
-            if (x->low > low) low = x->low;
-            if (x->high < high) high = x->high;
-            victim = x;
-            break;
-        }
-        /* full bucket: the position nearest the end of play goes (the cheapest to solve again) */
+        if (!x->used || (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n))) return x;
         if (!victim || x->cards < victim->cards) victim = x;
+    }
+    return victim;
+}
+
+/* Double the table (three quarters full, below its largest size), every entry moved to its new bucket: a search
+ * of a few tricks never pays for the pages of a whole deal's table.  Out of memory, it stays as it is. */
+static void grow(Engine *e) {
+    size_t size = (size_t)(e->tt_mask + 1);
+    Entry *old = e->tt, *tt = PyMem_Calloc(2 * size, sizeof(Entry));
+    if (!tt) return;
+    e->tt = tt;
+    e->tt_mask = 2 * size - 1;
+    e->used = 0;
+    for (size_t i = 0; i < size; i++) {
+        if (!old[i].used) continue;
+        Entry *x = slot(e, old[i].hands, old[i].leader);
+        if (!x->used) e->used++;
+        *x = old[i];
+    }
+    PyMem_Free(old);
+}
+
+/* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
+static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
+    int low, high;
+    if (alpha < value && value < beta) low = high = value;
+    else if (value <= alpha) { low = -INF; high = value; }
+    else { low = value; high = INF; }
+    Entry *victim = slot(e, key, leader);
+    if (!victim->used) {
+        e->used++;
+    } else if (victim->leader == leader && !memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+        if (victim->low > low) low = victim->low;
+        if (victim->high < high) high = victim->high;
     }
     memcpy(victim->hands, key, sizeof(uint64_t) * (size_t)e->n);
     victim->leader = (int8_t)leader;
@@ -123,6 +147,7 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     victim->best = (int8_t)best;
     victim->cards = (int8_t)cards;
     victim->used = 1;
+    if (e->used * 4 > (Py_ssize_t)(e->tt_mask + 1) * 3 && e->tt_mask + 1 < e->tt_max) grow(e);
 }
 
 /* search.py's ``_distinct``: ``ok`` less each card whose next higher live card is in ``ok`` and of its class. */
@@ -402,11 +427,12 @@ static void engine_dealloc(Engine *e) {
 static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
     PyObject *rules, *thirds, *classes, *points, *beaters, *above;
     unsigned long long side;
-    int tt_bits;
-    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOi", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
-                          &classes, &points, &beaters, &above, &tt_bits))
+    int tt_bits, start_bits;
+    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
+                          &classes, &points, &beaters, &above, &start_bits, &tt_bits))
         return -1;
-    if (e->n < 2 || e->n > MAX_SEATS || tt_bits < 4 || tt_bits > 30 || e->goal < 0 || e->goal > GOAL_ALL_TRICKS) {
+    if (e->n < 2 || e->n > MAX_SEATS || start_bits < 4 || start_bits > tt_bits || tt_bits > 30 || e->goal < 0
+        || e->goal > GOAL_ALL_TRICKS) {
         PyErr_SetString(PyExc_ValueError, "Engine: seats, goal or table size out of range");
         return -1;
     }
@@ -439,10 +465,11 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
         }
     }
     PyMem_Free(e->tt);
-    size_t size = (size_t)1 << tt_bits;
+    size_t size = (size_t)1 << start_bits;
     e->tt = PyMem_Calloc(size, sizeof(Entry));
     if (!e->tt) { PyErr_NoMemory(); return -1; }
     e->tt_mask = size - 1;
+    e->tt_max = (uint64_t)1 << tt_bits;
     e->used = 0;
     return 0;
 }
