@@ -672,6 +672,12 @@ def cache_size() -> int:
     return sum(e.size() for e in _ENGINES.values())
 
 
+def node_count() -> int:
+    """Nodes the compiled core has visited in every kept context since it was made (the reference counts none):
+    bench/bench_solver.py reports them, a measure of the search that a shared machine does not blur."""
+    return sum(int(e.core.nodes()) for e in _ENGINES.values() if e.core is not None)
+
+
 def _context(position: Position, goal: str) -> _Context:
     side_mask = 0
     for seat in position.declarer_side:
