@@ -5,10 +5,10 @@
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
-runs past ``--limit`` wall seconds is stopped and counted as ``>limit`` (its time counts as the limit in the
-median, so a median with stopped deals is a lower bound).  Each line gives the child's CPU seconds (what a
-machine shared with other jobs blurs least), its wall seconds and the compiled core's nodes
-(``search.node_count``; the reference counts none):
+runs past ``--limit`` CPU seconds is stopped (``RLIMIT_CPU``: a machine shared with other jobs slows the wall
+clock, not the CPU seconds) and counted as ``>limit`` (its time counts as the limit in the median, so a median
+with stopped deals is a lower bound).  Each line gives the child's CPU seconds, its wall seconds and the
+compiled core's nodes (``search.node_count``; the reference counts none):
 
 * ``solve``: the value of the position before ``--from-trick`` (1: the whole deal) from a cold table;
 * ``analyse``: ``analyse_deal`` from that trick: every card's best cards and point loss, one table shared.
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import random
+import signal
 import statistics
 import time
 from typing import Any
@@ -56,9 +57,11 @@ def deal(n: int, seed: int, index: int) -> Any:
     return deal_from_obj(random_record(rng, n, rng.choice(CONTRACTS[n])))
 
 
-def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, out: Any) -> None:
+def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, limit: float, out: Any) -> None:
     """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes) on ``out``."""
     from contextlib import nullcontext
+
+    import resource
 
     from tarock import accel
     from tarock.engine import replay
@@ -66,6 +69,7 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
     from tarock.solver.analyse import analyse_deal
     from tarock.solver.position import position_before
 
+    resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 1))
     d = deal(n, seed, index)
     with accel.reference() if reference else nullcontext():
         search.clear_cache()
@@ -80,14 +84,12 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
 
 def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool,
           limit: float) -> tuple[float, float, int] | None:
-    """(wall s, CPU s, nodes) for one deal, or None when it ran past ``limit`` wall seconds (the child is stopped)."""
+    """(wall s, CPU s, nodes) for one deal, or None when it ran past ``limit`` CPU seconds (the child is stopped)."""
     out: Any = mp.Queue()
-    child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, out))
+    child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, limit, out))
     child.start()
-    child.join(limit)
-    if child.is_alive():
-        child.kill()
-        child.join()
+    child.join()
+    if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
         return None
     if child.exitcode != 0:
         raise RuntimeError(f"deal {index} of {n} players failed in the child (exit code {child.exitcode})")
@@ -103,10 +105,11 @@ def report(label: str, results: list[tuple[float, float, int] | None], limit: fl
     wall = [limit if r is None else r[0] for r in results]
     nodes = [float("inf") if r is None else r[2] for r in results]
     median_nodes = statistics.median(nodes)
+    shown_nodes = "(stopped)" if median_nodes == float("inf") else f"{median_nodes:,.0f}"
     line = (f"{label:<10} CPU min {min(cpu):7.3f}  median {statistics.median(cpu):7.3f}  max {max(cpu):7.3f} s;"
-            f"  wall median {statistics.median(wall):7.3f} s;  nodes median {median_nodes:,.0f}")
+            f"  wall median {statistics.median(wall):7.3f} s;  nodes median {shown_nodes}")
     if stopped:
-        line += f"   ({stopped} of {len(results)} stopped at {limit:g} s wall: median and max are lower bounds)"
+        line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: median and max are lower bounds)"
     print(line, flush=True)
 
 
@@ -115,7 +118,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[4, 3], choices=[3, 4])
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--from-trick", type=int, default=1)
-    ap.add_argument("--limit", type=float, default=30.0, help="seconds per deal before it is stopped")
+    ap.add_argument("--limit", type=float, default=30.0, help="CPU seconds per deal before it is stopped")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", action="store_true", help="time the pure-Python reference instead")
     ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse"])

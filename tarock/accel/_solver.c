@@ -2,13 +2,14 @@
  * The double-dummy solver's core in C: a projection of tarock/solver/search.py's ``_make_visit`` (the
  * reference), searching its tree for the same values, pruned further (below).  It plays by the kernel's own
  * legality and trick winner (tarock/accel/_fastplay.c, reached through its ``KERNEL_API`` capsule: kernel.h)
- * with the play rules ``tarock.accel.play_rules`` builds from the reference, never by a copy of the rules.  Everything else it
- * needs -- the thirds each card adds, the equivalence classes, the cards that beat a card -- it is handed by
- * tarock/solver/search.py's ``_core``, which computes them with the reference's own functions.
+ * with the play rules ``tarock.accel.play_rules`` builds from the reference, never by a copy of the rules.
+ * Everything else it needs -- the thirds each card adds, the equivalence classes, the cards that beat a card --
+ * it is handed by tarock/solver/search.py's ``_core``, which computes them with the reference's own functions.
  *
  * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, start_bits, tt_bits)``
- * holds one game context's transposition table (2**start_bits entries, doubled up to 2**tt_bits as it fills); ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's
- * ``_Engine.probe`` below the Python driver (the null-window bisection stays in Python).  The search:
+ * holds one game context's transposition table (2**start_bits entries, doubled up to 2**tt_bits as it fills);
+ * ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's ``_Engine.probe`` below the Python driver
+ * (the null-window bisection stays in Python).  The search:
  * fail-soft alpha-beta over single cards; at trick boundaries a transposition table keyed by the leader and the
  * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
  * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
@@ -321,7 +322,8 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         uint64_t beat = pos ? ok & e->beaters[wcard] : 0;
         /* A card that does not beat the trick's winner leaves the trick as it is, so beside those cards the ones
          * on the table, which leave with the trick, do not separate two equal cards. */
-        uint64_t cands = pos ? distinct(e, ok & ~beat, live & ~tmask) | distinct(e, beat, live) : distinct(e, ok, live);
+        uint64_t cands = pos ? distinct(e, ok & ~beat, live & ~tmask) | distinct(e, beat, live)
+                             : distinct(e, ok, live);
         count = order_moves(e, cands, beat, kase, cards);
     }
     if (lead >= 0 && cards[0] != lead) {
