@@ -110,12 +110,13 @@ static Entry *slot(Engine *e, const uint64_t *key, int leader) {
     return victim;
 }
 
-/* Double the table (three quarters full, below its largest size), every entry moved to its new bucket: a search
- * of a few tricks never pays for the pages of a whole deal's table.  Out of memory, it stays as it is. */
-static void grow(Engine *e) {
+/* Double the table, every entry moved to its new bucket, rather than give up a position while it is below its
+ * largest size: a search of a few tricks never pays for the pages of a whole deal's table.  Whether it grew
+ * (out of memory, it stays as it is). */
+static int grow(Engine *e) {
     size_t size = (size_t)(e->tt_mask + 1);
     Entry *old = e->tt, *tt = PyMem_Calloc(2 * size, sizeof(Entry));
-    if (!tt) return;
+    if (!tt) return 0;
     e->tt = tt;
     e->tt_mask = 2 * size - 1;
     e->used = 0;
@@ -126,6 +127,7 @@ static void grow(Engine *e) {
         *x = old[i];
     }
     PyMem_Free(old);
+    return 1;
 }
 
 /* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
@@ -135,6 +137,9 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
     Entry *victim = slot(e, key, leader);
+    if (victim->used && (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n))
+        && e->tt_mask + 1 < e->tt_max && e->used * 2 > (Py_ssize_t)(e->tt_mask + 1) && grow(e))
+        victim = slot(e, key, leader);
     if (!victim->used) {
         e->used++;
     } else if (victim->leader == leader && !memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
@@ -148,7 +153,6 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     victim->best = (int8_t)best;
     victim->cards = (int8_t)cards;
     victim->used = 1;
-    if (e->used * 4 > (Py_ssize_t)(e->tt_mask + 1) * 3 && e->tt_mask + 1 < e->tt_max) grow(e);
 }
 
 /* search.py's ``_distinct``: ``ok`` less each card whose next higher live card is in ``ok`` and of its class. */
@@ -167,9 +171,9 @@ static uint64_t distinct(const Engine *e, uint64_t ok, uint64_t live) {
 }
 
 /* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first); two changes,
- * measured in docs/solver.md ("Speed"): a seat that takes the trick takes it with its lowest winning card, and a
+ * measured in docs/solver.md ("Speed"): the last seat of a trick takes it with its lowest winning card, and a
  * lead of a plain suit goes dearest card first (taroks still highest first, the plain suits before them). */
-static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase, int *out) {
+static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase, int last, int *out) {
     int count = 0, keys[MAX_TRICKS];
     beat &= cands;
     while (cands) {
@@ -178,7 +182,7 @@ static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase,
         int b = (int)(beat >> card & 1), key;
         switch (kase) {
         case CASE_LEAD: key = e->taroks >> card & 1 ? card : 64 * e->points_of[card] + card; break;
-        case CASE_TAKE: key = b ? 1064 - card : 500 - 64 * e->points_of[card] + card; break;
+        case CASE_TAKE: key = b ? (last ? 1064 - card : 1000 + card) : 500 - 64 * e->points_of[card] + card; break;
         case CASE_SMEAR: key = b ? 64 - card : 1000 + 64 * e->points_of[card] + card; break;
         default: key = b ? 64 - card : 1000 + card; break;
         }
@@ -324,7 +328,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
          * on the table, which leave with the trick, do not separate two equal cards. */
         uint64_t cands = pos ? distinct(e, ok & ~beat, live & ~tmask) | distinct(e, beat, live)
                              : distinct(e, ok, live);
-        count = order_moves(e, cands, beat, kase, cards);
+        count = order_moves(e, cands, beat, kase, pos + 1 == n, cards);
     }
     if (lead >= 0 && cards[0] != lead) {
         for (int i = 1; i < count; i++)
