@@ -5,8 +5,10 @@
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
-runs past ``--limit`` seconds is stopped and counted as ``>limit`` (its time counts as the limit in the
-median, so a median with stopped deals is a lower bound):
+runs past ``--limit`` CPU seconds is stopped (``RLIMIT_CPU``: a machine shared with other jobs slows the wall
+clock, not the CPU seconds) and counted as ``>limit`` (its time counts as the limit in the median, so a median
+with stopped deals is a lower bound).  Each line gives the child's CPU seconds, its wall seconds and the
+compiled core's nodes (``search.node_count``; the reference counts none):
 
 * ``solve``: the value of the position before ``--from-trick`` (1: the whole deal) from a cold table;
 * ``analyse``: ``analyse_deal`` from that trick: every card's best cards and point loss, one table shared.
@@ -14,8 +16,8 @@ median, so a median with stopped deals is a lower bound):
 The search runs on the compiled core when it is built (``tarock/accel/_solver.c``); ``--reference`` runs the
 pure-Python reference instead (``tarock.accel.reference``), today's solver before the core existed.  The
 issue's targets (issue 20, whole deals): solve median ≤ 0.05 s, max ≤ 2 s; analyse median ≤ 0.5 s, max ≤ 10 s.
-``TODAY`` below holds the reference's figures measured on whole deals when the core was written; tests never
-assert times.
+``TODAY`` below holds the reference's figures measured on whole deals when the core was written, ``BEFORE``
+the compiled core's before issue 20's second round (docs/solver.md, "Speed"); tests never assert times.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import random
+import signal
 import statistics
 import time
 from typing import Any
@@ -36,6 +39,14 @@ TODAY = {
 }
 """The pure-Python solver's whole-deal figures before the compiled core (``--reference`` measures them again)."""
 
+BEFORE = {
+    4: "compiled core, first version (2026-12-01, wall s, shared machine): from trick 1, 13 of 20 deals stopped at "
+       "20 s; from trick 4, solve 0.001 / 0.57 / 6.8, analyse 0.006 / 1.2 / >20 (min / median / max)",
+    3: "compiled core, first version (2026-12-01, wall s, shared machine): from trick 1, 10 of 10 deals stopped at "
+       "20 s; from trick 8, solve 0.001 / 0.068 / 0.74, analyse 0.003 / 0.13 / 0.91",
+}
+"""The compiled core's figures before this version (wall seconds): measure them again by checking it out."""
+
 
 def deal(n: int, seed: int, index: int) -> Any:
     """The ``index``-th generated deal of ``n`` players for ``seed`` (the same in every process)."""
@@ -46,9 +57,11 @@ def deal(n: int, seed: int, index: int) -> Any:
     return deal_from_obj(random_record(rng, n, rng.choice(CONTRACTS[n])))
 
 
-def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, out: Any) -> None:
-    """Time one deal's solve or analysis in this (child) process and put (seconds, table size) on ``out``."""
+def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, limit: float, out: Any) -> None:
+    """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes) on ``out``."""
     from contextlib import nullcontext
+
+    import resource
 
     from tarock import accel
     from tarock.engine import replay
@@ -56,43 +69,47 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
     from tarock.solver.analyse import analyse_deal
     from tarock.solver.position import position_before
 
+    resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 1))
     d = deal(n, seed, index)
     with accel.reference() if reference else nullcontext():
         search.clear_cache()
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         if mode == "solve":
             search.value(position_before(replay(d), from_trick))
         else:
             report = analyse_deal(d, from_trick)
             assert "error" not in report, report
-        out.put((time.perf_counter() - t, search.cache_size()))
+        out.put((time.perf_counter() - t, time.process_time() - cpu, search.node_count()))
 
 
 def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool,
-          limit: float) -> float | None:
-    """Seconds for one deal, or None when it ran past ``limit`` (the child is stopped)."""
+          limit: float) -> tuple[float, float, int] | None:
+    """(wall s, CPU s, nodes) for one deal, or None when it ran past ``limit`` CPU seconds (the child is stopped)."""
     out: Any = mp.Queue()
-    child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, out))
+    child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, limit, out))
     child.start()
-    child.join(limit)
-    if child.is_alive():
-        child.kill()
-        child.join()
+    child.join()
+    if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
         return None
     if child.exitcode != 0:
         raise RuntimeError(f"deal {index} of {n} players failed in the child (exit code {child.exitcode})")
-    seconds, _ = out.get()
-    return float(seconds)
+    wall, cpu, nodes = out.get()
+    return float(wall), float(cpu), int(nodes)
 
 
-def report(label: str, times: list[float | None], limit: float) -> None:
-    """min / median / max seconds; a stopped deal counts as ``limit`` and is counted apart."""
-    stopped = sum(t is None for t in times)
-    shown = [limit if t is None else t for t in times]
-    line = (f"{label:<30} min {min(shown):8.3f}  median {statistics.median(shown):8.3f}  "
-            f"max {max(shown):8.3f} s")
+def report(label: str, results: list[tuple[float, float, int] | None], limit: float) -> None:
+    """min / median / max CPU seconds, the median wall seconds and nodes; a stopped deal counts as ``limit``
+    seconds (and as the most nodes) and is counted apart."""
+    stopped = sum(r is None for r in results)
+    cpu = [limit if r is None else r[1] for r in results]
+    wall = [limit if r is None else r[0] for r in results]
+    nodes = [float("inf") if r is None else r[2] for r in results]
+    median_nodes = statistics.median(nodes)
+    shown_nodes = "(stopped)" if median_nodes == float("inf") else f"{median_nodes:,.0f}"
+    line = (f"{label:<10} CPU min {min(cpu):7.3f}  median {statistics.median(cpu):7.3f}  max {max(cpu):7.3f} s;"
+            f"  wall median {statistics.median(wall):7.3f} s;  nodes median {shown_nodes}")
     if stopped:
-        line += f"   ({stopped} of {len(times)} stopped at {limit:g} s: median and max are lower bounds)"
+        line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: median and max are lower bounds)"
     print(line, flush=True)
 
 
@@ -101,7 +118,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[4, 3], choices=[3, 4])
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--from-trick", type=int, default=1)
-    ap.add_argument("--limit", type=float, default=30.0, help="seconds per deal before it is stopped")
+    ap.add_argument("--limit", type=float, default=30.0, help="CPU seconds per deal before it is stopped")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", action="store_true", help="time the pure-Python reference instead")
     ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse"])
@@ -111,10 +128,11 @@ def main() -> None:
         print(f"{args.deals} generated {n}-player deals ({', '.join(CONTRACTS[n])}), from trick {args.from_trick}, "
               f"{engine}, cold table per deal, one core")
         for mode in args.modes:
-            times = [timed(n, args.seed, i, args.from_trick, mode, args.reference, args.limit)
-                     for i in range(args.deals)]
-            report(f"  {mode}", times, args.limit)
-        print(f"  today: {TODAY[n]}")
+            results = [timed(n, args.seed, i, args.from_trick, mode, args.reference, args.limit)
+                       for i in range(args.deals)]
+            report(f"  {mode}", results, args.limit)
+        print(f"  reference: {TODAY[n]}")
+        print(f"  before: {BEFORE[n]}")
     print("targets (whole deals): solve median <= 0.05 s, max <= 2 s; analyse median <= 0.5 s, max <= 10 s")
 
 

@@ -1,18 +1,21 @@
 /*
  * The double-dummy solver's core in C: a projection of tarock/solver/search.py's ``_make_visit`` (the
- * reference), searching the same tree for the same values.  It plays by the kernel's own legality and trick
- * winner (tarock/accel/_fastplay.c, reached through its ``KERNEL_API`` capsule: kernel.h) with the play rules
- * ``tarock.accel.play_rules`` builds from the reference, never by a copy of the rules.  Everything else it
- * needs -- the thirds each card adds, the equivalence classes, the cards that beat a card -- it is handed by
- * tarock/solver/compiled.py, which computes them with the reference's own functions.
+ * reference), searching its tree for the same values, pruned further (below).  It plays by the kernel's own
+ * legality and trick winner (tarock/accel/_fastplay.c, reached through its ``KERNEL_API`` capsule: kernel.h)
+ * with the play rules ``tarock.accel.play_rules`` builds from the reference, never by a copy of the rules.
+ * Everything else it needs -- the thirds each card adds, the equivalence classes, the cards that beat a card --
+ * it is handed by tarock/solver/search.py's ``_core``, which computes them with the reference's own functions.
  *
- * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, tt_bits)`` holds one
- * game context's transposition table; ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's
- * ``_Engine.probe`` below the Python driver (the null-window bisection stays in Python).  The search:
+ * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, start_bits, tt_bits)``
+ * holds one game context's transposition table (2**start_bits entries, doubled up to 2**tt_bits as it fills);
+ * ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's ``_Engine.probe`` below the Python driver
+ * (the null-window bisection stays in Python).  The search:
  * fail-soft alpha-beta over single cards; at trick boundaries a transposition table keyed by the leader and the
- * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once;
- * move ordering by the trick's state and the table's lead; the points goal cut by the thirds still live (above)
- * and by what the side surely keeps (nothing: below).
+ * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
+ * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
+ * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
+ * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits; the
+ * last trick counted without a search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -49,7 +52,7 @@ typedef struct {
     int block_start[N_CARDS];
     uint64_t block_mask[N_CARDS], runs;
     Entry *tt;
-    uint64_t tt_mask;
+    uint64_t tt_mask, tt_max;
     Py_ssize_t used;
     uint64_t hands[MAX_SEATS];
     int tcards[MAX_SEATS];
@@ -92,27 +95,56 @@ static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
     return NULL;
 }
 
-/* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
-static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
-    int low, high;
-    if (alpha < value && value < beta) low = high = value;
-    else if (value <= alpha) { low = -INF; high = value; }
-    else { low = value; high = INF; }
+/* Where ``key`` goes in the table: its own entry, else a free one of its bucket, else (a full bucket) the
+ * position nearest the end of play (the cheapest to solve again). */
+static Entry *slot(Engine *e, const uint64_t *key, int leader) {
     uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
     uint64_t base = h & e->tt_mask & ~3ULL;
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used) { victim = x; e->used++; break; }
-        if (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
-            if (x->low > low) low = x->low;
-            if (x->high < high) high = x->high;
-            victim = x;
-            break;
-        }
-        /* full bucket: the position nearest the end of play goes (the cheapest to solve again) */
+        if (!x->used || (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n))) return x;
         if (!victim || x->cards < victim->cards) victim = x;
+    }
+    return victim;
+}
+
+/* Double the table, every entry moved to its new bucket, rather than give up a position while it is below its
+ * largest size: a search of a few tricks never pays for the pages of a whole deal's table.  Whether it grew
+ * (out of memory, it stays as it is). */
+static int grow(Engine *e) {
+    size_t size = (size_t)(e->tt_mask + 1);
+    Entry *old = e->tt, *tt = PyMem_Calloc(2 * size, sizeof(Entry));
+    if (!tt) return 0;
+    e->tt = tt;
+    e->tt_mask = 2 * size - 1;
+    e->used = 0;
+    for (size_t i = 0; i < size; i++) {
+        if (!old[i].used) continue;
+        Entry *x = slot(e, old[i].hands, old[i].leader);
+        if (!x->used) e->used++;
+        *x = old[i];
+    }
+    PyMem_Free(old);
+    return 1;
+}
+
+/* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
+static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
+    int low, high;
+    if (alpha < value && value < beta) low = high = value;
+    else if (value <= alpha) { low = -INF; high = value; }
+    else { low = value; high = INF; }
+    Entry *victim = slot(e, key, leader);
+    if (victim->used && (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n))
+        && e->tt_mask + 1 < e->tt_max && e->used * 2 > (Py_ssize_t)(e->tt_mask + 1) && grow(e))
+        victim = slot(e, key, leader);
+    if (!victim->used) {
+        e->used++;
+    } else if (victim->leader == leader && !memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+        if (victim->low > low) low = victim->low;
+        if (victim->high < high) high = victim->high;
     }
     memcpy(victim->hands, key, sizeof(uint64_t) * (size_t)e->n);
     victim->leader = (int8_t)leader;
@@ -138,8 +170,9 @@ static uint64_t distinct(const Engine *e, uint64_t ok, uint64_t live) {
     return cands;
 }
 
-/* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first); one change:
- * the last seat of a trick takes it with its lowest winning card (a third of the nodes fewer on whole deals). */
+/* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first); two changes,
+ * measured in docs/solver.md ("Speed"): the last seat of a trick takes it with its lowest winning card, and a
+ * lead of a plain suit goes dearest card first (taroks still highest first, the plain suits before them). */
 static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase, int last, int *out) {
     int count = 0, keys[MAX_TRICKS];
     beat &= cands;
@@ -148,7 +181,7 @@ static int order_moves(const Engine *e, uint64_t cands, uint64_t beat, int kase,
         cands &= ~(1ULL << card);
         int b = (int)(beat >> card & 1), key;
         switch (kase) {
-        case CASE_LEAD: key = card; break;
+        case CASE_LEAD: key = e->taroks >> card & 1 ? card : 64 * e->points_of[card] + card; break;
         case CASE_TAKE: key = b ? (last ? 1064 - card : 1000 + card) : 500 - 64 * e->points_of[card] + card; break;
         case CASE_SMEAR: key = b ? 64 - card : 1000 + 64 * e->points_of[card] + card; break;
         default: key = b ? 64 - card : 1000 + card; break;
@@ -187,10 +220,68 @@ static int sure_thirds(const Engine *e, uint64_t live, int *holder) {
     return sure;
 }
 
+/* What the leader's side surely takes, in thirds, at a trick boundary (points goal) by cashing the top cards of
+ * the plain suits: when the leader holds the highest k live cards of a suit and every other hand that holds a
+ * tarok (which could trump: taroks trump) holds at least k cards of that suit, leading them one by one wins k
+ * tricks: the hands with taroks must follow below them, the others cannot win a suit trick, and the leader keeps
+ * the lead, so the suits are cashed one after another (following with a suit's cards leaves the other suits'
+ * counts as they were).  Each such trick adds the leader's card, the lowest k cards of the suit of each hand
+ * that must follow, and at least one third for any other card.  No tarok is played in these tricks by a hand
+ * holding taroks, so they add to ``sure_thirds``'s tricks (all three trula cards never meet in one of them:
+ * only hands without taroks could discard, and they hold no trula card). */
+static int quick_thirds(const Engine *e, int leader) {
+    const int n = e->n;
+    const uint64_t trumpers = e->rules->trumps ? e->taroks : 0;
+    uint64_t lead_hand = e->hands[leader];
+    int sure = 0;
+    for (int s = 0; s < 4; s++) {
+        uint64_t suit = 0xFFULL << (22 + 8 * s), mine = lead_hand & suit;
+        if (!mine) continue;
+        uint64_t live = 0;
+        for (int i = 0; i < n; i++) live |= e->hands[i] & suit;
+        int k = 0;
+        uint64_t top = live;
+        while (top && (mine >> highest(top) & 1)) { k++; top &= ~(1ULL << highest(top)); }
+        if (!k) continue;
+        for (int i = 0; i < n && k; i++) {
+            if (i == leader || !(e->hands[i] & trumpers)) continue;
+            int c = __builtin_popcountll(e->hands[i] & suit);
+            if (c < k) k = c;
+        }
+        if (!k) continue;
+        uint64_t cash = mine;
+        for (int j = 0; j < k; j++) { int c = highest(cash); sure += e->thirds[c]; cash &= ~(1ULL << c); }
+        for (int i = 0; i < n; i++) {
+            if (i == leader) continue;
+            uint64_t follow = e->hands[i] & suit;
+            if (!(e->hands[i] & trumpers) && __builtin_popcountll(follow) < k) { sure += k; continue; }
+            for (int j = 0; j < k; j++) { int c = lowest(follow); sure += e->thirds[c]; follow &= follow - 1; }
+        }
+    }
+    return sure;
+}
+
 static inline int cards_in(const Engine *e) {
     int c = 0;
     for (int i = 0; i < e->n; i++) c += __builtin_popcountll(e->hands[i]);
     return c;
+}
+
+/* The value of the last trick, every hand down to one card (a forced play, so no search): the kernel's trick
+ * winner over the cards in play order, and what the trick is worth to the declarer side as ``visit`` counts it. */
+static int last_trick(const Engine *e, int leader) {
+    const int n = e->n;
+    int cards[MAX_SEATS], tv = 0;
+    uint64_t tm = 0;
+    for (int i = 0; i < n; i++) {
+        cards[i] = lowest(e->hands[(leader + i) % n]);
+        tm |= e->hands[(leader + i) % n];
+        tv += e->thirds[cards[i]];
+    }
+    int w = kernel->trick_winner(cards, n, e->rules->trumps, e->rules->emperor);
+    int ours = (int)(e->side >> ((leader + w) % n) & 1);
+    if (e->goal != GOAL_POINTS) return ours == (e->goal == GOAL_NO_TRICK) ? -1 : 0;
+    return (ours ? tv : 0) + (cards[w] == e->bonus_card ? e->bonus : 0);
 }
 
 /* search.py's ``visit``: the future value with ``seat`` to play card ``pos`` of the trick, fail-soft. */
@@ -204,15 +295,13 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         if (points) {
             if (rem <= alpha) return rem;
             if (beta <= 0) return 0;
-            int holder = -1, sure = sure_thirds(e, live, &holder);
-            if (sure) {
-                if (e->side >> holder & 1) {
-                    if (sure >= beta) return sure;
-                } else if (rem - sure <= alpha) {
-                    return rem - sure;
-                }
-            }
+            int holder = -1, run = sure_thirds(e, live, &holder), quick = quick_thirds(e, seat);
+            int ours = run && (e->side >> holder & 1) ? run : 0, theirs = run - ours;
+            if (e->side >> seat & 1) ours += quick; else theirs += quick;
+            if (ours >= beta) return ours;
+            if (rem - theirs <= alpha) return rem - theirs;
         }
+        if (!(e->hands[seat] & (e->hands[seat] - 1))) return last_trick(e, seat);
         for (int i = 0; i < n; i++) key[i] = pack(e, e->hands[i], live);
         Entry *x = lookup(e, key, seat);
         if (x) {
@@ -235,7 +324,11 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         count = 1;
     } else {
         uint64_t beat = pos ? ok & e->beaters[wcard] : 0;
-        count = order_moves(e, distinct(e, ok, live), beat, kase, pos + 1 == n, cards);
+        /* A card that does not beat the trick's winner leaves the trick as it is, so beside those cards the ones
+         * on the table, which leave with the trick, do not separate two equal cards. */
+        uint64_t cands = pos ? distinct(e, ok & ~beat, live & ~tmask) | distinct(e, beat, live)
+                             : distinct(e, ok, live);
+        count = order_moves(e, cands, beat, kase, pos + 1 == n, cards);
     }
     if (lead >= 0 && cards[0] != lead) {
         for (int i = 1; i < count; i++)
@@ -340,11 +433,12 @@ static void engine_dealloc(Engine *e) {
 static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
     PyObject *rules, *thirds, *classes, *points, *beaters, *above;
     unsigned long long side;
-    int tt_bits;
-    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOi", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
-                          &classes, &points, &beaters, &above, &tt_bits))
+    int tt_bits, start_bits;
+    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
+                          &classes, &points, &beaters, &above, &start_bits, &tt_bits))
         return -1;
-    if (e->n < 2 || e->n > MAX_SEATS || tt_bits < 4 || tt_bits > 30 || e->goal < 0 || e->goal > GOAL_ALL_TRICKS) {
+    if (e->n < 2 || e->n > MAX_SEATS || start_bits < 4 || start_bits > tt_bits || tt_bits > 30 || e->goal < 0
+        || e->goal > GOAL_ALL_TRICKS) {
         PyErr_SetString(PyExc_ValueError, "Engine: seats, goal or table size out of range");
         return -1;
     }
@@ -377,10 +471,11 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
         }
     }
     PyMem_Free(e->tt);
-    size_t size = (size_t)1 << tt_bits;
+    size_t size = (size_t)1 << start_bits;
     e->tt = PyMem_Calloc(size, sizeof(Entry));
     if (!e->tt) { PyErr_NoMemory(); return -1; }
     e->tt_mask = size - 1;
+    e->tt_max = (uint64_t)1 << tt_bits;
     e->used = 0;
     return 0;
 }
@@ -446,7 +541,7 @@ static PyTypeObject EngineType = {
     .tp_name = "tarock.accel._solver.Engine",
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One game context's search and transposition table (tarock/solver/compiled.py).",
+    .tp_doc = "One game context's search and transposition table (tarock/solver/search.py's _core).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)engine_init,
     .tp_dealloc = (destructor)engine_dealloc,

@@ -81,7 +81,8 @@ THIRDS: tuple[int, ...] = tuple(3 * p - 2 for p in CARD_POINTS)
 _INF = 1 << 30
 _TT_LIMIT = 1_000_000  # entries per game context before its table is cleared (about 1.3 kB each, memos included)
 _MOVES_LIMIT = 500_000  # memoised move lists (and packed runs) per game context
-_CORE_TT_BITS = 20  # the compiled core's table: 2**20 entries of 48 bytes per game context
+_CORE_TT_START_BITS = 16  # the compiled core's table per game context: 2**16 entries of 48 bytes (3 MB) at first,
+_CORE_TT_BITS = 22  # doubled as it fills up to 2**22 (200 MB, a whole deal's search: docs/solver.md)
 _BEATERS_TRUMPS: tuple[int, ...] = tuple(
     ABOVE[c] | (TAROK_MASK if CARD_SUIT[c] != TAROK else 0) for c in range(54)
 )
@@ -638,11 +639,11 @@ def _core(ctx: _Context) -> Any:
     return accel.SOLVER.Engine(accel.play_rules(*table_rules(contract, ctx.options)), ctx.n, ctx.side_mask,
                                getattr(accel.SOLVER, _GOAL_CODES[ctx.goal]), ctx.bring_home, ctx.bring_home_thirds,
                                THIRDS, _equivalence(ctx.goal, ctx.bring_home), CARD_POINTS, beaters, ABOVE,
-                               _CORE_TT_BITS)
+                               min(_CORE_TT_START_BITS, _CORE_TT_BITS), _CORE_TT_BITS)
 
 
 _ENGINES: OrderedDict[tuple[_Context, bool], _Engine] = OrderedDict()
-_MAX_CONTEXTS = 8
+_MAX_CONTEXTS = 4  # with the compiled core's largest tables at most 800 MB
 
 
 def _engine(ctx: _Context) -> _Engine:
@@ -669,6 +670,12 @@ def clear_cache() -> None:
 def cache_size() -> int:
     """Positions held in the transposition tables of every kept context."""
     return sum(e.size() for e in _ENGINES.values())
+
+
+def node_count() -> int:
+    """Nodes the compiled core has visited in every kept context since it was made (the reference counts none):
+    bench/bench_solver.py reports them, a measure of the search that a shared machine does not blur."""
+    return sum(int(e.core.nodes()) for e in _ENGINES.values() if e.core is not None)
 
 
 def _context(position: Position, goal: str) -> _Context:

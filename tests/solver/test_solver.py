@@ -391,6 +391,24 @@ def test_a_tiny_compiled_table_replaces_entries_without_changing_results(monkeyp
         assert cache_size() <= 16
 
 
+@pytest.mark.skipif(accel.SOLVER is None, reason="the compiled solver core was not built")
+def test_a_growing_compiled_table_keeps_its_entries_and_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled core's table starts at 16 entries and doubles (every entry moved to its new bucket) when three
+    quarters full, up to 256: values stay the brute force's, the table holds more than it started with once a
+    search needed it, and never more than its largest size."""
+    monkeypatch.setattr(solver, "_CORE_TT_START_BITS", 4)
+    monkeypatch.setattr(solver, "_CORE_TT_BITS", 8)
+    rng = random.Random(15)
+    grown = 0
+    for _ in range(20):
+        clear_cache()
+        pos = random_ending(rng, 4, 4, rng.choice(["solo_tri", "tri", "valat"]))
+        assert value(pos) == expected(pos, brute(pos, pos.objective))
+        assert cache_size() <= 256
+        grown += cache_size() > 16
+    assert grown  # four-trick endings fill 16 entries: the table grew
+
+
 def test_summarise_counts_each_players_losses_by_hand() -> None:
     # Two reports whose losses are set by hand: a Tri (point contract) where Ana loses 3 and 0 and Boris 5;
     # a Berač where Boris gives the game away once (loss 1) and Ana loses nothing; an unreadable record.
