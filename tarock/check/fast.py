@@ -93,9 +93,10 @@ class FastCheck:
         self._rosters: dict[tuple[str, ...], tuple[tuple[bytes, ...], tuple[bytes, ...]] | None] = {}
         self._options: dict[str, SlovenianOptions | None] = {}
         self._biddings: dict[tuple[Any, ...], tuple[SlovenianOptions, bool]] = {}
-        """Whether a bidding agrees with the record's contract and declarer (``bidding_agrees``), by the bids as
-        recorded, the players, the declarer, the contract and the options' identity, with the options (kept
-        alive, so the id stays theirs): a club's auctions recur, and this spares turning names into seats."""
+        """Whether a bidding agrees with the record's contract and declarer (``bidding_agrees``), by the bids
+        as recorded, the players, the declarer, the contract and the options' identity, with the options
+        (kept alive, so the id stays theirs): a club's auctions recur, and this spares turning names into
+        seats."""
         self._scratch = bytearray()
         at = accel.ANSWERS
         assert at is not None
