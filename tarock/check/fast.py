@@ -235,9 +235,9 @@ class FastCheck:
         if plan is not None and n in CARDS_PER_HAND and allowed_contract(c, n, options):
             score_plan = plan_of(contract_name, options)
             if score_plan is not None:
-                spec = _Spec(options, c, (CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4,
-                                          plan.kernel_plan), score_plan, session_end_per_radelc(options),
-                             c.is_klop)
+                args = (CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4,
+                        plan.kernel_plan)
+                spec = _Spec(options, c, args, score_plan, session_end_per_radelc(options), c.is_klop)
         if len(self._specs) >= 4096:
             self._specs.clear()
         if spec is not None or options is self.default:

@@ -138,14 +138,14 @@ def test_duplicates_shuffled_sessions_and_bad_lines(tmp_path: Path) -> None:
 
 @needs_fast
 def test_a_recurring_auction_is_judged_for_each_contract_and_declarer(tmp_path: Path) -> None:
-    # The fast path remembers whether a bidding agrees with the record (FastCheck._bidding_agrees) by the bids,
-    # players, declarer, contract and options: the same auction under another declarer or contract must not
-    # reuse the first answer.  A clean deal with a declarer, then the same bids naming another declarer, then
-    # another contract (both disagree with the bidding: the usual path and its findings), then the deal again
-    # under another id (agrees: the fast path).
+    # The fast path remembers whether a bidding agrees with the record (FastCheck._bidding_agrees) by the
+    # bids, players, declarer, contract and options: the same auction under another declarer or contract
+    # must not reuse the first answer.  A clean deal with a declarer, then the same bids naming another
+    # declarer, then another contract (both disagree with the bidding: the usual path and its findings),
+    # then the deal again under another id (agrees: the fast path).
     source = simulated(tmp_path, "auction", sessions=2, deals=40, seed=9)
-    clean = [r for r in check_stream([source]) if isinstance(r, DealCheck) and isinstance(r.tricks, msgspec.Raw)
-             and r.declarer is not None and r.contract != "klop"]
+    clean = [r for r in check_stream([source]) if isinstance(r, DealCheck)
+             and isinstance(r.tricks, msgspec.Raw) and r.declarer is not None and r.contract != "klop"]
     text = source.read_bytes().splitlines()[clean[0].line - 1]  # type: ignore[operator]
     record = orjson.loads(text)
     for key in ("session", "seq", "recorded"):
