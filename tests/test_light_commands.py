@@ -1,5 +1,5 @@
 """``tarock sql`` loads only what a query needs: DuckDB and rich, not the ingest pipeline, polars, pandas or
-pyarrow.
+pyarrow; ``tarock check`` of records its fast path takes loads no reference engine.
 
 A query is the command users run most often at a prompt; loading the whole pipeline made it take a second
 and more (issue 22).  The check runs the real command in a fresh interpreter (a test process has everything
@@ -78,3 +78,67 @@ def test_report_of_win_rates_loads_no_player_report_or_pipeline(store: Path) -> 
     assert answer["heavy"] == []
     assert "Win rates of declared contracts" in str(answer["output"])
 
+
+
+def _fast_taken_records(tmp_path: Path) -> Path:
+    """300 records of the bundled 4-player sample that ``check``'s fast path takes, each on its own (session,
+    seq and score sheet left out, so no ledger or sheet of a missing deal can send one the usual way)."""
+    import gzip
+
+    import msgspec
+    import orjson
+
+    from tarock.check.result import DealCheck
+    from tarock.check.sessions import check_stream
+
+    source = ROOT / "data" / "sample" / "sample-4p.jsonl.gz"
+    text = gzip.decompress(source.read_bytes()).splitlines()
+    taken = [r.line for r in check_stream([source])
+             if isinstance(r, DealCheck) and isinstance(r.tricks, msgspec.Raw) and r.line is not None][:300]
+    records = []
+    for line in taken:
+        record = orjson.loads(text[line - 1])
+        for key in ("session", "seq", "recorded"):
+            record.pop(key, None)
+        records.append(orjson.dumps(record))
+    path = tmp_path / "clean.jsonl"
+    path.write_bytes(b"\n".join(records) + b"\n")
+    results = list(check_stream([path]))  # precondition: every one of them is the fast path's here too
+    assert len(results) == 300 and all(isinstance(r, DealCheck) and isinstance(r.tricks, msgspec.Raw)
+                                       for r in results)
+    return path
+
+
+def test_check_of_clean_records_loads_no_reference_engine(tmp_path: Path) -> None:
+    # every deal goes the fast path (tarock.check.fast): the reference's checker, engine, sheet auditor and
+    # the .trk parser are never needed, so never imported (SessionScorer.checker is made at its first use)
+    from tarock.check.fast import CHECKLINE
+
+    if CHECKLINE is None:
+        pytest.skip("the fast path is not built here")
+    clean = _fast_taken_records(tmp_path)
+    answer = _run("check", "--format", "json", str(clean), heavy=(
+        "tarock.check.checker", "tarock.engine", "tarock.formats.sheet_csv", "tarock.formats.trk"), roots=())
+    assert answer["exit"] == 0
+    assert answer["heavy"] == []
+    assert len([line for line in str(answer["output"]).splitlines() if line.startswith("{")]) == 300
+
+
+def test_check_of_a_deal_in_error_loads_the_engine_and_reports_it(tmp_path: Path) -> None:
+    # one record the fast path declines (a deal with a renons, data/examples/findings) among clean ones: the
+    # checker is made then, and its finding printed, as without the fast path
+    clean = _fast_taken_records(tmp_path)
+    renons = orjson_line(  # its first record is Boris's renons in trick 1
+        ROOT / "data" / "examples" / "findings" / "r_follow_suit.json")
+    clean.write_bytes(clean.read_bytes() + renons + b"\n")
+    answer = _run("check", "--format", "json", str(clean), heavy=("tarock.check.checker",), roots=())
+    assert answer["exit"] == 1
+    assert answer["heavy"] == ["tarock.check.checker"]
+    assert '"code":"R_FOLLOW_SUIT"' in str(answer["output"])
+
+
+def orjson_line(path: Path) -> bytes:
+    """The first record of a JSON file holding a list of records, as one line."""
+    import orjson
+
+    return orjson.dumps(orjson.loads(path.read_bytes())[0])

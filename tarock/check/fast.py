@@ -73,6 +73,8 @@ class _Spec:
     declarer, whether the declarer leads, whether a king is called, the kernel's plan."""
     score_plan: tuple[Any, ...]
     end_per_radelc: int
+    klop: bool
+    """Whether the contract is Klop (each player's card points rather than the two sides')."""
 
 
 class FastCheck:
@@ -90,6 +92,11 @@ class FastCheck:
         spec of None holds none, so the default options alone are cached by identity for None)."""
         self._rosters: dict[tuple[str, ...], tuple[tuple[bytes, ...], tuple[bytes, ...]] | None] = {}
         self._options: dict[str, SlovenianOptions | None] = {}
+        self._biddings: dict[tuple[Any, ...], tuple[SlovenianOptions, bool]] = {}
+        """Whether a bidding agrees with the record's contract and declarer (``bidding_agrees``), by the bids
+        as recorded, the players, the declarer, the contract and the options' identity, with the options
+        (kept alive, so the id stays theirs): a club's auctions recur, and this spares turning names into
+        seats."""
         self._scratch = bytearray()
         at = accel.ANSWERS
         assert at is not None
@@ -140,9 +147,13 @@ class FastCheck:
             return None
         texts, roster = names
         if r.bidding is not None:
-            contract = spec.contract
-            declarers = (players.index(r.declarer),) if contract.has_declarer and r.declarer is not None else ()
-            if not bidding_agrees(tuple(r.bidding), players, contract, declarers, options):
+            bidding_key = (tuple(r.bidding), players, r.declarer, r.contract, id(options))
+            known = self._biddings.get(bidding_key)
+            if known is not None and known[0] is options:
+                agrees = known[1]
+            else:
+                agrees = self._bidding_agrees(bidding_key, spec, options)
+            if not agrees:
                 return None
         replayed = self._replay(r, players, texts, *spec.args)
         if replayed is None:
@@ -165,7 +176,7 @@ class FastCheck:
             if sheet.radelci is not None and any(sheet.radelci.get(p, 0) != a for p, a in zip(players, after)):
                 return None
             recorded = dict(sheet.scores)
-        if spec.contract.is_klop:
+        if spec.klop:
             card_points = dict(zip(players, facts[self._klop_points]))
         else:
             card_points = {"declarer_side": facts[self._declarer_points],
@@ -205,6 +216,17 @@ class FastCheck:
         self._options[repr(raw)] = options
         return options
 
+    def _bidding_agrees(self, key: tuple[Any, ...], spec: _Spec, options: SlovenianOptions) -> bool:
+        """``bidding_agrees`` of the bidding in ``key`` (``check``'s), remembered."""
+        bidding, players, declarer = key[0], key[1], key[2]
+        contract = spec.contract
+        declarers = (players.index(declarer),) if contract.has_declarer and declarer is not None else ()
+        agrees = bidding_agrees(bidding, players, contract, declarers, options)
+        if len(self._biddings) >= 1 << 16:
+            self._biddings.clear()
+        self._biddings[key] = (options, agrees)
+        return agrees
+
     def _spec(self, key: tuple[str, int, int], options: SlovenianOptions) -> _Spec | None:
         contract_name, n, _ = key
         c = CONTRACTS[contract_name]
@@ -213,8 +235,9 @@ class FastCheck:
         if plan is not None and n in CARDS_PER_HAND and allowed_contract(c, n, options):
             score_plan = plan_of(contract_name, options)
             if score_plan is not None:
-                spec = _Spec(options, c, (CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4,
-                                          plan.kernel_plan), score_plan, session_end_per_radelc(options))
+                args = (CARDS_PER_HAND[n], c.has_declarer, c.declarer_leads, c.calls_king and n == 4,
+                        plan.kernel_plan)
+                spec = _Spec(options, c, args, score_plan, session_end_per_radelc(options), c.is_klop)
         if len(self._specs) >= 4096:
             self._specs.clear()
         if spec is not None or options is self.default:

@@ -23,12 +23,11 @@ import os
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 import msgspec
 from msgspec.structs import replace
 
-from tarock.check.checker import Checker
 from tarock.check.fast import FastCheck
 from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
@@ -38,6 +37,10 @@ from tarock.formats.codec import dumps
 from tarock.formats.decode import Int, Plain, ValidPlainReader
 from tarock.formats.items import ReaderLimits, ReadItem
 from tarock.formats.reader import iter_record_files, read_line, read_records
+from tarock.rules.sessions import SessionLedger
+
+if TYPE_CHECKING:
+    from tarock.check.checker import Checker
 
 T = TypeVar("T")
 
@@ -180,19 +183,34 @@ class SessionScorer:
     """Scores deals handed over in scoring order: duplicates once, ``W_SEQ`` warnings, a ledger per session.
 
     ``score(item)`` gives the deal's check result and whether it is a copy of one already scored.
+    The reference's ``Checker`` (and the engine it imports) is made at its first use: a run whose every deal
+    the fast path takes (``score_plain``) never imports it.  ``ledgers`` (one radelci ledger per session) are
+    the checker's, shared by both paths.
     """
 
     def __init__(self, plan: SessionPlan, overrides: dict[str, object] | None = None,
                  checker: Checker | None = None) -> None:
         self.plan = plan
-        self.checker = checker if checker is not None else Checker(overrides)
+        self.overrides = overrides
+        self._checker = checker
+        self.ledgers: dict[str, SessionLedger] = {} if checker is None else checker.ledgers
         self.states: dict[str, _SessionState] = {}
         self.loose: dict[bytes, DealCheck] = {}  # deals outside any session, by content hash (16 bytes)
+
+    @property
+    def checker(self) -> Checker:
+        """The reference's checker, keeping its ledgers in ``ledgers``."""
+        if self._checker is None:
+            from tarock.check.checker import Checker  # the engine, imported only when a deal needs it
+
+            self._checker = Checker(self.overrides)
+            self._checker.ledgers = self.ledgers
+        return self._checker
 
     def close(self, session: str) -> None:
         """A session is over: its ledger and its content hashes go."""
         self.states.pop(session, None)
-        self.checker.ledgers.pop(session, None)
+        self.ledgers.pop(session, None)
 
     def _state(self, session: str) -> _SessionState:
         state = self.states.get(session)
@@ -248,7 +266,7 @@ class SessionScorer:
             return replace(first, file=file, line=plain.line, findings=[],
                            duplicate_of=f"{first.file}:{first.line}")
         extra = self.seq_warnings(session, plain.seq, file, plain.line)
-        result = fast.check(plain, file, self.checker.ledgers)
+        result = fast.check(plain, file, self.ledgers)
         if result is None:
             deal = read_line(file, plain.line, plain.data, limits).deal
             assert deal is not None  # ValidPlainReader takes valid records only

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tarock import accel
 from tarock.cards import CARD_POINTS, CODES
 from tarock.check.result import DealCheck, Trick, UnreadableCheck, located
-from tarock.engine import Replay
+from tarock.replay_state import Replay
 from tarock.findings import Finding
 
 

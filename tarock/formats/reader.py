@@ -26,7 +26,6 @@ from tarock.findings import Finding
 from tarock.formats.codec import RecordError, json_kind, deal_from_obj
 from tarock.formats.decode import fast_deal, fast_deal_and_text
 from tarock.formats.items import MIB, ReaderLimits, ReadItem, _size_text
-from tarock.formats.trk import read_trk_lines
 
 T = TypeVar("T")
 """What a ``read_records`` caller's ``take`` makes of a record it reads itself."""
@@ -574,7 +573,7 @@ def read_records(
     with raw, stream:
         source = _Source(stream, limits.max_gz_bytes if gz else None)
         if _is_trk_file(file):
-
+            from tarock.formats.trk import read_trk_lines  # the .trk parser, imported only for a .trk file
 
             lines = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, 1, None)
             yield from read_trk_lines(file, lines, limits, start_line, end_line)

@@ -136,6 +136,33 @@ def test_duplicates_shuffled_sessions_and_bad_lines(tmp_path: Path) -> None:
     assert kinds == Counter(deal=121, copy=10 + 131, parse=6)
 
 
+@needs_fast
+def test_a_recurring_auction_is_judged_for_each_contract_and_declarer(tmp_path: Path) -> None:
+    # The fast path remembers whether a bidding agrees with the record (FastCheck._bidding_agrees) by the
+    # bids, players, declarer, contract and options: the same auction under another declarer or contract
+    # must not reuse the first answer.  A clean deal with a declarer, then the same bids naming another
+    # declarer, then another contract (both disagree with the bidding: the usual path and its findings),
+    # then the deal again under another id (agrees: the fast path).
+    source = simulated(tmp_path, "auction", sessions=2, deals=40, seed=9)
+    clean = [r for r in check_stream([source]) if isinstance(r, DealCheck)
+             and isinstance(r.tricks, msgspec.Raw) and r.declarer is not None and r.contract != "klop"]
+    text = source.read_bytes().splitlines()[clean[0].line - 1]  # type: ignore[operator]
+    record = orjson.loads(text)
+    for key in ("session", "seq", "recorded"):
+        record.pop(key, None)
+    assert record["bidding"]
+    other = next(p for p in record["players"] if p != record["declarer"])
+    contract = "tri" if record["contract"] != "tri" else "dva"
+    variants = [record, {**record, "id": "other-declarer", "declarer": other},
+                {**record, "id": "other-contract", "contract": contract}, {**record, "id": "again"}]
+    path = tmp_path / "auction.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(v) for v in variants) + b"\n")
+    assert_same_lines([path])
+    results = [r for r in check_stream([path]) if isinstance(r, DealCheck)]
+    assert [isinstance(r.tricks, msgspec.Raw) for r in results] == [True, False, False, True]
+    assert results[1].findings and results[2].findings
+
+
 def test_the_first_pass_plans_what_the_reader_reads(tmp_path: Path) -> None:
     path = simulated(tmp_path, "plan", sessions=3, deals=20, seed=3)
     records = path.read_bytes().splitlines()
