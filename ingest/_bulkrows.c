@@ -201,22 +201,17 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
     Py_ssize_t tricks_at = PyByteArray_GET_SIZE(tricks), lines_at = PyByteArray_GET_SIZE(lines);
     PyObject *hand_bytes = PyTuple_GET_ITEM(ctx, C_HAND_BYTES);
     Py_ssize_t hands_at = PyByteArray_GET_SIZE(hand_bytes);
-    int n = (int)PyTuple_GET_SIZE(players), seat = -1;
+    int n = (int)PyTuple_GET_SIZE(players);
     /* the declarer */
     PyObject *declarer = field[A_DECLARER];
-    if (PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_HAS_DECLARER))) {
-        if (declarer == Py_None || (seat = kernel->seat_of(declarer, players)) < 0) goto decline;
-    } else if (declarer != Py_None) {
-        goto decline;
-    }
+    int seat = lane_declarer_seat(kernel, declarer, players, PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_HAS_DECLARER)));
+    if (seat == -2) goto decline;
     /* the replay */
     LaneArgs a;
-    a.hands = field[A_HANDS]; a.talon = field[A_TALON]; a.tricks = field[A_TRICKS]; a.names = Py_None;
-    a.players = players; a.pick = field[A_PICK]; a.stash = field[A_STASH]; a.called = field[A_CALLED];
-    a.per_hand = (int)PyLong_AsLong(PyTuple_GET_ITEM(ctx, C_PER_HAND));
-    a.declarer = seat;
-    a.leader = seat >= 0 && PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_DECLARER_LEADS)) ? seat : 0;
-    a.calls_king = PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_CALLS_KING));
+    lane_args_of_record(&a, field[A_HANDS], field[A_TALON], field[A_TRICKS], players, field[A_PICK], field[A_STASH],
+                        field[A_CALLED], (int)PyLong_AsLong(PyTuple_GET_ITEM(ctx, C_PER_HAND)), seat,
+                        PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_DECLARER_LEADS)),
+                        PyObject_IsTrue(PyTuple_GET_ITEM(ctx, C_CALLS_KING)));
     if (!(a.plan = kernel->lane_plan(PyTuple_GET_ITEM(ctx, C_LANE_PLAN)))) goto fail;
     if (PyErr_Occurred()) goto fail;
     int klop = a.plan->o.is_klop;

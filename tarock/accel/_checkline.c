@@ -147,20 +147,11 @@ static PyObject *py_replay(PyObject *self, PyObject *args) {
     }
     PyObject *result = NULL;
     Buf b = {NULL, 0, 0};
-    int seat = -1;
-    PyObject *declarer = field[A_DECLARER];
-    if (has_declarer) {
-        if (declarer == Py_None || (seat = kernel->seat_of(declarer, players)) < 0) goto decline;
-    } else if (declarer != Py_None) {
-        goto decline;
-    }
+    int seat = lane_declarer_seat(kernel, field[A_DECLARER], players, has_declarer);
+    if (seat == -2) goto decline;
     LaneArgs a;
-    a.hands = field[A_HANDS]; a.talon = field[A_TALON]; a.tricks = field[A_TRICKS]; a.names = Py_None;
-    a.players = players; a.pick = field[A_PICK]; a.stash = field[A_STASH]; a.called = field[A_CALLED];
-    a.per_hand = per_hand;
-    a.declarer = seat;
-    a.leader = seat >= 0 && declarer_leads ? seat : 0;
-    a.calls_king = calls_king;
+    lane_args_of_record(&a, field[A_HANDS], field[A_TALON], field[A_TRICKS], players, field[A_PICK], field[A_STASH],
+                        field[A_CALLED], per_hand, seat, declarer_leads, calls_king);
     if (!(a.plan = kernel->lane_plan(plan))) goto done;
     LaneResult res;
     int rc = kernel->run_lane(&a, &res);

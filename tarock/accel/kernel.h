@@ -107,4 +107,28 @@ static inline const KernelApi *kernel_api_checked(const KernelApi *api, const ch
     return api;
 }
 
+
+/* The declarer's seat for ``LaneArgs`` (-1: the contract has none), or -2 when the record's declarer disagrees
+ * with whether its contract has one (none named, one not at the table, or one where nobody declares): the fast
+ * paths decline such a record to the usual path, which reports it. */
+static inline int lane_declarer_seat(const KernelApi *api, PyObject *declarer, PyObject *players, int has_declarer) {
+    if (!has_declarer) return declarer == Py_None ? -1 : -2;
+    if (declarer == Py_None) return -2;
+    int seat = api->seat_of(declarer, players);
+    return seat < 0 ? -2 : seat;
+}
+
+/* ``a`` for a decoded record's fields (borrowed) at a table of ``players``: the declarer's ``seat`` (from
+ * ``lane_declarer_seat``) leads the first trick when the plan says the declarer leads, else seat 0 does. */
+static inline void lane_args_of_record(LaneArgs *a, PyObject *hands, PyObject *talon, PyObject *tricks,
+                                       PyObject *players, PyObject *pick, PyObject *stash, PyObject *called,
+                                       int per_hand, int seat, int declarer_leads, int calls_king) {
+    a->hands = hands; a->talon = talon; a->tricks = tricks; a->names = Py_None;
+    a->players = players; a->pick = pick; a->stash = stash; a->called = called;
+    a->per_hand = per_hand;
+    a->declarer = seat;
+    a->leader = seat >= 0 && declarer_leads ? seat : 0;
+    a->calls_king = calls_king;
+}
+
 #endif
