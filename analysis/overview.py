@@ -28,7 +28,7 @@ FROM deals d
 WHERE {where}
 """
 _SPAN = """
-SELECT count(*) AS deals, min(d.date) AS date_from, max(d.date) AS date_to
+SELECT count(*) AS deals, min(d.date) AS date_from, max(d.date) AS date_to, count(DISTINCT d.ruleset) AS rulesets
 FROM deals d
 WHERE {where}
 """
@@ -52,7 +52,8 @@ def overview(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 
 
 def span(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
-    """One row: deals, date_from, date_to -- ``overview``'s figures that a page asks before drawing (is there
-    anything to show, which dates can the sidebar offer), from two columns of ``deals``: a fraction of the
-    whole overview's time on a big store (issue 22)."""
+    """One row: deals, date_from, date_to, rulesets (how many) -- ``overview``'s figures that a page asks before
+    drawing (is there anything to show, which dates can the sidebar offer, are two rulesets' points mixed),
+    from ``date`` and the partition column ``ruleset`` of ``deals``: a fraction of the whole overview's time on a
+    big store (issue 22)."""
     return run(store, _SPAN, where=deal_where(filters))

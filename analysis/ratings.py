@@ -149,18 +149,44 @@ SKIP, TWO, SIDES, PLACES = 0, 1, 2, 3
 split by result (``rating_update.rate``); or each player alone, placed by score (a Klop; ``rate`` too)."""
 
 
-def _kinds(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per deal (pool and ``g``, in order): how it is rated (``kind``, see the module docstring), column-wise."""
-    klop = (pl.col("role") == "klop").all()
-    declared = pl.col("role").is_in(_SIDES).all() & pl.col("won").is_not_null().all()
-    scored = pl.col("score").is_not_null().all()
-    sides = ((pl.col("role") == "opponent").cast(pl.Int8) * 2 + pl.col("won").cast(pl.Int8)).n_unique()
-    two_or_more = pl.when(sides == 2).then(TWO).otherwise(SIDES)
-    kind = (pl.when(declared & (pl.col("won").n_unique() > 1)).then(two_or_more)
-            .when(klop & scored & (pl.col("score").n_unique() > 1)).then(PLACES)
-            .otherwise(SKIP))
-    return frame.group_by("ruleset", "n_players", "g", maintain_order=True).agg(kind.alias("kind"),
-                                                                                pl.len().alias("rows"))
+_BITS_SET = np.array([bin(i).count("1") for i in range(32)])
+"""How many bits each of the five (side, result) groups' masks sets: how many groups a deal's players make."""
+
+
+def _deal_starts(frame: pl.DataFrame) -> np.ndarray:
+    """Where each deal's rows begin in ``frame`` (a deal's rows together, in pool and ``g`` order), and where the
+    last one ends."""
+    new = (pl.col("g") != pl.col("g").shift()) | (pl.col("ruleset") != pl.col("ruleset").shift()) \
+        | (pl.col("n_players") != pl.col("n_players").shift())
+    return np.append(np.flatnonzero(frame.select(new.fill_null(True)).to_series().to_numpy()), frame.height)
+
+
+def _kinds(frame: pl.DataFrame, bounds: np.ndarray) -> np.ndarray:
+    """Per deal (its rows from ``bounds``, ``_deal_starts``), how it is rated (see the module docstring).
+
+    A deal with a declarer whose players' results differ is rated by sides: ``TWO`` when its players make two
+    (side, result) groups, else ``SIDES``; a Klop whose scores differ by places; any other not at all.  A
+    player without a role (none in a deal without a declarer that is no Klop: docs/store.md) passes either
+    role test and counts as a side of its own: the deal is then rated as a Klop when its scores differ.
+    """
+    starts, rows = bounds[:-1], np.diff(bounds)
+    role, won, score = frame["role"], frame["won"], frame["score"]
+    no_role = role.is_null().to_numpy()
+
+    def every(flags: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(flags.astype(np.int64), starts) == rows
+
+    wins = np.add.reduceat(won.fill_null(False).to_numpy().astype(np.int64), starts)
+    split = every(role.is_in(_SIDES).fill_null(False).to_numpy() | no_role) & every(won.is_not_null().to_numpy()) \
+        & (wins > 0) & (wins < rows)
+    side = np.where(no_role, 4, (role == "opponent").fill_null(False).to_numpy() * 2
+                    + won.fill_null(False).to_numpy())
+    groups = np.bitwise_or.reduceat(np.left_shift(1, side.astype(np.int64)), starts)
+    two = _BITS_SET[groups] == 2
+    points = score.fill_null(0).to_numpy()
+    places = every((role == "klop").fill_null(False).to_numpy() | no_role) & every(score.is_not_null().to_numpy()) \
+        & (np.minimum.reduceat(points, starts) != np.maximum.reduceat(points, starts))
+    return np.where(split, np.where(two, TWO, SIDES), np.where(places, PLACES, SKIP)).astype(np.int8)
 
 
 def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
@@ -180,9 +206,9 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
         return _rows(frame.clear().with_columns(pl.lit(0, pl.Int32).alias("deal_index"),
                                                 pl.lit(0, pl.Int32).alias("games"), pl.lit(0.0).alias("mu"),
                                                 pl.lit(0.0).alias("sigma")))
-    deals = _kinds(frame)
-    kinds = deals["kind"].to_list()
-    ends = deals["rows"].cum_sum().to_list()
+    bounds = _deal_starts(frame)
+    kind = _kinds(frame, bounds)
+    kinds, ends = kind.tolist(), bounds[1:].tolist()
     who = frame.select("ruleset", "n_players", "player")
     key = who.select(pl.struct(pl.all()).rank("dense").cast(pl.Int64) - 1).to_series()
     known = who.with_columns(key.alias("key")).unique("key").sort("key")
@@ -203,14 +229,14 @@ def compute(frame: pl.DataFrame, pools: dict[Pool, PoolState] | None = None, *,
         out_sigma: Any = [0.0] * frame.height
     else:  # the accelerator, on arrays
         rate_deals = compiled
-        runs = (np.asarray(kinds, np.int8), np.asarray(ends, np.int64), key.to_numpy().astype(np.int64),
+        runs = (kind, bounds[1:], key.to_numpy().astype(np.int64),
                 frame["won"].fill_null(False).cast(pl.Int8).to_numpy(),
                 (frame["role"] == "opponent").fill_null(False).cast(pl.Int8).to_numpy(),
                 frame["score"].fill_null(0).cast(pl.Int64).to_numpy())
         mu, sigma = np.array([s[0] for s in start]), np.array([s[1] for s in start])
         out_mu, out_sigma = np.zeros(frame.height), np.zeros(frame.height)
     rate_deals(*runs, mu, sigma, out_mu, out_sigma, TAU * TAU, BETA * BETA, KAPPA)
-    rated = np.repeat(np.asarray(kinds) != SKIP, deals["rows"].to_numpy())
+    rated = np.repeat(kind != SKIP, np.diff(bounds))
     kept = frame.with_columns(key.alias("key"), pl.Series("mu", out_mu, pl.Float64),
                               pl.Series("sigma", out_sigma, pl.Float64))
     if not rated.all():
@@ -284,21 +310,40 @@ RATE = _load()
 def _counted(kept: pl.DataFrame, pools: dict[Pool, PoolState], names: list[tuple[Pool, str]], mu: list[float],
              sigma: list[float], start: list[tuple[float, float, int]]) -> pl.DataFrame:
     """The rated rows with ``games`` (each player's rated deals in the pool, continuing from ``start``) and
-    ``deal_index`` (the rated deals of each pool, continuing from its state); the states brought up to date."""
-    pool = ("ruleset", "n_players")
-    firsts = pl.DataFrame({"ruleset": [r for r, _ in pools], "n_players": [n for _, n in pools],
-                           "first": [s.rated for s in pools.values()]},
-                          schema={"ruleset": pl.String, "n_players": pl.Int32, "first": pl.Int32})
+    ``deal_index`` (the rated deals of each pool, continuing from its state); the states brought up to date.
+
+    ``kept`` has a deal's rows together and the deals in pool and rating order, so both are running counts:
+    of a player's rows (``key``) and of the deals begun in the row's pool.
+    """
+    keys = kept["key"].to_numpy()
+    n = len(keys)
     games = np.array([s[2] for s in start], dtype=np.int64)
-    kept = kept.join(firsts, on=pool, how="left", maintain_order="left").with_columns(
-        (pl.Series(games[kept["key"].to_numpy()]) + pl.col("key").cum_count().over("key")).cast(pl.Int32)
-        .alias("games"),
-        (pl.col("first") + pl.col("g").rank("dense").over(pool) - 1).cast(pl.Int32).alias("deal_index"))
-    games += np.bincount(kept["key"].to_numpy(), minlength=len(names))
+    order = np.argsort(keys, kind="stable")  # each player's rows together, in rating order
+    sorted_keys = keys[order]
+    at = np.arange(n)
+    first_of_player = np.maximum.accumulate(np.where(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]], at, 0))
+    seen = np.empty(n, np.int64)
+    seen[order] = at - first_of_player + 1
+    bounds = _deal_starts(kept)
+    deal_begins = np.zeros(n, np.int64)
+    deal_begins[bounds[:-1]] = 1
+    begun = np.cumsum(deal_begins)  # deals begun so far, this row's included
+    pool_new = kept.select((pl.col("ruleset") != pl.col("ruleset").shift())
+                           | (pl.col("n_players") != pl.col("n_players").shift())).to_series().fill_null(True)
+    pool_starts = np.flatnonzero(pool_new.to_numpy())
+    runs = np.diff(np.append(pool_starts, n))
+    heads = kept.select("ruleset", "n_players")[pool_starts.tolist()].rows()
+    before = begun[pool_starts] - 1  # deals begun in earlier pools
+    firsts = np.array([pools[(ruleset, n_players)].rated for ruleset, n_players in heads], dtype=np.int64)
+    deal_index = np.repeat(firsts - before - 1, runs) + begun
+    kept = kept.with_columns(pl.Series("games", games[keys] + seen, pl.Int32),
+                             pl.Series("deal_index", deal_index, pl.Int32))
+    games += np.bincount(keys, minlength=len(names))
     for k, (name_pool, player) in enumerate(names):
         pools[name_pool].players[player] = (mu[k], sigma[k], int(games[k]))
-    for ruleset, n_players, n in kept.group_by(*pool).agg(pl.col("g").n_unique()).iter_rows():
-        pools[(ruleset, n_players)].rated += n
+    ends = np.append(pool_starts[1:], n) - 1
+    for (ruleset, n_players), deals in zip(heads, (begun[ends] - before).tolist()):
+        pools[(ruleset, n_players)].rated += deals
     return _rows(kept)
 
 

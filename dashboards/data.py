@@ -137,6 +137,12 @@ def deal_count(filters: Filters) -> int:
     return int(_span(store_path(), filters)["deals"])
 
 
+def ruleset_count(filters: Filters) -> int:
+    """How many rulesets the deals the filters keep are of (``analysis.overview.span``, which ``deal_count``
+    has asked already)."""
+    return int(_span(store_path(), filters)["rulesets"])
+
+
 @dataclass(frozen=True, slots=True)
 class FilterChoices:
     """What the sidebar offers: the rulesets, the players present and the range of deal dates."""

@@ -168,23 +168,54 @@ def _unpack_records(packed: Any) -> Any:
     return unpack(packed)
 
 
+_UNPACK_UDF = f"_{UNPACK_RECORD}_udf"
+"""The Python function the macro ``tarock_record`` calls once it is registered (``_register_functions``)."""
+_NOT_REGISTERED = f"{UNPACK_RECORD}: not registered on this connection yet"
+"""The error the stand-in macro raises for the first row it is asked to unpack (``_define_functions``)."""
+
+
+def _define_functions(con: duckdb.DuckDBPyConnection, *, register: bool) -> None:
+    """The SQL functions the views call (``ingest.schema.PACKED_COLUMNS``) on ``con``: ``tarock_record`` is a macro
+    that calls the Python function ``ingest.packed_record.unpack`` (``register``) or, until then, a stand-in
+    that fails for the first row it is given.
+
+    DuckDB binds a view's columns when it is made, so the views need the name; but registering a Python function
+    loads numpy (about 60 ms, a sixth of a ``tarock sql`` count's whole process), which a query reading no
+    record never needs.  A view is bound again at every query, so replacing the macro later (``_register_functions``)
+    reaches the views already made.
+    """
+    if register:
+        _register_functions(con)
+        return
+    con.execute(f"CREATE OR REPLACE MACRO {UNPACK_RECORD}(packed) AS "
+                f"CASE WHEN packed IS NULL THEN NULL ELSE error({_literal(_NOT_REGISTERED)}) END")
+
+
 def _register_functions(con: duckdb.DuckDBPyConnection) -> None:
-    """The SQL functions the views call (``ingest.schema.PACKED_COLUMNS``) on ``con``, once.
+    """Register ``ingest.packed_record.unpack`` on ``con`` and point the macro ``tarock_record`` at it.
 
     Asking for the function first (``duckdb_functions()``) took 0.2 s; a second registration is refused at once.
     """
     try:
-        con.create_function(UNPACK_RECORD, _unpack_records, ["blob"], "varchar", type=PythonUDFType.ARROW, side_effects=False)
+        con.create_function(_UNPACK_UDF, _unpack_records, ["blob"], "varchar", type=PythonUDFType.ARROW,
+                            side_effects=False)
     except duckdb.NotImplementedException:  # "already created": the connection has views of another generation
         pass
+    con.execute(f"CREATE OR REPLACE MACRO {UNPACK_RECORD}(packed) AS {_UNPACK_UDF}(packed)")
+
+
+def _needs_functions(error: duckdb.Error) -> bool:
+    """Whether ``error`` is the stand-in macro's: the query unpacks records on a connection opened without
+    registering (``open_store(register_functions=False)``)."""
+    return _NOT_REGISTERED in str(error)
 
 
 def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[str], generation: str | None = None,
-                  schema: str | None = None) -> None:
+                  schema: str | None = None, *, register_functions: bool = True) -> None:
     """A view per table over ``generation``'s completed shards (default: the current generation), named by the
     table, in ``schema`` when given."""
     snapshot = _snapshot(store_dir, generation)
-    _register_functions(con)
+    _define_functions(con, register=register_functions)
     dup_files = snapshot.files["duplicates"]
     has_duplicates = bool(dup_files) and con.sql(
         f"SELECT num_rows FROM parquet_file_metadata({_literal(dup_files[0])})").fetchall() != [(0,)]
@@ -200,14 +231,16 @@ def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[s
         con.execute(f"CREATE OR REPLACE VIEW {prefix}{_ident(table)} AS {body}")
 
 
-def open_store(store_dir: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+def open_store(store_dir: str | os.PathLike[str], *, register_functions: bool = True) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with a view per store table (see the module docstring).
 
-    A store directory that does not exist yet reads as empty tables.
+    A store directory that does not exist yet reads as empty tables.  Without ``register_functions`` a query
+    that reads a ``record`` fails (``_needs_functions``) until ``_register_functions`` is called: for a
+    one-shot query that most likely reads none (``sql_rows``).
     """
     con = duckdb.connect()
     con.execute("SET parquet_metadata_cache = true")  # store files never change once published
-    _create_views(con, store_dir)
+    _create_views(con, store_dir, register_functions=register_functions)
     return con
 
 
@@ -232,13 +265,25 @@ def sql(store_dir: str | os.PathLike[str], query: str, params: Sequence[Any] | N
 
 
 def sql_rows(store_dir: str | os.PathLike[str], query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one query over the store's views: its column names and rows as Python values (no polars)."""
-    con = open_store(store_dir)
+    """Run one query over the store's views: its column names and rows as Python values (no polars).
+
+    The record's SQL function is registered only when the query turns out to read a record (it then runs again),
+    so the usual count or aggregate loads no numpy.
+    """
+    con = open_store(store_dir, register_functions=False)
     try:
-        result = con.sql(query)
+        try:
+            result = con.sql(query)
+            rows = [] if result is None else result.fetchall()
+        except duckdb.Error as error:
+            if not _needs_functions(error):
+                raise
+            _register_functions(con)
+            result = con.sql(query)
+            rows = [] if result is None else result.fetchall()
         if result is None:  # a statement that returns nothing
             return [], []
-        return list(result.columns), result.fetchall()
+        return list(result.columns), rows
     finally:
         con.close()
 

@@ -52,7 +52,7 @@ if widgets.no_deals_note(data.deal_count(filters)):
 table = data.player_table(filters).join(data.strong_hands(filters).select("player", "strong_share"),
                                         on="player", how="left")
 SCORES = ("score_per_deal", "total_score")
-mixed = filters.ruleset is None and data.contract_win_rates(filters, ("ruleset",))["ruleset"].n_unique() > 1
+mixed = filters.ruleset is None and data.ruleset_count(filters) > 1
 if mixed:  # Königrufen and Slovenian points are not on one scale: never added up or averaged together
     st.info("These deals mix Königrufen and Slovenian games, whose points are not on one scale: choose a ruleset "
             "in the sidebar to see scores.", icon=":material/rule:")

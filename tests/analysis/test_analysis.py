@@ -339,10 +339,11 @@ def test_overview(store: Store) -> None:
 
 def test_span(store: Store) -> None:
     # the eleven deals (module docstring of tests/support/analysis_store.py) run from s1's 2024-03-01 to
-    # k1-1's 2024-05-01; the three-player ones are s2's three deals, all on 2024-04-15; Gal sat only at x-1
-    assert overview.span(store).row(0) == (11, dt.date(2024, 3, 1), dt.date(2024, 5, 1))
-    assert overview.span(store, Filters(players=3)).row(0) == (3, dt.date(2024, 4, 15), dt.date(2024, 4, 15))
-    assert overview.span(store, Filters(player="Gal")).row(0) == (1, dt.date(2024, 3, 20), dt.date(2024, 3, 20))
+    # k1-1's 2024-05-01; the three-player ones are s2's three deals, all on 2024-04-15; Gal sat only at x-1.
+    # Rulesets: k1-1 is the one Königrufen deal, the rest Slovenian -- two in all, one at three players or Gal's
+    assert overview.span(store).row(0) == (11, dt.date(2024, 3, 1), dt.date(2024, 5, 1), 2)
+    assert overview.span(store, Filters(players=3)).row(0) == (3, dt.date(2024, 4, 15), dt.date(2024, 4, 15), 1)
+    assert overview.span(store, Filters(player="Gal")).row(0) == (1, dt.date(2024, 3, 20), dt.date(2024, 3, 20), 1)
 
 
 def test_find_deals(store: Store) -> None:

@@ -18,7 +18,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from analysis.rating_update import rate
-from analysis.ratings import compute
+from analysis.ratings import PLACES, SIDES, SKIP, TWO, _deal_starts, _kinds, compute
 
 MU0, SIGMA0, BETA, TAU, KAPPA = 25.0, 25.0 / 3.0, 25.0 / 6.0, 25.0 / 300.0, 0.0001
 
@@ -220,3 +220,31 @@ def test_ratings_follow_the_library_deal_by_deal(seed: int) -> None:
         assert (row["deal_id"], row["player"]) == (deal, player)
         assert row["mu"] == pytest.approx(mu, rel=1e-9, abs=1e-9)
         assert row["sigma"] == pytest.approx(sigma, rel=1e-9, abs=1e-9)
+
+
+def test_how_each_deal_is_rated() -> None:
+    """The kind of each deal, by the module docstring's rules, in deals of two pools (the pool changes between
+    two deals numbered alike): two sides, several sides, places, and the deals not rated."""
+    deals = [  # (pool, g, roles, won, scores) -> the kind by hand
+        (("slovenian", 4), 1, ["declarer", "partner", "opponent", "opponent"], [True, True, False, False],
+         [30, 30, -30, -30]),  # TWO: declarer's side won, opponents lost: two (side, result) groups
+        (("slovenian", 4), 2, ["declarer", "declarer", "opponent", "opponent"], [True, False, True, True],
+         [20, -20, 0, 0]),  # SIDES: a Königrufen-like pair of declarers split by result: three groups
+        (("slovenian", 4), 3, ["declarer", "opponent", "opponent", "opponent"], [True, True, True, True],
+         [10, 0, 0, 0]),  # SKIP: every player's result is the same (won by all)
+        (("slovenian", 3), 3, ["klop", "klop", "klop"], [None, None, None],
+         [-10, -20, -10]),  # PLACES: a Klop whose scores differ (a new pool, the same g as the deal before)
+        (("slovenian", 3), 4, ["klop", "klop", "klop"], [None, None, None],
+         [0, 0, 0]),  # SKIP: a Klop in which everyone scored the same
+        (("slovenian", 3), 5, [None, None, None], [None, None, None],
+         [5, 0, 0]),  # PLACES: no declarer and no Klop: the roles' tests pass on no role, the scores differ
+        (("slovenian", 3), 6, ["declarer", "opponent", "opponent"], [None, None, None],
+         [None, None, None]),  # SKIP: an annulled deal, no result
+    ]
+    rows = [(ruleset, n, g, role, won, score)
+            for (ruleset, n), g, roles, wons, scores in deals for role, won, score in zip(roles, wons, scores)]
+    frame = pl.DataFrame(rows, schema={"ruleset": pl.String, "n_players": pl.Int32, "g": pl.Int64,
+                                       "role": pl.String, "won": pl.Boolean, "score": pl.Int32}, orient="row")
+    bounds = _deal_starts(frame)
+    assert bounds.tolist() == [0, 4, 8, 12, 15, 18, 21, 24]
+    assert _kinds(frame, bounds).tolist() == [TWO, SIDES, SKIP, PLACES, SKIP, PLACES, SKIP]
