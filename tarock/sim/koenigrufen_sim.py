@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterator
 
+from tarock.accel.kr_lane import score_played
 from tarock.cards import CODES, KINGS, KINGS_MASK, cards_of, codes_of, mask_of
 from tarock.check.audit import audit_scores
 from tarock.deal import FORMAT, Deal
@@ -148,10 +149,20 @@ class KoenigrufenSession:
             self._play(deal, None)
         record = self._record(deal, seq)
         game = deal.game
-        checked = record_deal(record, dealt, talon, deal.pick, tuple(cards_of(deal.stash)), deal.king,
-                              game.tricks if game is not None else (), game.trick_seats if game is not None else (),
-                              self.named)
-        result = self._score(checked, mistake)
+        tricks, trick_seats = (game.tricks, game.trick_seats) if game is not None else ([], [])
+        stash = tuple(cards_of(deal.stash))
+
+        def checked() -> Deal:
+            return record_deal(record, dealt, talon, deal.pick, stash, deal.king, tricks, trick_seats, self.named)
+
+        if mistake is None and not slips:  # a clean deal: checked once by the kernel, scored by the compiled scorer
+            fast = score_played(bidding.contract.name, self.options, players, dealt, talon, bidding.bids,
+                                tuple(named) if isinstance(named := record.get("declarer"), list) else named, deal.king, deal.pick or None, stash if deal.pick else None,
+                                tricks, trick_seats, bool(deal.announcements), deal.conceded, checked)
+            if fast is not None:
+                record["recorded"] = {"scores": {p: s for p, s in zip(players, fast[1]) if s}}
+                return record, []
+        result = self._score(checked(), mistake)
         truth = [_truth(record["id"], mistake[0], *mistake[1])] if mistake is not None else []
         record["recorded"], slipped = self._sheet(result, players, slips, record["id"])
         return record, truth + slipped
