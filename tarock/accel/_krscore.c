@@ -552,7 +552,10 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
             Py_DECREF(line);
         }
     }
-    return Py_BuildValue("(i(llll)N)", won, total[0], total[1], total[2], total[3], lines);
+    PyObject *line_tuple = PyList_AsTuple(lines);
+    Py_DECREF(lines);
+    if (!line_tuple) return NULL;
+    return Py_BuildValue("(i(llll)N)", won, total[0], total[1], total[2], total[3], line_tuple);
 }
 
 /* -- the module ---------------------------------------------------------------------------------------------- */
