@@ -27,10 +27,10 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from tarock import accel, cards
-from tarock.accel.declared import accepts
+from tarock.accel.declared import DECLARED, accepts
 from tarock.accel.projection import ProjectionError
 from tarock.facts import DECLARER, OPPONENTS, Side
-from tarock.options import KoenigrufenOptions
+from tarock.options import DEFAULT_KOENIGRUFEN, KoenigrufenOptions
 from tarock.rules.koenigrufen import contracts, scoring
 
 Result = tuple[bool | None, tuple[int, ...], tuple[tuple[int, str, int], ...]]
@@ -72,6 +72,10 @@ def project(module: Any) -> tuple[dict[str, Any], Tables]:
              OPPONENTS: _index(tuple(module.SIDES), OPPONENTS, "side")}
     for talon in (contracts.HALF, contracts.SIX, contracts.CLOSED, contracts.NONE, contracts.GIFTS):
         _index(tuple(module.TALONS), talon, "talon")
+    for option, names in (("trischaken_ties", module.TIES), ("trischaken_jungfrau", module.JUNGFRAU),
+                          ("trischaken_talon", module.GIFTS)):
+        for value in DECLARED["koenigrufen"][option]:  # every value a plan may be asked to code
+            _index(tuple(names), value, option)
     plain = [b for b in bonuses if b != "valat"]
     init = {
         "silent": [scoring.BONUS_VALUES[b][0] if b in plain else 0 for b in bonuses],
@@ -133,7 +137,6 @@ def _load() -> _Loaded:
     try:
         init, tables = project(module)
         module.init(init)
-        from tarock.options import DEFAULT_KOENIGRUFEN
         for contract in contracts.CONTRACTS.values():  # every plan field found under the defaults
             module.plan(plan_values(module, contract, DEFAULT_KOENIGRUFEN))
     except (ProjectionError, AttributeError, KeyError, ValueError, TypeError) as exc:

@@ -208,8 +208,8 @@ def read_answers(kernel: ModuleType) -> Answers:
 
 def check(kernel: ModuleType) -> Answers:
     """Every name the kernel reads or answers with matched against the reference's, once, at load: the
-    emperor modes' codes, a lane plan of every Slovenian contract and the play rules of every contract of
-    both rulesets (under the default options).  Raises ``ProjectionError`` at the first mismatch; returns
+    emperor modes' codes, a lane plan of every contract and the play rules of every contract of both rulesets
+    (under the default options).  Raises ``ProjectionError`` at the first mismatch; returns
     ``read_answers``."""
     for name in ("EMPEROR_NEVER", "EMPEROR_ALWAYS", "EMPEROR_TAROK_LEAD"):
         if getattr(kernel, name, None) != getattr(play, name):
@@ -220,4 +220,5 @@ def check(kernel: ModuleType) -> Answers:
         play_rules(kernel, *slovenian.table_rules(contract, DEFAULT_SLOVENIAN))
     for k_contract in koenigrufen.CONTRACTS.values():
         play_rules(kernel, *koenigrufen.table_rules(k_contract, DEFAULT_KOENIGRUFEN))
+        koenigrufen_lane_plan(kernel, k_contract, DEFAULT_KOENIGRUFEN)
     return read_answers(kernel)

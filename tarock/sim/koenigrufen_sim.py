@@ -157,8 +157,9 @@ class KoenigrufenSession:
 
         if mistake is None and not slips:  # a clean deal: checked once by the kernel, scored by the compiled scorer
             fast = score_played(bidding.contract.name, self.options, players, dealt, talon, bidding.bids,
-                                tuple(named) if isinstance(named := record.get("declarer"), list) else named, deal.king, deal.pick or None, stash if deal.pick else None,
-                                tricks, trick_seats, bool(deal.announcements), deal.conceded, checked)
+                                tuple(sorted(bidding.declarers)), deal.king, deal.pick or None,
+                                stash if deal.pick else None, tricks, trick_seats, bool(deal.announcements),
+                                deal.conceded, checked)
             if fast is not None:
                 record["recorded"] = {"scores": {p: s for p, s in zip(players, fast[1]) if s}}
                 return record, []
