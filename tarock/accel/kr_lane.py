@@ -66,6 +66,11 @@ class Plan(NamedTuple):
     """The kernel's lane plan (``koenigrufen_lane_plan``)."""
     score: object
     """The compiled scorer's plan (``kr_scorer.plan_of``)."""
+    playable: bool
+    """The table plays the contract (``unavailable``) and the lane knows its stash rule: a colour game's
+    taroks-first stash (``color_discard_restriction``) it does not."""
+    several: bool
+    """Several declarers may play it at once (``several_declarers``)."""
 
 
 _BIRD_GAME = "besserrufer"
@@ -89,7 +94,10 @@ def plan_for(name: str, options: KoenigrufenOptions, kernel: ModuleType) -> Plan
     if contract is not None and accepts(options):
         score = kr_scorer.plan_of(name, options)
         if score is not None:
-            plan = Plan(contract, options, koenigrufen_lane_plan(kernel, contract, options), score)
+            taroks_first = bool(contract.talon_group) and contract.color and options.color_discard_restriction
+            plan = Plan(contract, options, koenigrufen_lane_plan(kernel, contract, options), score,
+                        unavailable(contract, options) is None and not taroks_first,
+                        several_declarers(contract, options))
     if len(_PLANS) >= _LIMIT:
         _PLANS.clear()
     _PLANS[key] = (options, plan)
@@ -152,23 +160,27 @@ def score_clean(deal: Deal, options: KoenigrufenOptions, trick_seats: list[tuple
             or deal.claim is not None or deal.extra.get("sheet_only") is True \
             or (deal.bidding is not None and any(p not in deal.players for p, _ in deal.bidding)):
         return None
+    contract = CONTRACTS.get(deal.contract)
+    declarers = None if contract is None else _declarers(deal.declarer, deal.players, contract)
+    if declarers is None:
+        return None
     bids = None if deal.bidding is None else tuple([(deal.seat(p), b) for p, b in deal.bidding])
-    return score_played(deal.contract, options, deal.players, deal.hands, deal.talon, bids, deal.declarer,
+    return score_played(deal.contract, options, deal.players, deal.hands, deal.talon, bids, declarers,
                         deal.called_king, deal.talon_pick, deal.stash, deal.tricks, trick_seats,
                         bool(deal.announcements), deal.conceded is True, lambda: deal, deal.trick_players)
 
 
 def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple[str, ...],
                  hands: Sequence[Sequence[int]], talon: Sequence[int], bids: tuple[tuple[int, str], ...] | None,
-                 declarer_names: str | tuple[str, ...] | None, king: int | None, pick: Sequence[int] | None,
+                 declarers: tuple[int, ...], king: int | None, pick: Sequence[int] | None,
                  stash: Sequence[int] | None, tricks: Sequence[tuple[int, ...]],
                  trick_seats: list[tuple[int, ...]] | None, announced: bool, conceded: bool,
                  deal_of: Callable[[], Deal], names: tuple[tuple[str, ...] | None, ...] | None = None
                  ) -> Scored | None:
     """``score_clean`` of a deal given as the ints the simulator holds (the record's fields as ints: each hand as
-    dealt, the bids as (seat, bid), ``pick`` and ``stash`` None when the record has none; ``names`` the tricks'
-    named players, if any), without its ``Deal`` unless a check reads one: ``deal_of()`` makes it when the deal has
-    announcements (``announced``), is conceded, is a Besserrufer (whose declarer must announce a bird), or has no
+    dealt, the bids as (seat, bid), the declarers' seats (several sorted, as the engine reads them), ``pick`` and
+    ``stash`` None when the record has none; ``names`` the tricks' named players, if any), without its ``Deal``
+    unless a check reads one: ``deal_of()`` makes it when the deal has announcements (``announced``), is conceded, is a Besserrufer (whose declarer must announce a bird), or has no
     bidding.  For any other deal the reference's ``check_contract`` and ``announcements`` have nothing to check:
     no announcement, no concession, and the forehand games given to forehand alone by the bidding's own rules
     (``tarock.rules.bidding``), which must agree."""
@@ -180,9 +192,7 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
     if plan is None:
         return None
     contract = plan.contract
-    declarers = _declarers(declarer_names, players, contract)
-    if declarers is None or unavailable(contract, options) is not None \
-            or (len(declarers) > 1 and not several_declarers(contract, options)):
+    if not plan.playable or (len(declarers) > 1 and not plan.several) or bool(declarers) != contract.has_declarer:
         return None
     if bids is not None and not _bids_agree(bids, players, contract, declarers, options):
         return None
@@ -200,8 +210,6 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
         winners: list[int] = []
         partner, king_in_talon, pick_mask, stash_mask, play_hands = None, 1, 0, 0, dealt
     else:
-        if contract.talon_group and contract.color and options.color_discard_restriction:
-            return None  # taroks laid away first: a stash rule the lane does not know
         lane = kernel.lane(hands, talon, tricks, names if names and any(names) else None, players, CARDS_PER_HAND,
                            -1 if declarer is None else declarer, leader(contract, declarers), contract.calls_king,
                            king, pick, stash, plan.lane)

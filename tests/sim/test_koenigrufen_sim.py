@@ -129,3 +129,28 @@ def test_koenigrufen_output_is_main_s_the_reference_s_and_any_workers(tmp_path: 
         write_simulation(tmp_path / "r.jsonl", 4, 40, 25, 73, rate, 1, KR, options)
     assert {name: digest(out) for name, (out, _) in runs.items()} == {name: pinned for name in runs}
     assert digest(tmp_path / "r.jsonl") == pinned
+
+
+@pytest.mark.parametrize("options", [None, {"preset": "oberoesterreich"}, {"values": "sauwald", "quapil": True}])
+def test_clean_koenigrufen_deals_take_the_compiled_check(monkeypatch: pytest.MonkeyPatch,
+                                                         options: dict[str, Any] | None) -> None:
+    """Almost every clean deal is checked by the kernel's lane and scored by the compiled scorer
+    (``tarock.accel.kr_lane``); the few declined (a hand without a tarok, a colour game's taroks-first stash)
+    take the reference's way."""
+    from tarock.accel import kr_scorer
+    from tarock.sim import koenigrufen_sim
+
+    if kr_scorer.prepared() is None:
+        pytest.skip("the compiled Königrufen scorer is not built")
+    answers: list[bool] = []
+    score_played = koenigrufen_sim.score_played
+
+    def counted(*args: Any) -> Any:
+        result = score_played(*args)
+        answers.append(result is not None)
+        return result
+
+    monkeypatch.setattr(koenigrufen_sim, "score_played", counted)
+    records = list(simulate(4, 20, 20, 12, 0.0, ruleset=KR, options=options))
+    assert len(answers) == len(records) == 400  # every clean deal is offered
+    assert sum(answers) >= 390, Counter(answers)
