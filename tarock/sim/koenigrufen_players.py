@@ -30,6 +30,7 @@ from tarock.rules.koenigrufen.contracts import (
     several_declarers,
     unavailable,
 )
+from tarock.sim.compiled import mood as compiled_mood
 from tarock.sim.players import (
     VALUE_KEY,
     CardPlay,
@@ -69,7 +70,7 @@ class Wish:
 
 def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rng: random.Random) -> Wish:
     """The game this hand would bid, from its strength, its Bettel risk and its colour losers."""
-    mood = rng.gauss(0.0, 1.0)
+    mood = compiled_mood(rng)
     strength = value.strength + mood
     risk = value.risk - 0.3 * mood
     honours = (hand & HONOURS).bit_count()

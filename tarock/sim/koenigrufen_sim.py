@@ -44,7 +44,7 @@ from tarock.sim.koenigrufen_players import (
 from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, transpose
 from tarock.sim.players import HandValue
 from tarock.sim.randomplay import deal_masks
-from tarock.sim.compiled import hand_value
+from tarock.sim.compiled import hand_values
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.record_text import TrickTexts, codes
@@ -124,7 +124,7 @@ class KoenigrufenSession:
         self.clock += timedelta(minutes=rng.randint(3, 7))
         players = self._seating(seq)
         dealt, talon, hands = deal_masks(rng, 4, redeal_without_tarok=False)
-        values = [hand_value(h) for h in hands]
+        values = hand_values(hands)
         wishes = [wish(values[s], hands[s], s, self.options, rng) for s in range(4)]
         bidding = run_bidding(wishes, self.options)
         plan = mistake_order(rng) if rng.random() < self.rate else []
