@@ -1,19 +1,19 @@
 /*
  * The score of a clean Königrufen deal in C: tarock.rules.koenigrufen.replay.outcome's facts and
  * tarock.rules.koenigrufen.scoring.score_deal without offenders, for the simulator's check of a clean deal
- * (tarock.sim.koenigrufen_lane).  tarock.accel.kr_scorer wraps it.
+ * (tarock.accel.kr_lane).  tarock.accel.kr_scorer wraps it.
  *
- * This is an accelerator, not a second rulebook: tarock.rules.koenigrufen (contracts.py, replay.py, scoring.py)
- * is the reference, and this module is a projection of it.  It holds no number of the rules: the bonuses' values,
- * the birds' cards and tricks, the Trull and the kings, the components' order, each card's score in the table's
- * counting and every value and switch of a contract under some options come from the reference's tables, by
- * name (``init`` and ``plan``; the names it reads are exported: ``BONUSES``, ``TARGETS``, ``KINDS``, ``TALONS``,
- * ``TIES``, ``JUNGFRAU``, ``GIFTS``, ``SIDES``, ``PLAN_FIELDS``).  What it keeps is the reference's arithmetic:
- * who pays whom (scoring._pairs, _settle), which items a deal has and in which order (_played, _bonus_items,
- * _trischaken_items, _concession_item, _lines), and the facts they read (replay.outcome, _talon_shares,
- * _talon_gifts, _birds, _king_took_last).  ``score`` answers for what it implements and returns None for anything
- * else, so the caller scores that deal with the reference.  tests/accel/test_kr_score.py checks both give the
- * same lines and totals.
+ * This is an accelerator, not a second rulebook: tarock.rules.koenigrufen (contracts.py, replay.py,
+ * scoring.py) is the reference, and this module is a projection of it.  It holds no number of the rules: the
+ * bonuses' values, the birds' cards and tricks, the Trull and the kings, the components' order, each card's
+ * score in the table's counting and every value and switch of a contract under some options come from the
+ * reference's tables, by name (``init`` and ``plan``; the names it reads are exported: ``BONUSES``,
+ * ``TARGETS``, ``KINDS``, ``TALONS``, ``TIES``, ``JUNGFRAU``, ``GIFTS``, ``SIDES``, ``PLAN_FIELDS``).  What
+ * it keeps is the reference's arithmetic: who pays whom (scoring._pairs, _settle), which items a deal has and
+ * in which order (_played, _bonus_items, _trischaken_items, _concession_item, _lines), and the facts they
+ * read (replay.outcome, _talon_shares, _talon_gifts, _birds, _king_took_last).  ``score`` answers for what it
+ * implements and returns None for anything else, so the caller scores that deal with the reference.
+ * tests/accel/test_kr_score.py checks both give the same lines and totals.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -39,13 +39,16 @@ enum { BONUS_LIST(ENUM_ID) N_TARGETS };
 #define N_BONUSES T_GAME
 static const char *const target_names[N_TARGETS] = {BONUS_LIST(ENUM_NAME)};
 
-/* How a contract is scored (``KINDS``): on card points with bonuses, a negative game per declarer, Trischaken. */
-#define KIND_LIST(X) X(KIND_POSITIVE, "positive") X(KIND_NEGATIVE, "negative") X(KIND_TRISCHAKEN, "trischaken")
+/* How a contract is scored (``KINDS``): on card points with bonuses, a negative game per declarer,
+ * Trischaken. */
+#define KIND_LIST(X) \
+    X(KIND_POSITIVE, "positive") X(KIND_NEGATIVE, "negative") X(KIND_TRISCHAKEN, "trischaken")
 enum { KIND_LIST(ENUM_ID) N_KINDS };
 static const char *const kind_names[N_KINDS] = {KIND_LIST(ENUM_NAME)};
 
 /* What becomes of the talon (``TALONS``: contracts.HALF, SIX, CLOSED, NONE, GIFTS). */
-#define TALON_LIST(X) X(TALON_HALF, "half") X(TALON_SIX, "six") X(TALON_CLOSED, "closed") X(TALON_NONE, "none") \
+#define TALON_LIST(X) \
+    X(TALON_HALF, "half") X(TALON_SIX, "six") X(TALON_CLOSED, "closed") X(TALON_NONE, "none") \
     X(TALON_GIFTS, "gifts")
 enum { TALON_LIST(ENUM_ID) N_TALONS };
 static const char *const talon_names[N_TALONS] = {TALON_LIST(ENUM_NAME)};
@@ -65,8 +68,8 @@ static const char *const gifts_names[N_GIFTS] = {GIFTS_LIST(ENUM_NAME)};
 enum { SIDE_NONE, SIDE_DECLARER, SIDE_OPPONENTS, N_SIDES };
 static const char *const side_names[N_SIDES] = {NULL, "declarer", "opponents"};
 
-/* A contract under some options (``PLAN_FIELDS``, each an int; tarock.accel.kr_scorer.plan fills them from the
- * reference by these names), besides ``counted`` (the counted bonuses in the reference's order) and
+/* A contract under some options (``PLAN_FIELDS``, each an int; tarock.accel.kr_scorer.plan_values fills them
+ * from the reference by these names), besides ``counted`` (the counted bonuses in the reference's order) and
  * ``card_scores`` (each card's card_score). */
 #define PLAN_LIST(X) \
     X(kind) X(value) X(win) X(tricks) X(talon) X(solo) X(lost_double) X(valat_double) X(kontra_in_score) \
@@ -106,7 +109,7 @@ typedef struct {
     int n_items;
 } Deal;
 
-/* -- reading Python values -------------------------------------------------------------------------------- */
+/* -- reading Python values ------------------------------------------------------------------------------ */
 
 static int get_long(PyObject *mapping, const char *name, long *out) {
     PyObject *v = PyMapping_GetItemString(mapping, name);
@@ -125,7 +128,8 @@ static int get_longs(PyObject *mapping, const char *name, long *out, int count) 
     if (!seq) return -1;
     int rc = 0;
     if (PySequence_Fast_GET_SIZE(seq) != count) {
-        PyErr_Format(PyExc_ValueError, "%s holds %zd values, not %d", name, PySequence_Fast_GET_SIZE(seq), count);
+        PyErr_Format(PyExc_ValueError, "%s holds %zd values, not %d", name, PySequence_Fast_GET_SIZE(seq),
+                     count);
         rc = -1;
     }
     for (int i = 0; rc == 0 && i < count; i++) {
@@ -137,9 +141,9 @@ static int get_longs(PyObject *mapping, const char *name, long *out, int count) 
 }
 
 /* init(tables): ``silent`` and ``full`` (per bonus of ``BONUSES`` but the valat, its value silent and
- * announced), ``components`` (per target of ``TARGETS``, the index of its component in the breakdown's order),
- * ``bird_cards`` and ``bird_tricks`` (per bonus, the bird's card and 1-based trick; -1 and 0 for the others),
- * ``trull_mask`` and ``kings_mask``. */
+ * announced), ``components`` (per target of ``TARGETS``, the index of its component in the breakdown's
+ * order), ``bird_cards`` and ``bird_tricks`` (per bonus, the bird's card and 1-based trick; -1 and 0 for
+ * the others), ``trull_mask`` and ``kings_mask``. */
 static PyObject *py_init(PyObject *self, PyObject *tables) {
     long cards[N_BONUSES], tricks[N_BONUSES], trull, kings;
     ready = 0;
@@ -184,7 +188,10 @@ static PyObject *py_plan(PyObject *self, PyObject *mapping) {
     if (n > N_BONUSES) { PyErr_SetString(PyExc_ValueError, "too many counted bonuses"); goto fail; }
     if (get_longs(mapping, "counted", counted, (int)n) < 0) goto fail;
     for (int i = 0; i < n; i++) {
-        if (counted[i] < 0 || counted[i] >= N_BONUSES) { PyErr_SetString(PyExc_ValueError, "not a bonus"); goto fail; }
+        if (counted[i] < 0 || counted[i] >= N_BONUSES) {
+            PyErr_SetString(PyExc_ValueError, "not a bonus");
+            goto fail;
+        }
         p->counted[i] = (int)counted[i];
     }
     p->n_counted = (int)n;
@@ -200,7 +207,7 @@ fail:
     return NULL;
 }
 
-/* -- the facts (replay.outcome) ------------------------------------------------------------------------------ */
+/* -- the facts (replay.outcome) ------------------------------------------------------------------------ */
 
 static long card_score(const Plan *p, uint64_t mask) {
     long s = 0;
@@ -219,7 +226,7 @@ static int holder(uint64_t target, uint64_t ours, uint64_t theirs) {
 
 static inline int other(int side) { return side == SIDE_DECLARER ? SIDE_OPPONENTS : SIDE_DECLARER; }
 
-/* -- items (scoring) ----------------------------------------------------------------------------------------- */
+/* -- items (scoring) ----------------------------------------------------------------------------------- */
 
 static Item *new_item(Deal *d, int target) {
     Item *it = &d->items[d->n_items++];
@@ -290,7 +297,7 @@ static int counts(const Plan *p, int bonus) {
     return 0;
 }
 
-/* -- score --------------------------------------------------------------------------------------------------- */
+/* -- score --------------------------------------------------------------------------------------------- */
 
 static int read_ints(PyObject *seq, int *out, int count) {
     /* ``count`` small ints of a list or tuple; -1 for anything else. */
@@ -312,15 +319,15 @@ static Py_ssize_t seq_size(PyObject *seq) {
 /* score(plan, tricks, seats, winners, declarers, partner, called_king, king_in_talon, talon, pick, stash,
  *       conceded, announced, kontra, pair_kontra)
  *   -> (won, scores, lines) or None.
- * A clean deal (no offender) as the kernel replayed it: ``tricks`` each trick's cards in play order, ``seats``
- * who played them, ``winners`` each trick's winner (all empty when ``conceded``); ``declarers`` a tuple of seats
- * (empty in Trischaken), ``partner`` and ``called_king`` -1 for none; ``talon`` the six cards in dealt order,
- * ``pick`` and ``stash`` masks.  ``announced`` holds (bonus, side) pairs (indexes of ``BONUSES`` and ``SIDES``),
- * ``kontra`` (target, multiplier) pairs of a positive game, ``pair_kontra`` (opponent, declarer, multiplier)
- * triples of a negative one.  ``won`` is 1, 0 or -1 (None), ``scores`` each seat's total, ``lines`` the
- * breakdown's (seat, component, value) in the reference's order.  None for a deal this module does not
- * implement (a record stopping early, several bidders of a positive game ...): the caller scores it with the
- * reference. */
+ * A clean deal (no offender) as the kernel replayed it: ``tricks`` each trick's cards in play order,
+ * ``seats`` who played them, ``winners`` each trick's winner (all empty when ``conceded``); ``declarers`` a
+ * tuple of seats (empty in Trischaken), ``partner`` and ``called_king`` -1 for none; ``talon`` the six cards
+ * in dealt order, ``pick`` and ``stash`` masks.  ``announced`` holds (bonus, side) pairs (indexes of
+ * ``BONUSES`` and ``SIDES``), ``kontra`` (target, multiplier) pairs of a positive game, ``pair_kontra``
+ * (opponent, declarer, multiplier) triples of a negative one.  ``won`` is 1, 0 or -1 (None), ``scores`` each
+ * seat's total, ``lines`` the breakdown's (seat, component, value) in the reference's order.  None for a deal
+ * this module does not implement (a record stopping early, several bidders of a positive game ...): the
+ * caller scores it with the reference. */
 static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 15) {
         PyErr_SetString(PyExc_TypeError, "score takes 15 arguments");
@@ -330,7 +337,8 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (!p) return NULL;
     if (!ready) Py_RETURN_NONE;
     PyObject *tricks = args[1], *seats = args[2], *winners_obj = args[3], *declarers_obj = args[4];
-    long partner = PyLong_AsLong(args[5]), king = PyLong_AsLong(args[6]), king_in_talon = PyLong_AsLong(args[7]);
+    long partner = PyLong_AsLong(args[5]), king = PyLong_AsLong(args[6]);
+    long king_in_talon = PyLong_AsLong(args[7]);
     uint64_t pick = PyLong_AsUnsignedLongLong(args[9]), stash = PyLong_AsUnsignedLongLong(args[10]);
     int conceded = PyObject_IsTrue(args[11]);
     if (PyErr_Occurred()) return NULL;
@@ -373,7 +381,8 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
     items = PySequence_Fast_ITEMS(kontra);
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(kontra); i++) {
         int pair[2];
-        if (read_ints(items[i], pair, 2) < 0 || pair[0] < 0 || pair[0] >= N_TARGETS || pair[1] < 1) Py_RETURN_NONE;
+        if (read_ints(items[i], pair, 2) < 0 || pair[0] < 0 || pair[0] >= N_TARGETS || pair[1] < 1)
+            Py_RETURN_NONE;
         d.kontra[pair[0]] = pair[1];
     }
     items = PySequence_Fast_ITEMS(pair_kontra);
@@ -402,7 +411,8 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
     long value = p->value;
     int won = -1;
     if (conceded) {
-        /* scoring._concession_item: a lone loss, V to each opponent, plus what the declarer's side announced */
+        /* scoring._concession_item: a lone loss, V to each opponent, plus what the declarer's side
+         * announced */
         long amount = value;
         if (p->concession_pays_announced)
             for (int b = 0; b < N_BONUSES; b++) {
@@ -442,7 +452,8 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
             if (!n_virgins) {
                 for (int j = 0; j < n_payees; j++) pay(it, loser, payees[j], base);
             } else if (p->trischaken_jungfrau == JUNGFRAU_DOUBLE) {
-                for (int j = 0; j < n_payees; j++) pay(it, loser, payees[j], base * (virgin[payees[j]] ? 2 : 1));
+                for (int j = 0; j < n_payees; j++)
+                    pay(it, loser, payees[j], base * (virgin[payees[j]] ? 2 : 1));
             } else if (p->trischaken_jungfrau == JUNGFRAU_POT) {
                 long pot = base * n_payees, share = (pot + n_virgins - 1) / n_virgins;
                 for (int j = 0; j < n_payees; j++) if (virgin[payees[j]]) pay(it, loser, payees[j], share);
@@ -503,7 +514,8 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
         for (int i = 0; i < N_SEATS; i++)
             if (king >= 0 && cards[last][i] == king) {
                 int holder_seat = who[last][i], winner = winners[last];
-                int ok = p->king_ultimo_by_party ? d.side[winner] == d.side[holder_seat] : winner == holder_seat;
+                int ok = p->king_ultimo_by_party ? d.side[winner] == d.side[holder_seat]
+                                                 : winner == holder_seat;
                 if (ok) made[B_KING_ULTIMO] = SIDE_DECLARER;
             }
         int valat_side = d.side[winners[0]];
@@ -512,8 +524,13 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
         int valat = -1;
         if (counts(p, B_VALAT)) {
             int by = d.announced[B_VALAT];
-            if (by != SIDE_NONE) { valat_item(&d, valat_side == by ? by : other(by), 1); valat = valat_side == by ? by : other(by); }
-            else if (valat_side != SIDE_NONE) { valat_item(&d, valat_side, 0); valat = valat_side; }
+            if (by != SIDE_NONE) {
+                valat = valat_side == by ? by : other(by);
+                valat_item(&d, valat, 1);
+            } else if (valat_side != SIDE_NONE) {
+                valat = valat_side;
+                valat_item(&d, valat, 0);
+            }
         }
         if (valat >= 0) {
             if (p->valat_keeps_announced) bonus_items(&d, made, 1);
@@ -530,7 +547,10 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int order[MAX_ITEMS];
     for (int i = 0; i < d.n_items; i++) {
         int j = i;
-        while (j > 0 && d.items[order[j - 1]].component > d.items[i].component) { order[j] = order[j - 1]; j--; }
+        while (j > 0 && d.items[order[j - 1]].component > d.items[i].component) {
+            order[j] = order[j - 1];
+            j--;
+        }
         order[j] = i;
     }
     long total[N_SEATS] = {0};
@@ -558,7 +578,7 @@ static PyObject *py_score(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return Py_BuildValue("(i(llll)N)", won, total[0], total[1], total[2], total[3], line_tuple);
 }
 
-/* -- the module ---------------------------------------------------------------------------------------------- */
+/* -- the module ---------------------------------------------------------------------------------------- */
 
 static PyObject *names_tuple(const char *const *names, int n) {
     PyObject *t = PyTuple_New(n);

@@ -1,9 +1,9 @@
 """A clean Königrufen deal checked in one kernel call and scored by the compiled Königrufen scorer.
 
-The Königrufen counterpart of ``tarock.accel.lane`` (whose ``replay_slovenian`` the engine takes for a Slovenian
-deal) for a caller that wants only the score of a deal it has reason to think clean: the simulator, which
-checks every deal it writes (``tarock.sim.koenigrufen_sim``).  ``score_clean`` vouches for the deal the way the
-reference replay (``tarock.engine.replay``) would find nothing in it, or declines (None):
+The Königrufen counterpart of ``tarock.accel.lane`` (whose ``replay_slovenian`` the engine takes for a
+Slovenian deal) for a caller that wants only the score of a deal it has reason to think clean: the simulator,
+which checks every deal it writes (``tarock.sim.koenigrufen_sim``).  ``score_clean`` vouches for the deal the
+way the reference replay (``tarock.engine.replay``) would find nothing in it, or declines (None):
 
 - the deal, the king call, the talon exchange and every card by the kernel's ``lane``
   (``tarock/accel/_fastplay.c``, with a plan of the Königrufen contract's play rules,
@@ -20,9 +20,9 @@ reference replay (``tarock.engine.replay``) would find nothing in it, or decline
   kontras with its own ``announcements``, on the same ``Table`` the engine fills.
 
 The score comes from ``tarock.accel.kr_scorer`` (``tarock/accel/_krscore.c``): the facts of
-``replay.outcome`` and the lines of ``scoring.score_deal`` for a deal without offenders.  Options are taken only
-when ``tarock.accel.declared.accepts`` them.  ``tests/accel/test_kr_score.py`` checks, deal by deal, that a deal
-taken gets the reference's lines and totals and that one with any finding is declined.
+``replay.outcome`` and the lines of ``scoring.score_deal`` for a deal without offenders.  Options are taken
+only when ``tarock.accel.declared.accepts`` them.  ``tests/accel/test_kr_score.py`` checks, deal by deal, that
+a deal taken gets the reference's lines and totals and that one with any finding is declined.
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ def plan_for(name: str, options: KoenigrufenOptions, kernel: ModuleType) -> Plan
 def _bids_agree(bids: tuple[tuple[int, str], ...], players: tuple[str, ...], contract: Contract,
                 declarers: tuple[int, ...], options: KoenigrufenOptions) -> bool:
     """Whether the bids (seat, bid) are legal and end in ``contract`` played by ``declarers``: the reference's
-    ``check_bidding``, remembered by the bids, the table's size and the options' identity (the names reach only
-    the errors' sentences, of which this asks only whether there are any)."""
+    ``check_bidding``, remembered by the bids, the table's size and the options' identity (the names reach
+    only the errors' sentences, of which this asks only whether there are any)."""
     key = (bids, len(players), id(options))
     known = _BIDDING.get(key)
     if known is not None and known[0] is options:
@@ -125,8 +125,8 @@ def _bids_agree(bids: tuple[tuple[int, str], ...], players: tuple[str, ...], con
 
 def _declarers(given: str | tuple[str, ...] | None, players: tuple[str, ...],
                contract: Contract) -> tuple[int, ...] | None:
-    """The declarers' seats as the engine reads the record's ``declarer`` (several sorted), or None when it does
-    not name them as its contract needs."""
+    """The declarers' seats as the engine reads the record's ``declarer`` (several sorted), or None when it
+    does not name them as its contract needs."""
     if not contract.has_declarer:
         return () if given is None else None
     if isinstance(given, str):
@@ -153,9 +153,9 @@ def _dealt_clean(hands: Sequence[Sequence[int]], talon: Sequence[int]) -> bool:
 
 def score_clean(deal: Deal, options: KoenigrufenOptions, trick_seats: list[tuple[int, ...]] | None = None
                 ) -> Scored | None:
-    """The score of a Königrufen deal in which the reference replay would find nothing, or None when the deal is
-    not one this can vouch for (the caller then replays and scores it with the reference).  ``trick_seats``,
-    when given, must be the seats the kernel finds for each trick."""
+    """The score of a Königrufen deal in which the reference replay would find nothing, or None when the deal
+    is not one this can vouch for (the caller then replays and scores it with the reference).
+    ``trick_seats``, when given, must be the seats the kernel finds for each trick."""
     if deal.ruleset != "koenigrufen" or deal.hands is None or deal.talon is None or deal.events \
             or deal.claim is not None or deal.extra.get("sheet_only") is True \
             or (deal.bidding is not None and any(p not in deal.players for p, _ in deal.bidding)):
@@ -171,19 +171,21 @@ def score_clean(deal: Deal, options: KoenigrufenOptions, trick_seats: list[tuple
 
 
 def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple[str, ...],
-                 hands: Sequence[Sequence[int]], talon: Sequence[int], bids: tuple[tuple[int, str], ...] | None,
+                 hands: Sequence[Sequence[int]], talon: Sequence[int],
+                 bids: tuple[tuple[int, str], ...] | None,
                  declarers: tuple[int, ...], king: int | None, pick: Sequence[int] | None,
                  stash: Sequence[int] | None, tricks: Sequence[tuple[int, ...]],
                  trick_seats: list[tuple[int, ...]] | None, announced: bool, conceded: bool,
                  deal_of: Callable[[], Deal], names: tuple[tuple[str, ...] | None, ...] | None = None
                  ) -> Scored | None:
-    """``score_clean`` of a deal given as the ints the simulator holds (the record's fields as ints: each hand as
-    dealt, the bids as (seat, bid), the declarers' seats (several sorted, as the engine reads them), ``pick`` and
-    ``stash`` None when the record has none; ``names`` the tricks' named players, if any), without its ``Deal``
-    unless a check reads one: ``deal_of()`` makes it when the deal has announcements (``announced``), is conceded, is a Besserrufer (whose declarer must announce a bird), or has no
-    bidding.  For any other deal the reference's ``check_contract`` and ``announcements`` have nothing to check:
-    no announcement, no concession, and the forehand games given to forehand alone by the bidding's own rules
-    (``tarock.rules.bidding``), which must agree."""
+    """``score_clean`` of a deal given as the ints the simulator holds (the record's fields as ints: each hand
+    as dealt, the bids as (seat, bid), the declarers' seats (several sorted, as the engine reads them),
+    ``pick`` and ``stash`` None when the record has none; ``names`` the tricks' named players, if any),
+    without its ``Deal`` unless a check reads one: ``deal_of()`` makes it when the deal has announcements
+    (``announced``), is conceded, is a Besserrufer (whose declarer must announce a bird), or has no
+    bidding.  For any other deal the reference's ``check_contract`` and ``announcements`` have nothing to
+    check: no announcement, no concession, and the forehand games given to forehand alone by the bidding's
+    own rules (``tarock.rules.bidding``), which must agree."""
     kernel = accel.KERNEL
     score = kr_scorer.prepared()
     if kernel is None or score is None or len(players) != N_PLAYERS:
@@ -192,7 +194,8 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
     if plan is None:
         return None
     contract = plan.contract
-    if not plan.playable or (len(declarers) > 1 and not plan.several) or bool(declarers) != contract.has_declarer:
+    if not plan.playable or (len(declarers) > 1 and not plan.several) \
+            or bool(declarers) != contract.has_declarer:
         return None
     if bids is not None and not _bids_agree(bids, players, contract, declarers, options):
         return None
@@ -202,22 +205,23 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
         if king is None or king in hands[declarer]:  # R_OWN_KING, or a king-less call: the reference says
             return None
     if conceded:
-        if tricks or pick or stash or not _dealt_clean(hands, talon) or king is None or not KINGS_MASK >> king & 1 \
-                or any(king in hand for hand in hands):
+        if tricks or pick or stash or not _dealt_clean(hands, talon) or king is None \
+                or not KINGS_MASK >> king & 1 or any(king in hand for hand in hands):
             return None
         dealt = [mask_of(hand) for hand in hands]
         seats: list[tuple[int, ...]] = []
         winners: list[int] = []
         partner, king_in_talon, pick_mask, stash_mask, play_hands = None, 1, 0, 0, dealt
     else:
-        lane = kernel.lane(hands, talon, tricks, names if names and any(names) else None, players, CARDS_PER_HAND,
-                           -1 if declarer is None else declarer, leader(contract, declarers), contract.calls_king,
-                           king, pick, stash, plan.lane)
+        lane = kernel.lane(hands, talon, tricks, names if names and any(names) else None, players,
+                           CARDS_PER_HAND, -1 if declarer is None else declarer, leader(contract, declarers),
+                           contract.calls_king, king, pick, stash, plan.lane)
         if lane is None:
             return None
         dealt, seats, winners, lane_partner, king_in_talon, pick_mask, stash_mask, declarer_hand, _ = lane
         if (trick_seats is not None and seats != trick_seats) \
-                or (king_in_talon and contract.talon_group and king is not None and not pick_mask >> king & 1):
+                or (king_in_talon and contract.talon_group and king is not None
+                    and not pick_mask >> king & 1):
             return None  # E_TALON: the talon half holding the called king must be taken
         partner = None if lane_partner < 0 else lane_partner
         play_hands = list(dealt)
@@ -228,12 +232,12 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
     pair_kontra: tuple[tuple[int, int, int], ...] = ()
     if announced or conceded or bids is None or contract.name == _BIRD_GAME:
         deal = deal_of()
-        out = Replay(deal, options, [], deal.contract, declarer, partner, dealt, deal.talon, list(deal.tricks), seats,
-                     winners, declarers=declarers)
+        out = Replay(deal, options, [], deal.contract, declarer, partner, dealt, deal.talon,
+                     list(deal.tricks), seats, winners, declarers=declarers)
         table: Table[Contract, KoenigrufenOptions] = Table(
-            deal, out, options, contract, declarers, [], hands=list(dealt), talon=deal.talon, play_hands=play_hands,
-            called_king=king if contract.calls_king else None, partner=partner, king_in_talon=bool(king_in_talon),
-            pick=pick_mask, stash=stash_mask)
+            deal, out, options, contract, declarers, [], hands=list(dealt), talon=deal.talon,
+            play_hands=play_hands, called_king=king if contract.calls_king else None, partner=partner,
+            king_in_talon=bool(king_in_talon), pick=pick_mask, stash=stash_mask)
         check_contract(table)
         announcements(table)
         if out.findings or table.conceded != conceded:
@@ -243,8 +247,8 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
         k_codes = tuple([(kr_scorer.target_code(target), k) for target, k in table.kontra.items()])
         pair_kontra = tuple([(opponent, dcl, k) for (opponent, dcl), k in table.pair_kontra.items()])
     result = score(plan.score, tricks, seats, winners, declarers, -1 if partner is None else partner,
-                   -1 if king is None else king, king_in_talon, talon, pick_mask, stash_mask, conceded, a_codes,
-                   k_codes, pair_kontra)
+                   -1 if king is None else king, king_in_talon, talon, pick_mask, stash_mask, conceded,
+                   a_codes, k_codes, pair_kontra)
     if result is None:
         return None
     won, scores, lines = result

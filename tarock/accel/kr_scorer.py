@@ -6,12 +6,12 @@ value) lines in the reference's order -- from the cards as the kernel replayed t
 instead of the ``KoenigrufenFacts`` and ``ScoreResult`` (whose sentences the simulator never writes).
 
 The C module holds no number of the rules.  It names what it indexes by (``BONUSES``, ``TARGETS``, ``KINDS``,
-``TALONS``, ``TIES``, ``JUNGFRAU``, ``GIFTS``, ``SIDES``, ``PLAN_FIELDS``) and this module fills every table by
-those names from the reference: the bonuses' values (``scoring.BONUS_VALUES``), the components' order
-(``scoring.COMPONENTS``), the birds (``contracts.BIRDS``), the Trull and the kings (``tarock.cards``); per contract
-and options (``plan``) the game value, the winning score, the counted bonuses, the valat's values and each
-card's score in the table's counting, all through the reference's own functions, and the options the C module
-reads by their field names.  A name the C module uses that the reference does not have is a
+``TALONS``, ``TIES``, ``JUNGFRAU``, ``GIFTS``, ``SIDES``, ``PLAN_FIELDS``) and this module fills every table
+by those names from the reference: the bonuses' values (``scoring.BONUS_VALUES``), the components' order
+(``scoring.COMPONENTS``), the birds (``contracts.BIRDS``), the Trull and the kings (``tarock.cards``); per
+contract and options (``plan``) the game value, the winning score, the counted bonuses, the valat's values and
+each card's score in the table's counting, all through the reference's own functions, and the options the C
+module reads by their field names.  A name the C module uses that the reference does not have is a
 ``ProjectionError`` at import: the compiled scorer stays off (``WHY_OFF``), with a ``RuntimeWarning``, and the
 reference scores every deal.
 
@@ -66,8 +66,9 @@ def project(module: Any) -> tuple[dict[str, Any], Tables]:
     for name in contracts.BONUS_ORDER:
         _index(bonuses, name, "bonus")
     unknown = [b for b in bonuses if b not in contracts.BONUS_ORDER]
-    if unknown or set(targets) - set(bonuses) != {"game"} or set(targets) - {"game"} - set(scoring.COMPONENTS):
-        raise ProjectionError(f"the compiled Königrufen scorer names bonuses the reference does not: {unknown}")
+    if unknown or set(targets) - set(bonuses) != {"game"} \
+            or set(targets) - {"game"} - set(scoring.COMPONENTS):
+        raise ProjectionError(f"the compiled Königrufen scorer names bonuses the reference lacks: {unknown}")
     sides = {DECLARER: _index(tuple(module.SIDES), DECLARER, "side"),
              OPPONENTS: _index(tuple(module.SIDES), OPPONENTS, "side")}
     for talon in (contracts.HALF, contracts.SIX, contracts.CLOSED, contracts.NONE, contracts.GIFTS):
@@ -90,9 +91,9 @@ def project(module: Any) -> tuple[dict[str, Any], Tables]:
 
 
 def plan_values(module: Any, contract: contracts.Contract, options: KoenigrufenOptions) -> dict[str, Any]:
-    """The C module's plan of ``contract`` under ``options``, by its ``PLAN_FIELDS``: from the contract table, the
-    options and the reference's functions (``game_value``, ``win_score``, ``counted_bonuses``, ``card_score``,
-    ``scoring.VALAT_VALUES``)."""
+    """The C module's plan of ``contract`` under ``options``, by its ``PLAN_FIELDS``: from the contract table,
+    the options and the reference's functions (``game_value``, ``win_score``, ``counted_bonuses``,
+    ``card_score``, ``scoring.VALAT_VALUES``)."""
     per_game, silent, full = scoring.VALAT_VALUES[options.values]
     kind = "trischaken" if contract.is_trischaken else "negative" if contract.negative else "positive"
     values: dict[str, Any] = {
@@ -103,21 +104,24 @@ def plan_values(module: Any, contract: contracts.Contract, options: KoenigrufenO
         "talon": _index(tuple(module.TALONS), contract.talon, "talon"),
         "solo": contract.solo,
         "lost_double": 2 if contract.name == _NAMED_RULES["lost_double"] else 1,
-        "valat_double": 2 if options.sechserdreier_doubles_valat and contract.name == _NAMED_RULES["valat_double"]
-        else 1,
+        "valat_double": 2 if options.sechserdreier_doubles_valat
+        and contract.name == _NAMED_RULES["valat_double"] else 1,
         "trischaken_ties": _index(tuple(module.TIES), options.trischaken_ties, "trischaken_ties"),
-        "trischaken_jungfrau": _index(tuple(module.JUNGFRAU), options.trischaken_jungfrau, "trischaken_jungfrau"),
+        "trischaken_jungfrau": _index(tuple(module.JUNGFRAU), options.trischaken_jungfrau,
+                                      "trischaken_jungfrau"),
         "trischaken_talon": _index(tuple(module.GIFTS), options.trischaken_talon, "trischaken_talon"),
         "valat_per_game": per_game,
         "valat_silent": silent,
         "valat_full": full,
-        "counted": [_index(tuple(module.BONUSES), b, "bonus") for b in contracts.counted_bonuses(contract, options)],
+        "counted": [_index(tuple(module.BONUSES), bonus, "bonus")
+                    for bonus in contracts.counted_bonuses(contract, options)],
         "card_scores": [contracts.card_score(1 << c, options) for c in range(cards.N_CARDS)],
     }
     for name in module.PLAN_FIELDS:
         if name not in values:  # the rest are the options' own fields, by name
             if not hasattr(options, name):
-                raise ProjectionError(f"the compiled Königrufen scorer reads {name!r}, which the reference lacks")
+                raise ProjectionError(f"the compiled Königrufen scorer reads {name!r}, which the reference "
+                                      "lacks")
             values[name] = getattr(options, name)
     return values
 
@@ -153,8 +157,8 @@ BUILT: bool = _MODULE is not None
 """Whether the C scorer was built, matched the reference and was loaded at import."""
 
 _PLANS: dict[tuple[str, int], tuple[KoenigrufenOptions, object | None]] = {}
-"""Plans by (contract, the options' identity), with the options (kept alive, so the id stays theirs); None where
-the scorer does not take the options."""
+"""Plans by (contract, the options' identity), with the options (kept alive, so the id stays theirs); None
+where the scorer does not take the options."""
 
 
 def plan_of(contract: str, options: KoenigrufenOptions) -> object | None:
@@ -197,8 +201,8 @@ def component_name(index: int) -> str:
 
 
 def prepared() -> Any | None:
-    """The C ``score`` itself when the scorer is built and the accelerator is on (``tarock.accel``), else None:
-    ``score(plan, tricks, seats, winners, declarers, partner, called_king, king_in_talon, talon, pick, stash,
-    conceded, announced, kontra, pair_kontra)`` (``_krscore.c`` says what each is) -> ``(won, scores, lines)``
-    with ``won`` 1, 0 or -1 (None), or None for a deal it does not implement."""
+    """The C ``score`` itself when the scorer is built and the accelerator is on (``tarock.accel``), else
+    None: ``score(plan, tricks, seats, winners, declarers, partner, called_king, king_in_talon, talon,
+    pick, stash, conceded, announced, kontra, pair_kontra)`` (``_krscore.c`` says what each is) -> ``(won,
+    scores, lines)`` with ``won`` 1, 0 or -1 (None), or None for a deal it does not implement."""
     return _MODULE.score if _MODULE is not None and accel.KERNEL is not None else None

@@ -138,18 +138,20 @@ def lane_plan(kernel: ModuleType, contract: Contract, options: SlovenianOptions)
 _KOENIGRUFEN_OUTCOME: Mapping[str, Callable[[koenigrufen.Contract], Any]] = {
     "talon_group": lambda contract: contract.talon_group,
 }
-"""The outcome rules the lane reads of a Königrufen contract.  Only ``talon_group`` shapes the lane's checks (the
-exchange); the others describe Slovenian facts (Klop, the beggar and valat games that stop early, the Mondfang),
-which a Königrufen deal has none of: they are off, so the lane requires every trick played, and its facts tuple
-is not read (``tarock.accel.kr_lane`` works the Königrufen facts out in ``tarock/accel/_krscore.c``)."""
-_SLOVENIAN_ONLY = frozenset({"is_klop", "is_beggar", "is_valat", "normal", "mondfang_applies", "mondfang_any_side"})
+"""The outcome rules the lane reads of a Königrufen contract.  Only ``talon_group`` shapes the lane's checks
+(the exchange); the others describe Slovenian facts (Klop, the beggar and valat games that stop early, the
+Mondfang), which a Königrufen deal has none of: they are off, so the lane requires every trick played, and its
+facts tuple is not read (``tarock.accel.kr_lane`` works the Königrufen facts out in
+``tarock/accel/_krscore.c``)."""
+_SLOVENIAN_ONLY = frozenset({"is_klop", "is_beggar", "is_valat", "normal", "mondfang_applies",
+                             "mondfang_any_side"})
 
 
 def koenigrufen_lane_plan(kernel: ModuleType, contract: koenigrufen.Contract, options: Any) -> object:
     """The kernel's lane plan of a Königrufen contract (``_fastplay.lane_plan``): the play rules from the
-    reference's ``table_rules`` (follow rules, forced Pagat, emperor mode), ``talon_group`` from the contract and
-    the Slovenian outcome rules off (``_KOENIGRUFEN_OUTCOME``).  ProjectionError for an outcome rule the kernel
-    reads that neither names."""
+    reference's ``table_rules`` (follow rules, forced Pagat, emperor mode), ``talon_group`` from the contract
+    and the Slovenian outcome rules off (``_KOENIGRUFEN_OUTCOME``).  ProjectionError for an outcome rule the
+    kernel reads that neither names."""
     values = _play_values(kernel.PLAY_RULE_FIELDS, *koenigrufen.table_rules(contract, options))
     for name in kernel.OUTCOME_RULE_FIELDS:
         if name in _KOENIGRUFEN_OUTCOME:

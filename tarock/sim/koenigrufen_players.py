@@ -108,7 +108,8 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
     available = _available(options)
     games = [game for name in names if (game := available.get(name)) is not None]
     top = max(games, key=_RANK) if games else None
-    opening = seat == 0 and strength >= 21.0 and rng.random() < 0.4 and (top is None or top.rank <= _DREIER_RANK)
+    opening = seat == 0 and strength >= 21.0 and rng.random() < 0.4 \
+        and (top is None or top.rank <= _DREIER_RANK)
     return Wish(top, opening, not four_kings and strength >= 9.0)
 
 

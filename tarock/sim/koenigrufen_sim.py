@@ -153,9 +153,10 @@ class KoenigrufenSession:
         stash = tuple(cards_of(deal.stash))
 
         def checked() -> Deal:
-            return record_deal(record, dealt, talon, deal.pick, stash, deal.king, tricks, trick_seats, self.named)
+            return record_deal(record, dealt, talon, deal.pick, stash, deal.king, tricks, trick_seats,
+                               self.named)
 
-        if mistake is None and not slips:  # a clean deal: checked once by the kernel, scored by the compiled scorer
+        if mistake is None and not slips:  # clean: checked once by the kernel, scored by the compiled scorer
             fast = score_played(bidding.contract.name, self.options, players, dealt, talon, bidding.bids,
                                 tuple(sorted(bidding.declarers)), deal.king, deal.pick or None,
                                 stash if deal.pick else None, tricks, trick_seats, bool(deal.announcements),

@@ -1,10 +1,10 @@
-"""The compiled Königrufen check and scorer (``tarock.accel.kr_lane``, ``tarock/accel/_krscore.c``) against the
-reference replay and ``scoring.score_deal``.
+"""The compiled Königrufen check and scorer (``tarock.accel.kr_lane``, ``tarock/accel/_krscore.c``) against
+the reference replay and ``scoring.score_deal``.
 
 A deal the fast path takes must get the reference's result exactly: whether the declarer won, every player's
 total and every line of the breakdown (player, component, value, in order); a deal the reference replay finds
-anything in must be declined.  Deals come from the simulator (its announcements, kontra chains, concessions and
-several declarers; mistakes included) under every declared value of every option, and from
+anything in must be declined.  Deals come from the simulator (its announcements, kontra chains, concessions
+and several declarers; mistakes included) under every declared value of every option, and from
 ``tarock.sim.random_koenigrufen`` (random legal deals of every contract, odd announcement chains).
 """
 
@@ -32,7 +32,8 @@ from tarock.rules.rulesets import score_facts
 from tarock.sim.random_koenigrufen import random_record
 from tarock.sim.simulate import simulate
 
-pytestmark = pytest.mark.skipif(kr_scorer.prepared() is None, reason="the compiled Königrufen scorer is not built")
+pytestmark = pytest.mark.skipif(kr_scorer.prepared() is None,
+                                reason="the compiled Königrufen scorer is not built")
 
 
 def _changes(name: str, value: Any) -> dict[str, Any]:
@@ -41,7 +42,7 @@ def _changes(name: str, value: Any) -> dict[str, Any]:
     if name == "counting" and value == "1/1":
         return {"counting": "1/1", "min_win_score": 54}
     if name == "min_win_score":
-        return {"counting": "1/1", "min_win_score": 60} if value is int else {}  # None: counting 1/3, the default
+        return {"counting": "1/1", "min_win_score": 60} if value is int else {}  # None: 1/3, the default
     return {name: value}
 
 
@@ -65,7 +66,8 @@ def reference_result(deal: Deal) -> tuple[list[str], Scored | None]:
 
 
 def compare(deal: Deal, options: KoenigrufenOptions, tally: Counter[str]) -> None:
-    """The fast path takes ``deal`` only if the reference finds nothing, and then scores it as the reference."""
+    """The fast path takes ``deal`` only if the reference finds nothing, and then scores it as the
+    reference."""
     fast = score_clean(deal, options)
     codes, want = reference_result(deal)
     if codes:
@@ -116,8 +118,8 @@ def test_a_hundred_thousand_deals_under_random_tables_score_as_the_reference() -
         for deal in simulated(changed, 10, 0.05, run):
             compare(deal, options, tally)
             for f in fields(options):
-                seen[f.name, str(getattr(options, f.name) if f.name != "min_win_score" or options.min_win_score is None
-                                 else int)] += 1
+                value = getattr(options, f.name)
+                seen[f.name, str(int if f.name == "min_win_score" and value is not None else value)] += 1
     assert min(seen[name, str(v)] for name, v in VALUES) >= 20_000, seen
     assert tally["taken"] > 90_000, tally
 
@@ -125,11 +127,13 @@ def test_a_hundred_thousand_deals_under_random_tables_score_as_the_reference() -
 @pytest.mark.parametrize("contract", sorted(CONTRACTS))
 def test_random_deals_of_every_contract_score_as_the_reference(contract: str) -> None:
     """``random_koenigrufen``'s deals: announcement and kontra chains of every shape the rules allow, several
-    declarers, negative games stopping once decided (the lane declines those: every trick is its condition)."""
+    declarers, negative games stopping once decided (the lane declines those: every trick is its
+    condition)."""
     rng = random.Random(f"kr random {contract}")
     tally: Counter[str] = Counter()
     for i in range(150):
-        changed = {"quapil": True, "triccolo": True} if i % 2 else {"values": "wien", "kontra_in_score": i % 3 > 0}
+        changed = {"quapil": True, "triccolo": True} if i % 2 \
+            else {"values": "wien", "kontra_in_score": i % 3 > 0}
         options = koenigrufen_options(None, changed)
         if CONTRACTS[contract].name in ("triccolo",) and not options.triccolo:
             continue
@@ -142,7 +146,8 @@ def test_random_deals_of_every_contract_score_as_the_reference(contract: str) ->
 def _first_clean(contract: str, test: Any = None) -> tuple[Deal, KoenigrufenOptions]:
     options = koenigrufen_options(None, {})
     for deal in simulated(None, 20, 0.0, 5):
-        if deal.contract == contract and (test is None or test(deal)) and score_clean(deal, options) is not None:
+        if deal.contract == contract and (test is None or test(deal)) \
+                and score_clean(deal, options) is not None:
             return deal, options
     raise AssertionError(f"no clean {contract}")
 
@@ -159,8 +164,8 @@ def test_a_deal_the_reference_finds_anything_in_is_declined() -> None:
     broken = [
         replace(deal, called_king=own_king),  # R_OWN_KING
         replace(deal, tricks=tuple(tricks)),  # the tricks out of turn
-        replace(deal, announcements=(Announcement(other, bonus="pagat_ultimo"),)),  # only the holder announces it
-        replace(deal, announcements=(Announcement(deal.players[1], kontra="game", level=4),)),  # re before kontra
+        replace(deal, announcements=(Announcement(other, bonus="pagat_ultimo"),)),  # only its holder says it
+        replace(deal, announcements=(Announcement(deal.players[1], kontra="game", level=4),)),  # no kontra
         replace(deal, contract="dreier", called_king=None),  # the bidding ended in a Rufer
     ]
     for bad in broken:
@@ -174,10 +179,11 @@ SILENT = {"trull": 1, "vier_koenige": 1, "pagat_ultimo": 1, "uhu": 2, "kakadu": 
 
 
 def test_hand_computed_rufers() -> None:
-    """Rufers without announcements or valat under the defaults: the game value is 1 (the Raiffeisen table), the
-    declarer's side wins with 35⅔ points or more; two against two each partner receives 1 from (or pays 1 to)
-    one opponent, a lone declarer 1 from (or to) each of three, so the game lines are ±1 four times or ±3 and
-    three ∓1; a silent bonus made counts its silent value per payment the same way; every deal sums to zero."""
+    """Rufers without announcements or valat under the defaults: the game value is 1 (the Raiffeisen table),
+    the declarer's side wins with 35⅔ points or more; two against two each partner receives 1 from (or pays
+    1 to) one opponent, a lone declarer 1 from (or to) each of three, so the game lines are ±1 four times
+    or ±3 and three ∓1; a silent bonus made counts its silent value per payment the same way; every deal
+    sums to zero."""
     options = koenigrufen_options(None, {})
     seen = 0
     for deal in simulated(None, 10, 0.0, 11):

@@ -103,21 +103,22 @@ PINNED_73DD9AA: list[tuple[dict[str, Any] | None, float, str]] = [
     (None, 0.3, "65131642b1753002993b78b9e24d8ed490d4e6131a7180e7d6a0b748c33a0975"),
     ({"preset": "oberoesterreich"}, 0.3, "4360c7cce10d20d6a27612f58bb7d1330e13eb4a9de0c2a2a96e5d0fe7cbd71a"),
     ({"values": "wien", "counting": "1/1", "min_win_score": 54, "valat_keeps_announced": False,
-      "concession_pays_announced": False, "trischaken_ties": "earliest", "trischaken_jungfrau": "double"}, 0.0,
-     "264fac4cafe860fbe6cc5d682011f86e6ca27bc0d51ce549bfd76010b6035c1f"),
+      "concession_pays_announced": False, "trischaken_ties": "earliest", "trischaken_jungfrau": "double"},
+     0.0, "264fac4cafe860fbe6cc5d682011f86e6ca27bc0d51ce549bfd76010b6035c1f"),
     ({"values": "tirol", "quapil": True, "triccolo": True, "kings_in_color_games": False,
       "sechserdreier_doubles_valat": True, "valat_takes_game_kontra": True, "king_ultimo_by_party": True,
-      "trischaken_talon": "last_trick"}, 0.1, "fbd580164f7f7a5a3a051c734d3ea628110f7b7c31475a7c5ca9d7c85323fe14"),
+      "trischaken_talon": "last_trick"},
+     0.1, "fbd580164f7f7a5a3a051c734d3ea628110f7b7c31475a7c5ca9d7c85323fe14"),
 ]
-"""Runs of 40 sessions of 25 deals, seed 73, and the SHA-256 of their records, '|' and their truth as main wrote
-them at commit 73dd9aa, before the compiled Königrufen check and scorer (``git archive 73dd9aa``, run with
-``TAROCK_REFERENCE=1``): most clean deals take the compiled way now."""
+"""Runs of 40 sessions of 25 deals, seed 73, and the SHA-256 of their records, '|' and their truth as main
+wrote them at commit 73dd9aa, before the compiled Königrufen check and scorer (``git archive 73dd9aa``, run
+with ``TAROCK_REFERENCE=1``): most clean deals take the compiled way now."""
 
 
 @pytest.mark.parametrize(("options", "rate", "pinned"), PINNED_73DD9AA)
-def test_koenigrufen_output_is_main_s_the_reference_s_and_any_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                      options: dict[str, Any] | None, rate: float,
-                                                                      pinned: str) -> None:
+def test_koenigrufen_output_is_main_s_the_reference_s_and_any_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, Any] | None, rate: float,
+        pinned: str) -> None:
     from tarock import accel
     from tests.sim.test_compiled_play import digest
 
@@ -131,7 +132,8 @@ def test_koenigrufen_output_is_main_s_the_reference_s_and_any_workers(tmp_path: 
     assert digest(tmp_path / "r.jsonl") == pinned
 
 
-@pytest.mark.parametrize("options", [None, {"preset": "oberoesterreich"}, {"values": "sauwald", "quapil": True}])
+@pytest.mark.parametrize("options",
+                         [None, {"preset": "oberoesterreich"}, {"values": "sauwald", "quapil": True}])
 def test_clean_koenigrufen_deals_take_the_compiled_check(monkeypatch: pytest.MonkeyPatch,
                                                          options: dict[str, Any] | None) -> None:
     """Almost every clean deal is checked by the kernel's lane and scored by the compiled scorer
