@@ -205,3 +205,33 @@ def test_hand_computed_rufers() -> None:
         assert sum(scores) == 0
         assert list(scores) == [sum(v for s, _, v in lines if s == seat) for seat in range(4)]
     assert seen > 50
+
+
+def test_undeclared_options_send_every_deal_to_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under options with a field ``tarock.accel.declared`` does not declare, neither the lane nor the compiled
+    scorer takes a deal (and the kernel's lane is never asked), however clean."""
+    from tarock.accel import declared, kr_lane
+
+    options = koenigrufen_options(None, {})
+    deals = simulated(None, 5, 0.0, 21)
+    monkeypatch.setattr(kr_lane, "_PLANS", {})
+    monkeypatch.setattr(kr_scorer, "_PLANS", {})
+    assert sum(score_clean(deal, options) is not None for deal in deals) >= 95
+    table = dict(declared.DECLARED["koenigrufen"])
+    del table["trischaken_jungfrau"]
+    monkeypatch.setitem(declared.DECLARED, "koenigrufen", table)
+    monkeypatch.setattr(declared, "_VERDICTS", {})  # fresh verdicts, the earlier ones back after the test
+    monkeypatch.setattr(kr_lane, "_PLANS", {})
+    monkeypatch.setattr(kr_scorer, "_PLANS", {})
+    asked: list[object] = []
+    kernel = accel.KERNEL
+
+    class Spy:
+        def __getattr__(self, name: str) -> Any:
+            if name == "lane":
+                asked.append(name)
+            return getattr(kernel, name)
+
+    monkeypatch.setattr(accel, "KERNEL", Spy())
+    assert all(score_clean(deal, options) is None for deal in deals)
+    assert not asked
