@@ -98,15 +98,6 @@ def running() -> ModuleType | None:
     return SIMPLAY if accel.KERNEL is not None else None
 
 
-def mood(rng: random.Random) -> float:
-    """``rng.gauss(0.0, 1.0)``, drawn in C when the compiled players may run and draw it as the Python does
-    (``_GAUSS``, a plain ``random.Random``): the Königrufen players' mood of a hand."""
-    if _GAUSS and type(rng) is random.Random and accel.KERNEL is not None:
-        drawn: float = SIMPLAY.gauss(rng)  # type: ignore[union-attr]  # _GAUSS: SIMPLAY was loaded
-        return drawn
-    return rng.gauss(0.0, 1.0)
-
-
 def hand_values(hands: list[int]) -> list[HandValue]:
     """``hand_value`` of each hand."""
     compiled = running()

@@ -30,7 +30,6 @@ from tarock.rules.koenigrufen.contracts import (
     several_declarers,
     unavailable,
 )
-from tarock.sim.compiled import mood as compiled_mood
 from tarock.sim.players import (
     VALUE_KEY,
     CardPlay,
@@ -70,7 +69,7 @@ class Wish:
 
 def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rng: random.Random) -> Wish:
     """The game this hand would bid, from its strength, its Bettel risk and its colour losers."""
-    mood = compiled_mood(rng)
+    mood = rng.gauss(0.0, 1.0)
     strength = value.strength + mood
     risk = value.risk - 0.3 * mood
     honours = (hand & HONOURS).bit_count()
