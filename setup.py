@@ -19,6 +19,8 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                              extra_compile_args=["-O2"]),
                    Extension("tarock.accel._fastscore", ["tarock/accel/_fastscore.c"], optional=True,
                              extra_compile_args=["-O2"]),
+                   Extension("tarock.accel._krscore", ["tarock/accel/_krscore.c"], optional=True,
+                             extra_compile_args=["-O2"]),
                    Extension("tarock.sim._simplay", ["tarock/sim/_simplay.c"], optional=True, include_dirs=KERNEL_H,
                              depends=["tarock/accel/kernel.h", "tarock/accel/tables.h"],
                              # no fused multiply-add: a hand's value sums floats as the Python does

@@ -63,9 +63,11 @@ DECLARED: dict[str, Mapping[str, Declared]] = {
         "radelc_session_value": (100, 40),
     },
     "koenigrufen": {
-        # Königrufen takes no fast lane and no bulk path: only the kernel's ``play`` and ``seats``, with the
-        # follow rules, forced Pagat and emperor mode the reference's table_rules gives (emperor_trick,
-        # pagat_restriction); the other options are scoring's and the reference's alone
+        # Königrufen takes no bulk path: the engine's replay plays on the kernel's ``play`` and ``seats``, with
+        # the follow rules, forced Pagat and emperor mode the reference's table_rules gives (emperor_trick,
+        # pagat_restriction); the simulator's clean deals take the kernel's lane and the compiled Königrufen
+        # scorer (tarock/accel/kr_lane.py, kr_scorer.py), which read every option below by name and decline a
+        # colour game's taroks-first stash (color_discard_restriction) to the reference
         "counting": ("1/3", "1/1"),
         "min_win_score": (None, int),
         "values": ("raiffeisen", "wien", "tirol", "sauwald"),

@@ -135,6 +135,34 @@ def lane_plan(kernel: ModuleType, contract: Contract, options: SlovenianOptions)
     return kernel.lane_plan(values)
 
 
+_KOENIGRUFEN_OUTCOME: Mapping[str, Callable[[koenigrufen.Contract], Any]] = {
+    "talon_group": lambda contract: contract.talon_group,
+}
+"""The outcome rules the lane reads of a Königrufen contract.  Only ``talon_group`` shapes the lane's checks
+(the exchange); the others describe Slovenian facts (Klop, the beggar and valat games that stop early, the
+Mondfang), which a Königrufen deal has none of: they are off, so the lane requires every trick played, and its
+facts tuple is not read (``tarock.accel.kr_lane`` works the Königrufen facts out in
+``tarock/accel/_krscore.c``)."""
+_SLOVENIAN_ONLY = frozenset({"is_klop", "is_beggar", "is_valat", "normal", "mondfang_applies",
+                             "mondfang_any_side"})
+
+
+def koenigrufen_lane_plan(kernel: ModuleType, contract: koenigrufen.Contract, options: Any) -> object:
+    """The kernel's lane plan of a Königrufen contract (``_fastplay.lane_plan``): the play rules from the
+    reference's ``table_rules`` (follow rules, forced Pagat, emperor mode), ``talon_group`` from the contract
+    and the Slovenian outcome rules off (``_KOENIGRUFEN_OUTCOME``).  ProjectionError for an outcome rule the
+    kernel reads that neither names."""
+    values = _play_values(kernel.PLAY_RULE_FIELDS, *koenigrufen.table_rules(contract, options))
+    for name in kernel.OUTCOME_RULE_FIELDS:
+        if name in _KOENIGRUFEN_OUTCOME:
+            values[name] = _KOENIGRUFEN_OUTCOME[name](contract)
+        elif name in _SLOVENIAN_ONLY:
+            values[name] = False
+        else:
+            raise ProjectionError(f"the kernel reads an outcome rule {name!r} no Königrufen lane plan names")
+    return kernel.lane_plan(values)
+
+
 _PLAY_RULES: dict[tuple[int, bool, int], tuple[FollowRules, object]] = {}
 """``play_rules``'s answers by (the follow rules' identity, forced Pagat, emperor mode), with the follow rules
 (kept alive, so the id stays theirs)."""
@@ -182,8 +210,8 @@ def read_answers(kernel: ModuleType) -> Answers:
 
 def check(kernel: ModuleType) -> Answers:
     """Every name the kernel reads or answers with matched against the reference's, once, at load: the
-    emperor modes' codes, a lane plan of every Slovenian contract and the play rules of every contract of
-    both rulesets (under the default options).  Raises ``ProjectionError`` at the first mismatch; returns
+    emperor modes' codes, a lane plan of every contract and the play rules of every contract of both rulesets
+    (under the default options).  Raises ``ProjectionError`` at the first mismatch; returns
     ``read_answers``."""
     for name in ("EMPEROR_NEVER", "EMPEROR_ALWAYS", "EMPEROR_TAROK_LEAD"):
         if getattr(kernel, name, None) != getattr(play, name):
@@ -194,4 +222,5 @@ def check(kernel: ModuleType) -> Answers:
         play_rules(kernel, *slovenian.table_rules(contract, DEFAULT_SLOVENIAN))
     for k_contract in koenigrufen.CONTRACTS.values():
         play_rules(kernel, *koenigrufen.table_rules(k_contract, DEFAULT_KOENIGRUFEN))
+        koenigrufen_lane_plan(kernel, k_contract, DEFAULT_KOENIGRUFEN)
     return read_answers(kernel)

@@ -98,6 +98,15 @@ def running() -> ModuleType | None:
     return SIMPLAY if accel.KERNEL is not None else None
 
 
+def hand_values(hands: list[int]) -> list[HandValue]:
+    """``hand_value`` of each hand."""
+    compiled = running()
+    if compiled is None:
+        return [value_hand(h) for h in hands]
+    value = compiled.value_hand
+    return [HandValue._make(value(h)) for h in hands]
+
+
 def hand_value(hand: int) -> HandValue:
     """``tarock.sim.players.value_hand``, compiled when it may run."""
     compiled = running()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from operator import attrgetter
 
 from tarock.cards import KINGS_MASK, SKIS, MOND, TAROK_MASK, TRULA_MASK, mask_of
 from tarock.options import KoenigrufenOptions
@@ -103,11 +104,30 @@ def wish(value: HandValue, hand: int, seat: int, options: KoenigrufenOptions, rn
         names.append("farbendreier")
     if value.losers <= 2:
         names.append("farbensolo")
-    games = [CONTRACTS[n] for n in names if unavailable(CONTRACTS[n], options) is None]
-    top = max(games, key=lambda c: c.rank) if games else None
+    available = _available(options)
+    games = [game for name in names if (game := available.get(name)) is not None]
+    top = max(games, key=_RANK) if games else None
     opening = seat == 0 and strength >= 21.0 and rng.random() < 0.4 \
-        and (top is None or top.rank <= CONTRACTS["dreier"].rank)
+        and (top is None or top.rank <= _DREIER_RANK)
     return Wish(top, opening, not four_kings and strength >= 9.0)
+
+
+_RANK = attrgetter("rank")
+_DREIER_RANK = CONTRACTS["dreier"].rank
+_AVAILABLE: dict[int, tuple[KoenigrufenOptions, dict[str, Contract]]] = {}
+
+
+def _available(options: KoenigrufenOptions) -> dict[str, Contract]:
+    """The games the table plays (``unavailable``), by name: worked out once per options object (by its
+    identity, the options kept alive with it)."""
+    known = _AVAILABLE.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    games = {name: c for name, c in CONTRACTS.items() if unavailable(c, options) is None}
+    if len(_AVAILABLE) >= 64:
+        _AVAILABLE.clear()
+    _AVAILABLE[id(options)] = (options, games)
+    return games
 
 
 _BIRDS_WITH_QUAPIL = sum(1 << card for card, _ in BIRDS.values())
@@ -263,8 +283,7 @@ def announce(rng: random.Random, contract: Contract, options: KoenigrufenOptions
         holder = next((s for s in range(4) if hands[s] >> card & 1), None)
         if holder is None or holder not in side:
             continue
-        need = {"pagat_ultimo": 7, "uhu": 8, "kakadu": 9, "quapil": 9}[bonus]
-        if taroks[holder] >= need and rng.random() < 0.35:
+        if taroks[holder] >= _BIRD_TAROKS[bonus] and rng.random() < 0.35:
             say(holder, bonus)
     if king is not None and partner is not None and taroks[partner] >= 6 and rng.random() < 0.1:
         say(partner, "king_ultimo")
@@ -281,6 +300,10 @@ def announce(rng: random.Random, contract: Contract, options: KoenigrufenOptions
             if bonus in said and values[strongest].strength >= 15.0 and rng.random() < 0.1:
                 items.append({"player": names[strongest], "kontra": bonus, "level": 2})
     return items
+
+
+_BIRD_TAROKS = {"pagat_ultimo": 7, "uhu": 8, "kakadu": 9, "quapil": 9}
+"""The taroks a bird's holder wants before announcing it."""
 
 
 # -- card play ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterator
 
+from tarock.accel.kr_lane import score_played
 from tarock.cards import CODES, KINGS, KINGS_MASK, cards_of, codes_of, mask_of
 from tarock.check.audit import audit_scores
 from tarock.deal import FORMAT, Deal
@@ -43,7 +44,7 @@ from tarock.sim.koenigrufen_players import (
 from tarock.sim.mistakes import SCORE_CODE, Kind, faulty_stash, renons_cards, transpose
 from tarock.sim.players import HandValue
 from tarock.sim.randomplay import deal_masks
-from tarock.sim.compiled import hand_value
+from tarock.sim.compiled import hand_values
 from tarock.sim.errors import SimulationError
 from tarock.sim.record_deal import record_deal
 from tarock.sim.record_text import TrickTexts, codes
@@ -123,7 +124,7 @@ class KoenigrufenSession:
         self.clock += timedelta(minutes=rng.randint(3, 7))
         players = self._seating(seq)
         dealt, talon, hands = deal_masks(rng, 4, redeal_without_tarok=False)
-        values = [hand_value(h) for h in hands]
+        values = hand_values(hands)
         wishes = [wish(values[s], hands[s], s, self.options, rng) for s in range(4)]
         bidding = run_bidding(wishes, self.options)
         plan = mistake_order(rng) if rng.random() < self.rate else []
@@ -148,10 +149,22 @@ class KoenigrufenSession:
             self._play(deal, None)
         record = self._record(deal, seq)
         game = deal.game
-        checked = record_deal(record, dealt, talon, deal.pick, tuple(cards_of(deal.stash)), deal.king,
-                              game.tricks if game is not None else (), game.trick_seats if game is not None else (),
-                              self.named)
-        result = self._score(checked, mistake)
+        tricks, trick_seats = (game.tricks, game.trick_seats) if game is not None else ([], [])
+        stash = tuple(cards_of(deal.stash))
+
+        def checked() -> Deal:
+            return record_deal(record, dealt, talon, deal.pick, stash, deal.king, tricks, trick_seats,
+                               self.named)
+
+        if mistake is None and not slips:  # clean: checked once by the kernel, scored by the compiled scorer
+            fast = score_played(bidding.contract.name, self.options, players, dealt, talon, bidding.bids,
+                                tuple(sorted(bidding.declarers)), deal.king, deal.pick or None,
+                                stash if deal.pick else None, tricks, trick_seats, bool(deal.announcements),
+                                deal.conceded, checked)
+            if fast is not None:
+                record["recorded"] = {"scores": {p: s for p, s in zip(players, fast[1]) if s}}
+                return record, []
+        result = self._score(checked(), mistake)
         truth = [_truth(record["id"], mistake[0], *mistake[1])] if mistake is not None else []
         record["recorded"], slipped = self._sheet(result, players, slips, record["id"])
         return record, truth + slipped

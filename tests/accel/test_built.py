@@ -13,7 +13,7 @@ import sysconfig
 import pytest
 
 EXTENSIONS = ("tarock.accel._fastplay", "tarock.accel._fastscore", "tarock.accel._solver", "tarock.accel._checkline",
-              "tarock.sim._simplay", "ingest._bulkrows", "analysis._ratings", "ingest._packrecord")
+              "tarock.accel._krscore", "tarock.sim._simplay", "ingest._bulkrows", "analysis._ratings", "ingest._packrecord")
 
 
 @pytest.mark.parametrize("name", EXTENSIONS)

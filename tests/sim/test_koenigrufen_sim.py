@@ -96,3 +96,63 @@ def test_at_a_rate_of_three_in_ten_the_findings_are_the_truth(tmp_path: Path, ru
     assert stats.deals == 3000 and stats.mistakes == len(lines)
     assert 750 <= len(lines) <= 1050  # about three deals in ten
     assert findings(checked(out)) == Counter((t["id"], t["code"], t["trick"], t["player"]) for t in lines)
+
+
+PINNED_73DD9AA: list[tuple[dict[str, Any] | None, float, str]] = [
+    (None, 0.0, "9170bcdd456a9311893ba7dd9cff2e5f1c8641304eefba7cf2c8b448d58d357a"),
+    (None, 0.3, "65131642b1753002993b78b9e24d8ed490d4e6131a7180e7d6a0b748c33a0975"),
+    ({"preset": "oberoesterreich"}, 0.3, "4360c7cce10d20d6a27612f58bb7d1330e13eb4a9de0c2a2a96e5d0fe7cbd71a"),
+    ({"values": "wien", "counting": "1/1", "min_win_score": 54, "valat_keeps_announced": False,
+      "concession_pays_announced": False, "trischaken_ties": "earliest", "trischaken_jungfrau": "double"},
+     0.0, "264fac4cafe860fbe6cc5d682011f86e6ca27bc0d51ce549bfd76010b6035c1f"),
+    ({"values": "tirol", "quapil": True, "triccolo": True, "kings_in_color_games": False,
+      "sechserdreier_doubles_valat": True, "valat_takes_game_kontra": True, "king_ultimo_by_party": True,
+      "trischaken_talon": "last_trick"},
+     0.1, "fbd580164f7f7a5a3a051c734d3ea628110f7b7c31475a7c5ca9d7c85323fe14"),
+]
+"""Runs of 40 sessions of 25 deals, seed 73, and the SHA-256 of their records, '|' and their truth as main
+wrote them at commit 73dd9aa, before the compiled Königrufen check and scorer (``git archive 73dd9aa``, run
+with ``TAROCK_REFERENCE=1``): most clean deals take the compiled way now."""
+
+
+@pytest.mark.parametrize(("options", "rate", "pinned"), PINNED_73DD9AA)
+def test_koenigrufen_output_is_main_s_the_reference_s_and_any_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, Any] | None, rate: float,
+        pinned: str) -> None:
+    from tarock import accel
+    from tests.sim.test_compiled_play import digest
+
+    monkeypatch.setattr(simulate_module, "DEALS_PER_CHUNK", 250)
+    runs = {"compiled": (tmp_path / "c.jsonl", 1), "two workers": (tmp_path / "w.jsonl", 2)}
+    for out, workers in runs.values():
+        write_simulation(out, 4, 40, 25, 73, rate, workers, KR, options)
+    with accel.reference():
+        write_simulation(tmp_path / "r.jsonl", 4, 40, 25, 73, rate, 1, KR, options)
+    assert {name: digest(out) for name, (out, _) in runs.items()} == {name: pinned for name in runs}
+    assert digest(tmp_path / "r.jsonl") == pinned
+
+
+@pytest.mark.parametrize("options",
+                         [None, {"preset": "oberoesterreich"}, {"values": "sauwald", "quapil": True}])
+def test_clean_koenigrufen_deals_take_the_compiled_check(monkeypatch: pytest.MonkeyPatch,
+                                                         options: dict[str, Any] | None) -> None:
+    """Almost every clean deal is checked by the kernel's lane and scored by the compiled scorer
+    (``tarock.accel.kr_lane``); the few declined (a hand without a tarok, a colour game's taroks-first stash)
+    take the reference's way."""
+    from tarock.accel import kr_scorer
+    from tarock.sim import koenigrufen_sim
+
+    if kr_scorer.prepared() is None:
+        pytest.skip("the compiled Königrufen scorer is not built")
+    answers: list[bool] = []
+    score_played = koenigrufen_sim.score_played
+
+    def counted(*args: Any) -> Any:
+        result = score_played(*args)
+        answers.append(result is not None)
+        return result
+
+    monkeypatch.setattr(koenigrufen_sim, "score_played", counted)
+    records = list(simulate(4, 20, 20, 12, 0.0, ruleset=KR, options=options))
+    assert len(answers) == len(records) == 400  # every clean deal is offered
+    assert sum(answers) >= 390, Counter(answers)

@@ -41,6 +41,7 @@ def test_the_checked_deal_is_the_written_records(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(simulate_module, "score_clean", lambda *args: None)  # every deal the usual way
     monkeypatch.setattr(simulate_module, "score_announced", lambda *args: None)
     monkeypatch.setattr(koenigrufen_sim, "record_deal", compared)
+    monkeypatch.setattr(koenigrufen_sim, "score_played", lambda *args: None)  # and the Königrufen ones
     out = list(simulate(players, 30, 20, 31, 0.5, 1, ruleset, options))
     assert [record["id"] for record, _ in out] == [deal_id for deal_id, _, _ in seen]  # every deal built
     assert {named for _, named, _ in seen} == {True, False}  # named and unnamed tricks
