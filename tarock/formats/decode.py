@@ -678,3 +678,25 @@ def _plain_date(text: str) -> bool:
             _DATES.clear()
         _DATES[text] = ok
     return ok
+
+
+class PlainParts(NamedTuple):
+    """What reading a line as ``ValidPlainReader`` does takes, for ``tarock check``'s one-call fast path
+    (``tarock/accel/_checkline.c``'s ``check_json``, which declines whatever these do not settle): the two typed
+    decodings and the errors a text that does not fit raises, the encoder of the canonical record and its
+    ``format``, the cached checks of a date, a roster and options, and the bids of a Slovenian bidding."""
+
+    decode: Any
+    decode_named: Any
+    decode_errors: tuple[type[BaseException], ...]
+    encode: Any
+    format: str
+    plain_date: Any
+    plain_roster: Any
+    plain_options: Any
+    bids: frozenset[str]
+
+
+PLAIN_PARTS = PlainParts(_PLAIN_DECODER.decode, _PLAIN_NAMED_DECODER.decode,
+                         (msgspec.DecodeError, TypeError, UnicodeEncodeError), _ENCODER.encode, FORMAT, _plain_date,
+                         _plain_roster, _plain_options, _BIDS["slovenian"])

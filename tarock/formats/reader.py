@@ -607,6 +607,27 @@ def read_records(
             yield _item(file, piece, limits, canonical_text)
 
 
+def plain_lines_without(path: str | os.PathLike[str], needles: tuple[bytes, ...]) -> bool:
+    """Whether ``path`` is an uncompressed JSON Lines file (as ``read_records`` reads it: not .json, .trk or
+    .gz) whose bytes hold none of ``needles``; False when it cannot be read.  ``tarock check``'s first pass
+    skips a file that cannot name a session (``tarock.check.sessions.plan_files``)."""
+    file = str(path)
+    if file.endswith(".gz") or _is_json_list_file(file) or _is_trk_file(file):
+        return False
+    keep = max(map(len, needles)) - 1
+    try:
+        with open_regular(file) as raw:
+            tail = b""
+            while chunk := raw.read(_CHUNK):
+                window = tail + chunk
+                if any(needle in window for needle in needles):
+                    return False
+                tail = window[-keep:] if keep else b""
+    except OSError:
+        return False
+    return True
+
+
 def json_list_elements(path: str | os.PathLike[str], limits: ReaderLimits = ReaderLimits()) -> Iterator[
         tuple[int, bytes | None]]:
     """``(line, text)`` of each item of a ``.json`` (or ``.json.gz``) file, in order, as ``read_records`` cuts
