@@ -162,7 +162,7 @@ def check(
 
     Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
     """
-    from tarock.check.fast import Written
+    from tarock.check.fast import Lines, Written
     from tarock.check.result import DealCheck, encode_line
     from tarock.check.sessions import check_stream
     from tarock.formats.reader import iter_record_files
@@ -177,8 +177,8 @@ def check(
     duplicates = 0
     try:
         for summary in check_stream(paths, overrides, out=lines):
-            if isinstance(summary, Written):  # an ok deal with no finding, its JSON line already in ``lines``
-                counts["ok"] += 1
+            if isinstance(summary, (Written, Lines)):  # ok deals with no finding, their JSON lines in ``lines``
+                counts["ok"] += 1 if isinstance(summary, Written) else summary.deals
                 if len(lines) >= 1 << 16:
                     if json_out is not None:
                         json_out.write(lines)

@@ -635,50 +635,110 @@ done:
     return rc;
 }
 
-/* check_json(context, line, data) -> the context's ``written`` when the record on line ``line`` of a JSON Lines
- * file (``data``, its text) is a plain, clean record outside any session, checked here (the kernel's replay, the
- * compiled scorer) and its check result's JSON line appended to ``out``, byte for byte what encoding the usual
- * path's result gives (tests/check/test_check_fast.py); None when the text is no plain record (neither decoding
- * reads it: the reader reads it the usual way); else False, having changed nothing the caller keeps: the record
- * goes the usual way.  ``context`` is laid out by ``CONTEXT_FIELDS``. */
-static PyObject *py_check_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != C_SIZE || !PyLong_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "check_json(context, line, data)");
-        return NULL;
-    }
-    if (!code_texts) {
-        PyErr_SetString(PyExc_RuntimeError, "tarock.accel._checkline.init was not called");
-        return NULL;
-    }
-    PyObject *ctx = args[0];
+/* One line's verdict: the context's ``written`` when its JSON line was written, None when the text is no plain
+ * record (neither decoding reads it), else the decoded record (the struct, in canonical shape as far as it was
+ * made so: what tarock.formats.decode.plain_of then reads as ValidPlainReader would).  NULL on an error. */
+static PyObject *verdict(PyObject *ctx, PyObject *line, PyObject *data) {
     /* first the decoding the last record needed (tarock.formats.decode.ValidPlainReader: the named plays' decoding
      * reads every text the codes' decoding reads) */
     int named = named_first;
-    PyObject *record = PyObject_CallOneArg(CTX(named ? C_DECODE_NAMED : C_DECODE), args[2]);
+    PyObject *record = PyObject_CallOneArg(CTX(named ? C_DECODE_NAMED : C_DECODE), data);
     if (!record) {
         if (!decode_failed(ctx)) return NULL;
         if (named) Py_RETURN_NONE;
-        if (!(record = PyObject_CallOneArg(CTX(C_DECODE_NAMED), args[2]))) {
+        if (!(record = PyObject_CallOneArg(CTX(C_DECODE_NAMED), data))) {
             if (!decode_failed(ctx)) return NULL;
             Py_RETURN_NONE;
         }
         named = 1;
     }
-    int rc = check_record(ctx, record, args[1], args[2], named);
-    Py_DECREF(record);
+    int rc = check_record(ctx, record, line, data, named);
     if (rc == NOT_NAMED) {  /* plays written as codes, most likely: the codes' decoding, first from now on */
         named_first = 0;
-        if (!(record = PyObject_CallOneArg(CTX(C_DECODE), args[2]))) {
-            if (!decode_failed(ctx)) return NULL;
-            return Py_NewRef(Py_False);  /* neither decoding reads all of it: ValidPlainReader says what it is */
-        }
-        rc = check_record(ctx, record, args[1], args[2], 0);
         Py_DECREF(record);
+        if (!(record = PyObject_CallOneArg(CTX(C_DECODE), data))) {
+            if (!decode_failed(ctx)) return NULL;
+            Py_RETURN_NONE;  /* the named plays' decoding read it, but not every play is named: no plain record */
+        }
+        rc = check_record(ctx, record, line, data, 0);
     } else if (named) {
         named_first = 1;
     }
-    if (rc < 0) return NULL;
-    return Py_NewRef(rc ? CTX(C_WRITTEN) : Py_False);
+    if (rc < 0) { Py_DECREF(record); return NULL; }
+    if (rc == 1) { Py_DECREF(record); return Py_NewRef(CTX(C_WRITTEN)); }
+    return record;
+}
+
+static int check_context(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *usage) {
+    if (nargs != want || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != C_SIZE) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (!code_texts) {
+        PyErr_SetString(PyExc_RuntimeError, "tarock.accel._checkline.init was not called");
+        return -1;
+    }
+    return 0;
+}
+
+/* check_json(context, line, data) -> the verdict on line ``line`` of a JSON Lines file (``data``, its text): the
+ * context's ``written`` when it is a plain, clean record outside any session, checked here (the kernel's replay,
+ * the compiled scorer) and its check result's JSON line appended to ``out``, byte for byte what encoding the usual
+ * path's result gives (tests/check/test_check_json_line.py); None when the text is no plain record; else the
+ * decoded record, which goes the usual way (nothing the caller keeps was changed).  ``context`` is laid out by
+ * ``CONTEXT_FIELDS``. */
+static PyObject *py_check_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_context(args, nargs, 3, "check_json(context, line, data)") < 0) return NULL;
+    return verdict(args[0], args[1], args[2]);
+}
+
+/* Whether a line is blank: empty, or ASCII white space only (bytes.isspace). */
+static int blank(const char *s, Py_ssize_t len) {
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (!(s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) return 0;
+    return 1;
+}
+
+#define OUT_FLUSH (1 << 16)  /* check_lines stops once ``out`` holds this much, so the caller writes it out */
+
+/* check_lines(context, chunk, pos, line, max_line_bytes) -> (pos, line, written, verdict):
+ * tarock.formats.reader.read_records's ``take_lines``: check_json on each whole line of ``chunk`` from ``pos`` on
+ * (line number ``line`` there; a blank line skipped), as long as it writes them, up to a line longer than
+ * ``max_line_bytes``, one not ended in the chunk, or once ``out`` holds OUT_FLUSH bytes.  Gives where it stopped,
+ * how many lines it wrote, and the verdict on the line it stopped at when check_json did not write it (None when
+ * it stopped for another reason; the verdict None is given as ``False``: no plain record). */
+static PyObject *py_check_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_context(args, nargs, 5, "check_lines(context, chunk, pos, line, max_line_bytes)") < 0) return NULL;
+    PyObject *ctx = args[0], *chunk = args[1];
+    if (!PyBytes_Check(chunk)) { PyErr_SetString(PyExc_TypeError, "check_lines: the chunk must be bytes"); return NULL; }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[2]), line_no = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t max_bytes = PyLong_AsSsize_t(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    const char *s = PyBytes_AS_STRING(chunk);
+    Py_ssize_t len = PyBytes_GET_SIZE(chunk), written = 0;
+    PyObject *stopped = Py_NewRef(Py_None), *out = CTX(C_OUT);
+    while (pos >= 0 && pos < len && PyByteArray_GET_SIZE(out) < OUT_FLUSH) {
+        const char *nl = memchr(s + pos, '\n', (size_t)(len - pos));
+        if (!nl) break;
+        Py_ssize_t end = nl - s;
+        if (end - pos > max_bytes) break;
+        if (blank(s + pos, end - pos)) { pos = end + 1; line_no++; continue; }
+        PyObject *data = PyBytes_FromStringAndSize(s + pos, end - pos), *line = PyLong_FromSsize_t(line_no);
+        PyObject *got = data && line ? verdict(ctx, line, data) : NULL;
+        Py_XDECREF(data);
+        Py_XDECREF(line);
+        if (!got) { Py_DECREF(stopped); return NULL; }
+        if (got != CTX(C_WRITTEN)) {
+            Py_SETREF(stopped, got == Py_None ? Py_NewRef(Py_False) : Py_NewRef(got));
+            Py_DECREF(got);
+            break;
+        }
+        Py_DECREF(got);
+        written++;
+        pos = end + 1;
+        line_no++;
+    }
+    return Py_BuildValue("(nnnN)", pos, line_no, written, stopped);
 }
 
 static PyMethodDef methods[] = {
@@ -686,6 +746,8 @@ static PyMethodDef methods[] = {
     {"replay", py_replay, METH_VARARGS, "A plain clean Slovenian record's seats, facts and tricks JSON, else None."},
     {"check_json", (PyCFunction)(void (*)(void))py_check_json, METH_FASTCALL,
      "check_json(context, line, data): a plain clean record's check result written as its JSON line."},
+    {"check_lines", (PyCFunction)(void (*)(void))py_check_lines, METH_FASTCALL,
+     "check_lines(context, chunk, pos, line, max_line_bytes): check_json on each line of a chunk while it writes."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import hashlib
 
@@ -36,7 +36,7 @@ from tarock.accel.lane import bidding_agrees, plan_for
 from tarock.accel.scorer import plan_of, prepared, roster_of
 from tarock.cards import CARD_POINTS, CODES
 from tarock.check.result import BreakdownLine, DealCheck, Trick
-from tarock.formats.decode import PLAIN_PARTS, Plain
+from tarock.formats.decode import PLAIN_PARTS, Plain, plain_of
 from tarock.options import OptionError, SlovenianOptions, options_for
 from tarock.rules.sessions import SessionLedger
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, Contract, allowed_contract
@@ -73,6 +73,45 @@ class Written:
 
 
 WRITTEN = Written()
+
+
+class Lines(NamedTuple):
+    """What ``tarock.check.sessions.check_stream`` yields for lines in a row whose check results the fast path
+    wrote as JSON lines straight to the output buffer (``LineChecker.take_lines``): deals outside any
+    session, each ``ok``, with no finding, and no copy of a deal before it."""
+
+    deals: int
+
+
+class LineChecker:
+    """The C calls of ``FastCheck.line_checker`` for one file, with their context: ``take_lines`` and ``take``
+    for ``read_records``.  ``take_lines`` stops at a line it does not write; its verdict on that line is kept for
+    ``take``, which is asked about that very line next."""
+
+    __slots__ = ("_context", "_check_json", "_check_lines", "_pending_line", "_pending")
+
+    def __init__(self, context: tuple[Any, ...], checkline: ModuleType) -> None:
+        self._context = context
+        self._check_json: Callable[..., Any] = checkline.check_json
+        self._check_lines: Callable[..., tuple[int, int, int, Any]] = checkline.check_lines
+        self._pending_line = -1
+        self._pending: Any = None
+
+    def take_lines(self, chunk: bytes, pos: int, line: int, max_bytes: int) -> tuple[int, int, Lines | None]:
+        pos, line, written, stopped = self._check_lines(self._context, chunk, pos, line, max_bytes)
+        if stopped is not None:
+            self._pending_line, self._pending = line, None if stopped is False else stopped
+        return pos, line, Lines(written) if written else None
+
+    def take(self, line: int, data: bytes) -> Plain | Written | None:
+        if line == self._pending_line:
+            self._pending_line = -1
+            verdict = self._pending
+        else:
+            verdict = self._check_json(self._context, line, data)
+        if verdict is None or verdict is WRITTEN:
+            return verdict
+        return plain_of(line, data, verdict)  # read as ValidPlainReader reads it: the usual fast path
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +154,7 @@ class FastCheck:
         self._line_specs: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
         """``line_checker``'s caches, which ``_checkline.check_json`` fills by calling ``_line_roster`` and
         ``_line_spec`` (by players; by contract, number of players and the options' repr)."""
-        self._check_json: Callable[..., Any] = checkline.check_json
+        self._checkline = checkline
         self._context_fields: tuple[str, ...] = checkline.CONTEXT_FIELDS
         self._spec_fields: tuple[str, ...] = checkline.SPEC_FIELDS
         self._roster_fields: tuple[str, ...] = checkline.ROSTER_FIELDS
@@ -225,12 +264,13 @@ class FastCheck:
         )
 
     def line_checker(self, file: str, out: bytearray, loose: dict[bytes, Any],
-                     reader: Callable[[int, bytes], Plain | None]) -> Callable[[int, bytes], Plain | Written | None]:
-        """``read_records``'s ``take`` for the lines of ``file`` (a JSON Lines file): a plain, clean record outside
-        any session is checked in one C call (``_checkline.check_json``: the reading ``reader`` does, the content
-        hash, the kernel's replay, the compiled scorer) and its check result's JSON line appended to ``out``
-        (``WRITTEN``, and its content hash noted in ``loose`` with where it was, ``SessionScorer.first_copy``);
-        any other plain record is ``reader``'s (the usual ``score_plain``); anything else None (the reader's)."""
+                     reader: Callable[[int, bytes], Plain | None]) -> LineChecker:
+        """``read_records``'s ``take`` and ``take_lines`` for the lines of ``file`` (a JSON Lines file): a plain,
+        clean record outside any session is checked in C (``_checkline.check_lines``, many lines in one call, or
+        ``check_json``: the reading ``reader`` does, the content hash, the kernel's replay, the compiled scorer)
+        and its check result's JSON line appended to ``out`` (yielded as ``Written``; its content hash noted in
+        ``loose`` with where it was, ``SessionScorer.first_copy``); any other plain record is read as ``reader``
+        reads it (the usual ``score_plain``); anything else is the reader's."""
         values: dict[str, Any] = {
             "out": out, "file": file, "file_json": _ENCODE(file), "sha256": hashlib.sha256,
             "decode": PLAIN_PARTS.decode, "decode_named": PLAIN_PARTS.decode_named,
@@ -240,14 +280,7 @@ class FastCheck:
             "spec_of": self._line_spec, "bidding_agrees": self._line_bidding_agrees, "sort_options": _sorted_options,
             "scorer": self._score, "scratch": self._scratch, "loose": loose, "written": WRITTEN,
         }
-        context = tuple(values[name] for name in self._context_fields)
-        check_json = self._check_json
-
-        def take(line: int, data: bytes) -> Plain | Written | None:
-            taken = check_json(context, line, data)
-            return reader(line, data) if taken is False else taken
-
-        return take
+        return LineChecker(tuple(values[name] for name in self._context_fields), self._checkline)
 
     def _line_roster(self, players: tuple[str, ...]) -> tuple[Any, ...] | None:
         """``check_json``'s roster of a table (laid out by ``ROSTER_FIELDS``), or None when the reader or the

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, It
 import msgspec
 from msgspec.structs import replace
 
-from tarock.check.fast import WRITTEN, FastCheck, Written
+from tarock.check.fast import WRITTEN, FastCheck, Lines, Written
 from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
@@ -361,7 +361,8 @@ def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = R
 
 
 def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, object] | None = None,
-                 limits: ReaderLimits = ReaderLimits(), out: bytearray | None = None) -> Iterator[CheckResult | Written]:
+                 limits: ReaderLimits = ReaderLimits(), out: bytearray | None = None
+                 ) -> Iterator[CheckResult | Written | Lines]:
     """The check result of every record of these files (read twice: two passes) under the session model:
     unreadable items where they come, deals in scoring order (docs/records.md, "Sessions").
 
@@ -372,7 +373,8 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
 
     With ``out`` (the caller's buffer of JSON lines, which it appends each result it is given to), the fast
     path writes the JSON line of a plain clean record outside any session there itself and yields ``WRITTEN``
-    in its place (``FastCheck.line_checker``): an ``ok`` deal with no finding."""
+    in its place, or ``Lines(deals)`` in place of so many such records in a row (``FastCheck.line_checker``):
+    ``ok`` deals with no finding."""
     paths = iter_record_files(files)
     plan = plan_files(paths, limits)
     scorer = SessionScorer(plan, overrides)
@@ -383,11 +385,13 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
     for path in paths:
         file = str(path)
         take: Callable[[int, bytes], Plain | Written | None] | None = reader
+        take_lines = None
         if fast is not None and reader is not None and out is not None:
-            take = fast.line_checker(file, out, scorer.loose, reader)
-        for entry in read_records(path, limits, take=take):
-            if entry is WRITTEN:
-                yield WRITTEN
+            lines = fast.line_checker(file, out, scorer.loose, reader)
+            take, take_lines = lines.take, lines.take_lines
+        for entry in read_records(path, limits, take=take, take_lines=take_lines):
+            if entry is WRITTEN or type(entry) is Lines:
+                yield entry
                 continue
             if type(entry) is Plain:
                 session, seq = entry.session, entry.seq

@@ -594,6 +594,14 @@ def plain_record(line: int, data: bytes) -> Plain | None:
     return _plain(line, data, r)
 
 
+def plain_of(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
+    """What ``ValidPlainReader`` gives for the text ``data`` once one of its decodings has read it as ``r``
+    (``PLAIN_PARTS.decode`` or ``decode_named``; ``r`` may already be in canonical shape)."""
+    if type(r) is _PlainNamedRecord and not _all_named(r):
+        return None
+    return _plain(line, data, r)
+
+
 def _plain(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
     """``plain_record``'s checks of a decoded record, and its Plain."""
     if r.date is not None and not _plain_date(r.date):

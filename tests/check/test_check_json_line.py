@@ -21,9 +21,10 @@ import orjson
 import pytest
 
 from tarock import accel
-from tarock.check.fast import CHECKLINE, Written
+from tarock.check.fast import CHECKLINE, Lines, Written
 from tarock.check.result import encode_line
 from tarock.check.sessions import check_stream
+from tarock.formats.items import ReaderLimits
 from tarock.formats.reader import iter_record_files
 from tarock.sim.simulate import write_simulation
 
@@ -35,13 +36,16 @@ RENONS = {"R_FOLLOW_SUIT", "R_MUST_TAROK", "R_MUST_OVERTRUMP", "R_PAGAT", "R_OUT
 needs_fast = pytest.mark.skipif(accel.KERNEL is None or CHECKLINE is None, reason="the fast path is not built here")
 
 
-def printed(paths: list[Path], overrides: dict[str, object] | None = None) -> tuple[bytes, int]:
-    """What ``tarock check -f json`` prints, and how many lines the C call wrote itself."""
+def printed(paths: list[Path], overrides: dict[str, object] | None = None,
+            limits: ReaderLimits = ReaderLimits()) -> tuple[bytes, int]:
+    """What ``tarock check -f json`` prints, and how many lines the C calls wrote themselves."""
     out = bytearray()
     written = 0
-    for result in check_stream(paths, overrides, out=out):
+    for result in check_stream(paths, overrides, limits, out=out):
         if isinstance(result, Written):
             written += 1
+        elif isinstance(result, Lines):
+            written += result.deals
         else:
             encode_line(result, out)
     return bytes(out), written
@@ -180,3 +184,24 @@ def test_a_hundred_thousand_generated_deals_print_the_same(tmp_path: Path) -> No
     findings = Counter(f["code"] for line in want.splitlines() for f in orjson.loads(line)["findings"])
     assert RENONS <= set(findings)
     assert written > len(records) // 3
+
+
+@needs_fast
+def test_blank_long_and_odd_lines_read_as_before(tmp_path: Path) -> None:
+    # ``check_lines`` cuts the lines itself (tarock.formats.reader.read_records's take_lines): a byte-order mark,
+    # blank and white-space lines (skipped), CRLF endings, a line past the limit (an E_PARSE result in its place),
+    # text that is no record, and a last line with no newline must come out as the reader alone has them.
+    records = loose(simulated_records(tmp_path, sessions=2, deals=30, seed=13))
+    longest = max(map(len, records))
+    padded = records[4][:-1] + b" " * (longest + 200 - len(records[4])) + b"}"  # past the limit below
+    body = [b"\xef\xbb\xbf" + records[0], b"", b"   \t", records[1] + b"\r", padded, b"[1, 2]", b"{not json",
+            *records[2:], b" ", records[3]]
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(b"\n".join(body))
+    limits = ReaderLimits(max_line_bytes=longest + 100)
+    got, written = printed([path], limits=limits)
+    with accel.reference():
+        want, _ = printed([path], limits=limits)
+    assert got == want
+    assert written > 0
+    assert got.count(b"is longer than") == 1
