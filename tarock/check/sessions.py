@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, It
 import msgspec
 from msgspec.structs import replace
 
-from tarock.check.fast import WRITTEN, FastCheck, Lines, Written
+from tarock.check.fast import CHECKLINE, WRITTEN, FastCheck, Lines, Written
 from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
@@ -342,8 +342,13 @@ def _no_session(line: int, data: bytes) -> object | None:
         return None
 
 
-_SESSION_SPELLINGS = (b"session", b"\\u")
-"""What a record naming a session holds: the key ``session``, or a JSON escape that could spell it."""
+def _may_name_a_session(data: bytes) -> bool:
+    """Whether these bytes of a file may hold a record naming a session: the key ``session``, or any backslash
+    (a JSON escape could spell the key).  The C ``holds`` is glibc's memmem, which makes this cheap."""
+    return b"\\" in data or (_HOLDS(data, b"session") if _HOLDS is not None else b"session" in data)
+
+
+_HOLDS: Callable[[bytes, bytes], bool] | None = None if CHECKLINE is None else CHECKLINE.holds
 
 
 def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits()) -> SessionPlan:
@@ -351,7 +356,7 @@ def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = R
     from them, without decoding the records that name no session (of a JSON Lines file)."""
     plan = SessionPlan()
     for path in paths:
-        if plain_lines_without(path, _SESSION_SPELLINGS):
+        if plain_lines_without(path, _may_name_a_session, len(b"session") - 1):
             continue  # no record of it can name a session: it adds nothing to the plan
         for item in read_records(path, limits, take=_no_session):
             if isinstance(item, ReadItem) and item.deal is not None:

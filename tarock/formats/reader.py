@@ -634,22 +634,21 @@ def read_records(
             yield _item(file, piece, limits, canonical_text)
 
 
-def plain_lines_without(path: str | os.PathLike[str], needles: tuple[bytes, ...]) -> bool:
+def plain_lines_without(path: str | os.PathLike[str], holds: Callable[[bytes], bool], overlap: int) -> bool:
     """Whether ``path`` is an uncompressed JSON Lines file (as ``read_records`` reads it: not .json, .trk or
-    .gz) whose bytes hold none of ``needles``; False when it cannot be read.  ``tarock check``'s first pass
+    .gz) in no stretch of whose bytes ``holds`` finds what it looks for (``overlap``: how many bytes that spans,
+    less one, so a chunk boundary hides nothing); False when it cannot be read.  ``tarock check``'s first pass
     skips a file that cannot name a session (``tarock.check.sessions.plan_files``)."""
     file = str(path)
     if file.endswith(".gz") or _is_json_list_file(file) or _is_trk_file(file):
         return False
-    keep = max(map(len, needles)) - 1
     try:
         with open_regular(file) as raw:
             tail = b""
             while chunk := raw.read(_CHUNK):
-                window = tail + chunk
-                if any(needle in window for needle in needles):
+                if holds(chunk) or (tail and holds(tail + chunk[:overlap])):
                     return False
-                tail = window[-keep:] if keep else b""
+                tail = chunk[-overlap:] if overlap else b""
     except OSError:
         return False
     return True

@@ -23,9 +23,9 @@ import pytest
 from tarock import accel
 from tarock.check.fast import CHECKLINE, Lines, Written
 from tarock.check.result import encode_line
-from tarock.check.sessions import check_stream
-from tarock.formats.items import ReaderLimits
-from tarock.formats.reader import iter_record_files
+from tarock.check.sessions import SessionPlan, check_stream, plan_files
+from tarock.formats.items import MIB, ReaderLimits
+from tarock.formats.reader import iter_record_files, read_many
 from tarock.sim.simulate import write_simulation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,3 +205,23 @@ def test_blank_long_and_odd_lines_read_as_before(tmp_path: Path) -> None:
     assert got == want
     assert written > 0
     assert got.count(b"is longer than") == 1
+
+
+def test_the_first_pass_skips_only_files_that_cannot_name_a_session(tmp_path: Path) -> None:
+    # plan_files skips a JSON Lines file in whose bytes neither "session" nor a backslash occurs (a JSON escape
+    # could spell the key): a file of loose deals is skipped (an empty plan), while one whose key is spelt with
+    # an escape, or whose "session" key straddles the reader's 1 MiB chunks, is planned as the reader reads it.
+    records = simulated_records(tmp_path, sessions=2, deals=10, seed=17)
+    plain = loose_file(tmp_path, "loose", records)
+    assert not plan_files([plain]).sessions
+    escaped = tmp_path / "escaped.jsonl"
+    escaped.write_bytes(records[0].replace(b'"session"', b'"sess\\u0069on"', 1) + b"\n")
+    straddling = tmp_path / "straddling.jsonl"
+    head = records[1]
+    at = head.index(b'"session"') + 4
+    straddling.write_bytes(b" " * (MIB - at) + head + b"\n")
+    for path in (escaped, straddling):
+        want = SessionPlan.of((item.deal.session, item.deal.seq) for item in read_many([path])
+                              if item.deal is not None)
+        got = plan_files([path])
+        assert got.sessions == want.sessions and len(want.sessions) == 1
