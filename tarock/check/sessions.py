@@ -33,7 +33,6 @@ from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
 from tarock.findings import SEVERITY
-from tarock.formats.codec import dumps
 from tarock.formats.decode import Int, Plain, ValidPlainReader
 from tarock.formats.items import ReaderLimits, ReadItem
 from tarock.formats.reader import iter_record_files, plain_lines_without, read_line, read_records
@@ -168,6 +167,8 @@ class SessionOrderer(Generic[T]):
 
 def content_hash(deal: Deal) -> str:
     """ingest's dedup key: SHA-256 (hex) of the canonical record JSON."""
+    from tarock.formats.codec import dumps  # the reference's writer, imported only when a deal needs it
+
     return hashlib.sha256(dumps(deal).encode()).hexdigest()
 
 

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 import orjson
 
 from tarock.findings import Finding
-from tarock.formats.codec import RecordError, json_kind, deal_from_obj
 from tarock.formats.decode import fast_deal, fast_deal_and_text
 from tarock.formats.items import MIB, ReaderLimits, ReadItem, _size_text
 
@@ -521,6 +520,9 @@ def _item(file: str, piece: _Piece, limits: ReaderLimits, canonical_text: bool =
         elif not canonical_text and (deal := fast_deal(data)) is not None:  # a plain record: the same Deal
             return ReadItem(file, line, deal, None, None)
         else:
+            # the reference's reading, imported only when a record needs it (tarock check's fast path reads none)
+            from tarock.formats.codec import RecordError, deal_from_obj, json_kind
+
             try:
                 obj = orjson.loads(data) if piece.parsed is None else piece.parsed
             except orjson.JSONDecodeError as exc:
