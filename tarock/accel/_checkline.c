@@ -42,7 +42,7 @@ static PyObject *attr_names[N_ATTRS];
     X(M_SEQ, "seq") X(M_EVENTS, "events") X(M_FORMAT, "format")
 enum { MORE_ATTRS(ENUM) N_MORE };
 static const char *more_texts[N_MORE] = {MORE_ATTRS(NAME)};
-static PyObject *more_names[N_MORE], *name_scores, *name_radelci;
+static PyObject *more_names[N_MORE], *name_scores, *name_radelci, *name_digest;
 
 /* init(code_texts, points): the JSON text of every card code and every card's points, by card index. */
 static PyObject *py_init(PyObject *self, PyObject *args) {
@@ -68,7 +68,8 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
     for (int i = 0; i < N_MORE; i++)
         if (!more_names[i] && !(more_names[i] = PyUnicode_InternFromString(more_texts[i]))) return NULL;
     if ((!name_scores && !(name_scores = PyUnicode_InternFromString("scores")))
-        || (!name_radelci && !(name_radelci = PyUnicode_InternFromString("radelci"))))
+        || (!name_radelci && !(name_radelci = PyUnicode_InternFromString("radelci")))
+        || (!name_digest && !(name_digest = PyUnicode_InternFromString("digest"))))
         return NULL;
     Py_INCREF(texts);
     Py_XSETREF(code_texts, texts);
@@ -328,17 +329,84 @@ static int bids_known(PyObject *bidding, PyObject *players, PyObject *bids) {
     return 1;
 }
 
-/* Whether every play is written "Name:CODE" (the kernel then checks the name and the code): 1 or 0. */
+static PyObject *last_options = NULL, *last_options_repr = NULL;  /* the last record's options and their repr */
+
+/* Whether two options dicts hold the same keys in the same order, with values of the same types and equal (what
+ * makes their reprs the same): 1, 0, or -1 on an error. */
+static int same_options(PyObject *a, PyObject *b) {
+    if (PyDict_GET_SIZE(a) != PyDict_GET_SIZE(b)) return 0;
+    Py_ssize_t i = 0, j = 0;
+    PyObject *ka, *va, *kb, *vb;
+    while (PyDict_Next(a, &i, &ka, &va) && PyDict_Next(b, &j, &kb, &vb)) {
+        if (Py_TYPE(ka) != Py_TYPE(kb) || Py_TYPE(va) != Py_TYPE(vb)) return 0;
+        int same = PyObject_RichCompareBool(ka, kb, Py_EQ);
+        if (same > 0) same = PyObject_RichCompareBool(va, vb, Py_EQ);
+        if (same <= 0) return same;
+    }
+    return 1;
+}
+
+/* A record's options as the spec cache keys them: None, or their repr (which tells a text, a number and true
+ * apart), the last one's again for the same options.  A new reference; NULL on an error. */
+static PyObject *options_repr(PyObject *options) {
+    if (options == Py_None) return Py_NewRef(Py_None);
+    if (last_options && PyDict_CheckExact(options)) {
+        int same = same_options(options, last_options);
+        if (same < 0) return NULL;
+        if (same) return Py_NewRef(last_options_repr);
+    }
+    PyObject *text = PyObject_Repr(options);
+    if (!text) return NULL;
+    if (PyDict_CheckExact(options)) {
+        Py_XSETREF(last_options, Py_NewRef(options));
+        Py_XSETREF(last_options_repr, Py_NewRef(text));
+    }
+    return text;
+}
+
+/* A bidding's key: each bid as its bidder's seat and its text, then the declarer's seat (-1: none), as bytes; None
+ * (new) when a bidder is not at the table or the bidding is not a list of pairs of texts; NULL on an error. */
+static PyObject *bidding_by_seat(PyObject *bidding, PyObject *players, int declarer) {
+    if (!PyList_Check(bidding)) return Py_NewRef(Py_None);
+    Buf b = {NULL, 0, 0};
+    PyObject *key = NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bidding); i++) {
+        PyObject *bid = PyList_GET_ITEM(bidding, i);
+        if (!PyTuple_Check(bid) || PyTuple_GET_SIZE(bid) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(bid, 1))) {
+            key = Py_NewRef(Py_None);
+            goto done;
+        }
+        int seat = kernel->seat_of(PyTuple_GET_ITEM(bid, 0), players);
+        if (seat < 0) { key = PyErr_Occurred() ? NULL : Py_NewRef(Py_None); goto done; }
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(bid, 1), &len);
+        if (!text) {  /* a lone surrogate: no bid of any ruleset */
+            if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { PyErr_Clear(); key = Py_NewRef(Py_None); }
+            goto done;
+        }
+        char head[1 + sizeof len];
+        head[0] = (char)seat;
+        memcpy(head + 1, &len, sizeof len);  /* the text's length: texts may hold any character */
+        if (put(&b, head, sizeof head) < 0 || put(&b, text, len) < 0) goto done;
+    }
+    char last = (char)(declarer + 1);
+    if (put(&b, &last, 1) < 0) goto done;
+    key = PyBytes_FromStringAndSize(b.s, b.len);
+done:
+    PyMem_Free(b.s);
+    return key;
+}
+
+/* Whether every play is written "Name:CODE" (the kernel then checks the name and the code), as far as the kernel
+ * leaves it to be said: it declines a trick mixing named plays and codes, so the first play of each trick tells.
+ * 1 or 0. */
 static int all_named(PyObject *tricks) {
     if (!PyList_Check(tricks)) return 0;
     for (Py_ssize_t t = 0; t < PyList_GET_SIZE(tricks); t++) {
         PyObject *trick = PyList_GET_ITEM(tricks, t);
-        if (!PyList_Check(trick)) return 0;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(trick); i++) {
-            PyObject *play = PyList_GET_ITEM(trick, i);
-            if (!PyUnicode_Check(play) || PyUnicode_FindChar(play, ':', 0, PyUnicode_GET_LENGTH(play), 1) < 0)
-                return 0;
-        }
+        if (!PyList_Check(trick) || !PyList_GET_SIZE(trick)) return 0;
+        PyObject *play = PyList_GET_ITEM(trick, 0);
+        if (!PyUnicode_Check(play) || PyUnicode_FindChar(play, ':', 0, PyUnicode_GET_LENGTH(play), 1) < 0) return 0;
     }
     return 1;
 }
@@ -483,10 +551,6 @@ static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObjec
     }
     int ok = hands_of_players(record, field[A_HANDS], players, n);
     if (ok <= 0) { rc = ok; goto done; }
-    if (more[M_BIDDING] != Py_None && (ok = bids_known(more[M_BIDDING], players, CTX(C_BIDS))) <= 0) {
-        rc = ok;
-        goto done;
-    }
     PyObject *sheet = NULL, *sheet_radelci = NULL;  /* the score sheet's {player: number}s, borrowed from ``sheets`` */
     if (more[M_RECORDED] != Py_None) {
         ok = sheet_of_players(more[M_RECORDED], players, sheets);
@@ -512,7 +576,7 @@ static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObjec
         goto done;
     if (!(canonical = PyObject_CallOneArg(CTX(C_ENCODE), record))) goto done;
     if (!(hash = PyObject_CallOneArg(CTX(C_SHA256), canonical))) goto done;
-    if (!(digest = PyObject_CallMethod(hash, "digest", NULL))) goto done;
+    if (!(digest = PyObject_CallMethodNoArgs(hash, name_digest))) goto done;
     if (!PyBytes_Check(digest) || PyBytes_GET_SIZE(digest) < 16) {
         PyErr_SetString(PyExc_TypeError, "check_json: sha256 gave no digest");
         goto done;
@@ -521,7 +585,7 @@ static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObjec
     ok = PyDict_Contains(CTX(C_LOOSE), key16);  /* a copy of a deal seen before: the usual way says so */
     if (ok) { rc = ok < 0 ? -1 : 0; goto done; }
     /* the spec: by contract, number of players and the options' repr (which tells a text, a number and true apart) */
-    if (!(options_key = options == Py_None ? Py_NewRef(Py_None) : PyObject_Repr(options))) goto done;
+    if (!(options_key = options_repr(options))) goto done;
     PyObject *count = PyLong_FromLong(n);
     if (!count) goto done;
     spec_key = PyTuple_Pack(3, more[M_CONTRACT], count, options_key);
@@ -537,15 +601,27 @@ static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObjec
     int has_declarer = PyObject_IsTrue(PyTuple_GET_ITEM(spec, S_HAS_DECLARER));
     int seat = lane_declarer_seat(kernel, field[A_DECLARER], players, has_declarer);
     if (seat == -2) { rc = 0; goto done; }
-    if (more[M_BIDDING] != Py_None) {  /* the bidding ends in the contract and declarer played: remembered per spec */
-        PyObject *bids = PyList_AsTuple(more[M_BIDDING]);
-        if (!bids) goto done;
-        bidding_key = PyTuple_Pack(3, bids, players, field[A_DECLARER]);
-        Py_DECREF(bids);
-        if (!bidding_key) goto done;
-        PyObject *agree_args[4] = {PyTuple_GET_ITEM(bidding_key, 0), players, field[A_DECLARER], spec};
-        if (!(agrees = cached(PyTuple_GET_ITEM(spec, S_BIDDINGS), bidding_key, CTX(C_BIDDING_AGREES), agree_args, 4)))
-            goto done;
+    if (more[M_BIDDING] != Py_None) {
+        /* the bidding ends in the contract and declarer played: remembered per spec by the bids by seat and the
+         * declarer's seat (bidding_agrees reads no name but to write an error); a bidding is asked about, and
+         * remembered, only once its bidders are at the table and its bids are the ruleset's */
+        if (!(bidding_key = bidding_by_seat(more[M_BIDDING], players, seat))) goto done;
+        if (bidding_key == Py_None) { rc = 0; goto done; }
+        PyObject *biddings = PyTuple_GET_ITEM(spec, S_BIDDINGS);
+        if ((agrees = PyDict_GetItemWithError(biddings, bidding_key))) {
+            Py_INCREF(agrees);
+        } else {
+            if (PyErr_Occurred() || (ok = bids_known(more[M_BIDDING], players, CTX(C_BIDS))) < 0) goto done;
+            if (!ok) { rc = 0; goto done; }
+            PyObject *bids = PyList_AsTuple(more[M_BIDDING]);
+            if (!bids) goto done;
+            PyObject *agree_args[4] = {bids, players, field[A_DECLARER], spec};
+            agrees = PyObject_Vectorcall(CTX(C_BIDDING_AGREES), agree_args, 4, NULL);
+            Py_DECREF(bids);
+            if (!agrees) goto done;
+            if (PyDict_GET_SIZE(biddings) >= 1 << 16) PyDict_Clear(biddings);
+            if (PyDict_SetItem(biddings, bidding_key, agrees) < 0) goto done;
+        }
         if (agrees != Py_True) { rc = 0; goto done; }
     }
     /* the replay and the score */
