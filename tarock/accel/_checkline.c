@@ -532,7 +532,8 @@ static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObjec
         Py_DECREF(ok);
         if (!yes) { rc = 0; goto done; }
     }
-    if (!PyList_Check(more[M_PLAYERS]) || !(players = PyList_AsTuple(more[M_PLAYERS]))) goto done;
+    if (!PyList_Check(more[M_PLAYERS])) { rc = 0; goto done; }
+    if (!(players = PyList_AsTuple(more[M_PLAYERS]))) goto done;
     if (!(roster = cached(CTX(C_ROSTERS), players, CTX(C_ROSTER_OF), &players, 1))) goto done;
     int n = (int)PyTuple_GET_SIZE(players);
     if (roster == Py_None || n < 1 || n > MAX_SEATS) { rc = 0; goto done; }
