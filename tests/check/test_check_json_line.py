@@ -13,6 +13,9 @@ key order, no id: the content hash), copies, and sheets with and without radelci
 from __future__ import annotations
 
 import gzip
+import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -225,3 +228,31 @@ def test_the_first_pass_skips_only_files_that_cannot_name_a_session(tmp_path: Pa
                               if item.deal is not None)
         got = plan_files([path])
         assert got.sessions == want.sessions and len(want.sessions) == 1
+
+
+@needs_fast
+def test_a_run_the_c_calls_take_whole_loads_no_reference_reading(tmp_path: Path) -> None:
+    # Clean Slovenian deals outside any session, without announcements: every one is written by the C calls, so
+    # the command never needs the reference's codec (tarock.formats.reader imports it for a record that needs
+    # it), the checker or the engine -- and prints the reference's lines.
+    path = tmp_path / "clean.jsonl"
+    write_simulation(path, 4, 3, 30, 23, mistakes=0.0)
+    records = []
+    for text in path.read_bytes().splitlines():
+        obj = orjson.loads(text)
+        if obj.get("announcements"):
+            continue
+        for key in ("session", "seq", "recorded"):
+            obj.pop(key, None)
+        records.append(orjson.dumps(obj))
+    path.write_bytes(b"\n".join(records) + b"\n")
+    got, written = printed([path])
+    assert written == len(records) and got == reference([path])
+    probe = ("import sys\nfrom tarock.cli import main\nsys.argv = ['tarock', 'check', '-f', 'json', sys.argv[1]]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "heavy = ('tarock.formats.codec', 'tarock.check.checker', 'tarock.engine')\n"
+             "print([m for m in heavy if m in sys.modules], file=sys.stderr)\n")
+    env = {k: v for k, v in os.environ.items() if k != "TAROCK_REFERENCE"}
+    done = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, env=env, cwd=ROOT)
+    assert done.stdout == got
+    assert done.stderr.decode().splitlines()[-1] == "[]"
