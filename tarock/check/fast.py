@@ -12,6 +12,14 @@ capsule), which also writes the check result's ``tricks`` as JSON text; the comp
 to the very bytes the usual path's object encodes to (``tests/check/test_check_fast.py`` compares them over the
 examples, the sample and generated deals with every renons kind).
 
+``tarock check -f json`` goes further for a record outside any session (``FastCheck.line_checker``): the
+reader hands whole runs of lines to one C call (``_checkline.check_lines``), which decodes each as
+``ValidPlainReader`` would, writes its canonical text and content hash, replays and scores it as above and
+appends its JSON line to the command's output buffer itself, stopping at the first line it does not write
+(which then goes the way below, in its place).  Only what the C code cannot know comes from Python, once per
+table, contract and options, or auction: the kernel's and the scorer's plans, the names' JSON texts, whether a
+bidding agrees (docs/performance.md).
+
 The kernel and the scorer vouch only for what they can; ``check`` returns None for anything else -- a deal
 with announcements, options the accelerator does not declare (``tarock.accel.declared``), anything the
 reference would have a word about, a score sheet that disagrees -- and the caller reads that record the usual
@@ -22,12 +30,11 @@ way.  Both ways keep one radelci ledger per session: the fast path updates the c
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple, cast
-
-import hashlib
 
 import msgspec
 

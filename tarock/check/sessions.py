@@ -343,13 +343,14 @@ def _no_session(line: int, data: bytes) -> object | None:
         return None
 
 
+_HOLDS: Callable[[bytes, bytes], bool] | None = None if CHECKLINE is None else CHECKLINE.holds
+"""glibc's memmem (``tarock/accel/_checkline.c``), when built."""
+
+
 def _may_name_a_session(data: bytes) -> bool:
     """Whether these bytes of a file may hold a record naming a session: the key ``session``, or any backslash
     (a JSON escape could spell the key).  The C ``holds`` is glibc's memmem, which makes this cheap."""
     return b"\\" in data or (_HOLDS(data, b"session") if _HOLDS is not None else b"session" in data)
-
-
-_HOLDS: Callable[[bytes, bytes], bool] | None = None if CHECKLINE is None else CHECKLINE.holds
 
 
 def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits()) -> SessionPlan:
