@@ -164,8 +164,12 @@ def test_sessions_and_loose_deals_interleave_as_before(tmp_path: Path) -> None:
     mixed = mixed[::-1]  # sessions out of seq order
     path = tmp_path / "mixed.jsonl"
     path.write_bytes(b"\n".join(mixed) + b"\n")
+    gz = tmp_path / "again.jsonl.gz"  # the same lines gzipped (every deal a copy now), read in its own chunks
+    gz.write_bytes(gzip.compress(path.read_bytes()))
     _, written = assert_same([path])
     assert written > 0
+    want, _ = assert_same([path, gz])
+    assert want.count(b'"duplicate_of"') == len(mixed)
 
 
 @needs_fast
