@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "sheet.h"
 
 static const KernelApi *kernel = NULL;
 static PyObject *code_texts = NULL;  /* tuple: the JSON text (bytes) of each card code, by card index */
@@ -457,26 +458,6 @@ static int sheet_of_players(PyObject *recorded, PyObject *players, PyObject **sh
     if (PyObject_SetAttr(recorded, name_scores, sheets[0]) < 0
         || (sheets[1] != Py_None && PyObject_SetAttr(recorded, name_radelci, sheets[1]) < 0))
         return -1;
-    return 1;
-}
-
-/* Whether a sheet's {player: number} says ``values`` (by seat) for every player, a player missing counting 0:
- * 1, 0, or -1 on an error. */
-static int sheet_says(PyObject *sheet, PyObject *players, PyObject *values) {
-    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != PyTuple_GET_SIZE(players)) return 0;
-    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(players); s++) {
-        PyObject *got = PyDict_GetItemWithError(sheet, PyTuple_GET_ITEM(players, s));
-        long want = PyLong_AsLong(PyTuple_GET_ITEM(values, s));
-        if (want == -1 && PyErr_Occurred()) return -1;
-        if (!got) {
-            if (PyErr_Occurred()) return -1;
-            if (want != 0) return 0;
-            continue;
-        }
-        long have = PyLong_AsLong(got);
-        if (have == -1 && PyErr_Occurred()) return -1;
-        if (have != want) return 0;
-    }
     return 1;
 }
 
