@@ -28,9 +28,10 @@ setup(ext_modules=[Extension("tarock.accel._fastplay", ["tarock/accel/_fastplay.
                    Extension("tarock.accel._solver", ["tarock/accel/_solver.c"], optional=True, include_dirs=KERNEL_H,
                              depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
                    Extension("tarock.accel._checkline", ["tarock/accel/_checkline.c"], optional=True,
-                             include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
+                             include_dirs=KERNEL_H, depends=["tarock/accel/kernel.h", "tarock/accel/sheet.h"],
+                             extra_compile_args=["-O2"]),
                    Extension("ingest._bulkrows", ["ingest/_bulkrows.c"], optional=True, include_dirs=KERNEL_H,
-                             depends=["tarock/accel/kernel.h"], extra_compile_args=["-O2"]),
+                             depends=["tarock/accel/kernel.h", "tarock/accel/sheet.h"], extra_compile_args=["-O2"]),
                    # no fused multiply-add: the ratings come out as the Python reference's, bit for bit
                    Extension("analysis._ratings", ["analysis/_ratings.c"], optional=True,
                              extra_compile_args=["-O2", "-ffp-contract=off"]),

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "sheet.h"
 
 static const KernelApi *kernel = NULL;
 
@@ -133,23 +134,6 @@ static PyObject *py_init(PyObject *self, PyObject *fields) {
 }
 
 /* -- score sheets and columns ------------------------------------------------------------------------------- */
-
-static int matches(PyObject *recorded, PyObject *players, PyObject *values) {
-    /* Whether a sheet's {player: number} (a player missing counts 0) says ``values``, per seat: 1, 0, -1. */
-    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(players); s++) {
-        PyObject *got = PyDict_GetItemWithError(recorded, PyTuple_GET_ITEM(players, s));
-        if (!got) {
-            if (PyErr_Occurred()) return -1;
-            long value = PyLong_AsLong(PyTuple_GET_ITEM(values, s));
-            if (value == -1 && PyErr_Occurred()) return -1;
-            if (value != 0) return 0;
-            continue;
-        }
-        int same = PyObject_RichCompareBool(got, PyTuple_GET_ITEM(values, s), Py_EQ);
-        if (same <= 0) return same;
-    }
-    return 1;
-}
 
 static int extend(PyObject *list, PyObject *items) {
     /* list += items */
@@ -277,8 +261,8 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
             || !(sheet_radelci = PyObject_GetAttr(field[A_RECORDED], name_radelci)))
             goto fail;
         if (!PyDict_Check(sheet) || (sheet_radelci != Py_None && !PyDict_Check(sheet_radelci))) goto decline;
-        int same = matches(sheet, players, scores);
-        if (same == 1 && sheet_radelci != Py_None) same = matches(sheet_radelci, players, after);
+        int same = sheet_says(sheet, players, scores);
+        if (same == 1 && sheet_radelci != Py_None) same = sheet_says(sheet_radelci, players, after);
         if (same < 0) goto fail;
         if (!same) goto decline;
         if (!(on_sheet = PyTuple_New(n))) goto fail;

@@ -162,6 +162,7 @@ def check(
 
     Exit status: 0 when no finding is an error or a renons, 1 when one is, 2 for usage or I/O errors.
     """
+    from tarock.check.fast import Lines, Written
     from tarock.check.result import DealCheck, encode_line
     from tarock.check.sessions import check_stream
     from tarock.formats.reader import iter_record_files
@@ -172,10 +173,17 @@ def check(
     n_findings = 0
     out = sys.stdout
     json_out = out.buffer if fmt is Format.json else None  # JSON lines go out as the encoder's bytes
-    lines = bytearray()  # JSON lines, written out in blocks of about 64 KiB
+    lines = bytearray()  # JSON lines, written out in blocks of about 64 KiB (the fast path writes its own here)
     duplicates = 0
     try:
-        for summary in check_stream(paths, overrides):
+        for summary in check_stream(paths, overrides, out=lines):
+            if isinstance(summary, (Written, Lines)):  # ok deals with no finding, their JSON lines in ``lines``
+                counts["ok"] += 1 if isinstance(summary, Written) else summary.deals
+                if len(lines) >= 1 << 16:
+                    if json_out is not None:
+                        json_out.write(lines)
+                    lines.clear()
+                continue
             if json_out is not None:
                 encode_line(summary, lines)
                 if len(lines) >= 1 << 16:

@@ -12,6 +12,14 @@ capsule), which also writes the check result's ``tricks`` as JSON text; the comp
 to the very bytes the usual path's object encodes to (``tests/check/test_check_fast.py`` compares them over the
 examples, the sample and generated deals with every renons kind).
 
+``tarock check -f json`` goes further for a record outside any session (``FastCheck.line_checker``): the
+reader hands whole runs of lines to one C call (``_checkline.check_lines``), which decodes each as
+``ValidPlainReader`` would, writes its canonical text and content hash, replays and scores it as above and
+appends its JSON line to the command's output buffer itself, stopping at the first line it does not write
+(which then goes the way below, in its place).  Only what the C code cannot know comes from Python, once per
+table, contract and options, or auction: the kernel's and the scorer's plans, the names' JSON texts, whether a
+bidding agrees (docs/performance.md).
+
 The kernel and the scorer vouch only for what they can; ``check`` returns None for anything else -- a deal
 with announcements, options the accelerator does not declare (``tarock.accel.declared``), anything the
 reference would have a word about, a score sheet that disagrees -- and the caller reads that record the usual
@@ -22,10 +30,11 @@ way.  Both ways keep one radelci ledger per session: the fast path updates the c
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import msgspec
 
@@ -34,7 +43,7 @@ from tarock.accel.lane import bidding_agrees, plan_for
 from tarock.accel.scorer import plan_of, prepared, roster_of
 from tarock.cards import CARD_POINTS, CODES
 from tarock.check.result import BreakdownLine, DealCheck, Trick
-from tarock.formats.decode import Plain
+from tarock.formats.decode import PLAIN_PARTS, Plain, plain_of
 from tarock.options import OptionError, SlovenianOptions, options_for
 from tarock.rules.sessions import SessionLedger
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, Contract, allowed_contract
@@ -60,6 +69,56 @@ def _load() -> ModuleType | None:
 
 CHECKLINE: ModuleType | None = _load()
 """The fast path's C extension (``tarock/accel/_checkline.c``), or None: then there is no fast path."""
+
+
+class Written:
+    """What ``tarock.check.sessions.check_stream`` yields for a deal whose check result the fast path wrote as
+    its JSON line straight to the output buffer (``FastCheck.line_checker``): a deal outside any session,
+    ``ok``, with no finding, and no copy of a deal before it."""
+
+    __slots__ = ()
+
+
+WRITTEN = Written()
+
+
+class Lines(NamedTuple):
+    """What ``tarock.check.sessions.check_stream`` yields for lines in a row whose check results the fast path
+    wrote as JSON lines straight to the output buffer (``LineChecker.take_lines``): deals outside any
+    session, each ``ok``, with no finding, and no copy of a deal before it."""
+
+    deals: int
+
+
+class LineChecker:
+    """The C calls of ``FastCheck.line_checker`` for one file, with their context: ``take_lines`` and ``take``
+    for ``read_records``.  ``take_lines`` stops at a line it does not write; its verdict on that line is kept for
+    ``take``, which is asked about that very line next."""
+
+    __slots__ = ("_context", "_check_json", "_check_lines", "_pending_line", "_pending")
+
+    def __init__(self, context: tuple[Any, ...], checkline: ModuleType) -> None:
+        self._context = context
+        self._check_json: Callable[..., Any] = checkline.check_json
+        self._check_lines: Callable[..., tuple[int, int, int, Any]] = checkline.check_lines
+        self._pending_line = -1
+        self._pending: Any = None
+
+    def take_lines(self, chunk: bytes, pos: int, line: int, max_bytes: int) -> tuple[int, int, Lines | None]:
+        pos, line, written, stopped = self._check_lines(self._context, chunk, pos, line, max_bytes)
+        if stopped is not None:
+            self._pending_line, self._pending = line, None if stopped is False else stopped
+        return pos, line, Lines(written) if written else None
+
+    def take(self, line: int, data: bytes) -> Plain | Written | None:
+        if line == self._pending_line:
+            self._pending_line = -1
+            verdict = self._pending
+        else:
+            verdict = self._check_json(self._context, line, data)
+        if verdict is None or verdict is WRITTEN:
+            return verdict
+        return plain_of(line, data, verdict)  # read as ValidPlainReader reads it: the usual fast path
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +157,14 @@ class FastCheck:
         (kept alive, so the id stays theirs): a club's auctions recur, and this spares turning names into
         seats."""
         self._scratch = bytearray()
+        self._line_rosters: dict[tuple[str, ...], tuple[Any, ...] | None] = {}
+        self._line_specs: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
+        """``line_checker``'s caches, which ``_checkline.check_json`` fills by calling ``_line_roster`` and
+        ``_line_spec`` (by players; by contract, number of players and the options' repr)."""
+        self._checkline = checkline
+        self._context_fields: tuple[str, ...] = checkline.CONTEXT_FIELDS
+        self._spec_fields: tuple[str, ...] = checkline.SPEC_FIELDS
+        self._roster_fields: tuple[str, ...] = checkline.ROSTER_FIELDS
         at = accel.ANSWERS
         assert at is not None
         self._klop_points = at.klop_facts.klop_points
@@ -203,6 +270,66 @@ class FastCheck:
             unpenalised=None, recorded=recorded,
         )
 
+    def line_checker(self, file: str, out: bytearray, loose: dict[bytes, Any],
+                     reader: Callable[[int, bytes], Plain | None]) -> LineChecker:
+        """``read_records``'s ``take`` and ``take_lines`` for the lines of ``file`` (a JSON Lines file): a plain,
+        clean record outside any session is checked in C (``_checkline.check_lines``, many lines in one call, or
+        ``check_json``: the reading ``reader`` does, the content hash, the kernel's replay, the compiled scorer)
+        and its check result's JSON line appended to ``out`` (yielded as ``Written``; its content hash noted in
+        ``loose`` with where it was, ``SessionScorer.first_copy``); any other plain record is read as ``reader``
+        reads it (the usual ``score_plain``); anything else is the reader's."""
+        values: dict[str, Any] = {
+            "out": out, "file": file, "file_json": _ENCODE(file), "sha256": hashlib.sha256,
+            "decode": PLAIN_PARTS.decode, "decode_named": PLAIN_PARTS.decode_named,
+            "decode_errors": PLAIN_PARTS.decode_errors, "encode": PLAIN_PARTS.encode, "format": PLAIN_PARTS.format,
+            "plain_date": PLAIN_PARTS.plain_date, "bids": PLAIN_PARTS.bids,
+            "rosters": self._line_rosters, "roster_of": self._line_roster, "specs": self._line_specs,
+            "spec_of": self._line_spec, "bidding_agrees": self._line_bidding_agrees, "sort_options": _sorted_options,
+            "scorer": self._score, "scratch": self._scratch, "loose": loose, "written": WRITTEN,
+        }
+        return LineChecker(tuple(values[name] for name in self._context_fields), self._checkline)
+
+    def _line_roster(self, players: tuple[str, ...]) -> tuple[Any, ...] | None:
+        """``check_json``'s roster of a table (laid out by ``ROSTER_FIELDS``), or None when the reader or the
+        scorer do not take these names."""
+        names = None if PLAIN_PARTS.plain_roster(players) is None else self._roster(players)
+        if names is None:
+            return None
+        values = {"texts": names[0], "scorer_roster": names[1],
+                  "named_plays": not any(":" in p for p in players)}  # ValidPlainReader's named plays
+        return tuple(values[name] for name in self._roster_fields)
+
+    def _line_spec(self, contract: str, n: int, raw: dict[str, Any] | None) -> tuple[Any, ...] | None:
+        """``check_json``'s spec of a contract, number of players and a record's options (canonical: sorted by
+        key, None for none), laid out by ``SPEC_FIELDS``; None when the fast path does not take them."""
+        if raw is None:
+            options: SlovenianOptions | None = self.default
+        elif not PLAIN_PARTS.plain_options(raw):  # options the reader does not take
+            return None
+        else:
+            options = self._options.get(repr(raw), _UNKNOWN)
+            if options is _UNKNOWN:
+                options = self._resolve(raw)
+        if options is None:
+            return None
+        spec = self._spec((contract, n, id(options)), options)
+        if spec is None:
+            return None
+        c = spec.contract
+        per_hand, has_declarer, declarer_leads, calls_king, lane_plan = spec.args
+        values = {"per_hand": per_hand, "has_declarer": has_declarer, "declarer_leads": declarer_leads,
+                  "calls_king": calls_king, "lane_plan": lane_plan, "score_plan": spec.score_plan, "klop": spec.klop,
+                  "contract_json": _ENCODE(c.name), "biddings": {}, "contract": c, "options": spec.options}
+        return tuple(values[name] for name in self._spec_fields)
+
+    def _line_bidding_agrees(self, bidding: tuple[tuple[str, str], ...], players: tuple[str, ...],
+                             declarer: str | None, spec: tuple[Any, ...]) -> bool:
+        """``check_json``'s question whether a bidding agrees with the contract and declarer (``bidding_agrees``)."""
+        fields = self._spec_fields
+        contract: Contract = spec[fields.index("contract")]
+        declarers = (players.index(declarer),) if contract.has_declarer and declarer is not None else ()
+        return bidding_agrees(bidding, players, contract, declarers, spec[fields.index("options")])
+
     def _resolve(self, raw: dict[str, Any]) -> SlovenianOptions | None:
         """A record's options with the overrides, remembered by the options' repr (which tells a text, a
         number and true apart), or None when they are not valid Slovenian options."""
@@ -251,3 +378,8 @@ class FastCheck:
             self._rosters.clear()
         self._rosters[players] = names
         return names
+
+
+def _sorted_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A record's options sorted by key, as the canonical record writes them (``tarock.formats.decode``)."""
+    return {key: options[key] for key in sorted(options)}

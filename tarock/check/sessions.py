@@ -28,15 +28,14 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, It
 import msgspec
 from msgspec.structs import replace
 
-from tarock.check.fast import FastCheck
+from tarock.check.fast import CHECKLINE, WRITTEN, FastCheck, Lines, Written
 from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
 from tarock.findings import SEVERITY
-from tarock.formats.codec import dumps
 from tarock.formats.decode import Int, Plain, ValidPlainReader
 from tarock.formats.items import ReaderLimits, ReadItem
-from tarock.formats.reader import iter_record_files, read_line, read_records
+from tarock.formats.reader import iter_record_files, plain_lines_without, read_line, read_records
 from tarock.rules.sessions import SessionLedger
 
 if TYPE_CHECKING:
@@ -45,6 +44,10 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _NO_SEQ = float("-inf")
+
+FirstCopy = tuple[str, int, bytes]
+"""Where the fast path read the first copy of a deal outside any session whose result it wrote itself: the
+file, the line and the record's text (``SessionScorer.first_copy``)."""
 
 
 @dataclass(slots=True)
@@ -164,6 +167,8 @@ class SessionOrderer(Generic[T]):
 
 def content_hash(deal: Deal) -> str:
     """ingest's dedup key: SHA-256 (hex) of the canonical record JSON."""
+    from tarock.formats.codec import dumps  # the reference's writer, imported only when a deal needs it
+
     return hashlib.sha256(dumps(deal).encode()).hexdigest()
 
 
@@ -195,7 +200,12 @@ class SessionScorer:
         self._checker = checker
         self.ledgers: dict[str, SessionLedger] = {} if checker is None else checker.ledgers
         self.states: dict[str, _SessionState] = {}
-        self.loose: dict[bytes, DealCheck] = {}  # deals outside any session, by content hash (16 bytes)
+        self.loose: dict[bytes, DealCheck | FirstCopy] = {}
+        """Deals outside any session, by content hash (its first 16 bytes): the first copy's result, or where
+        the fast path read a first copy whose result it wrote itself (``FastCheck.line_checker``)."""
+        self.fast: FastCheck | None = None
+        self.limits = ReaderLimits()
+        """What ``first_copy`` reads a copy with: ``check_stream``'s."""
 
     @property
     def checker(self) -> Checker:
@@ -222,8 +232,26 @@ class SessionScorer:
     def seen(self, deal: Deal, digest: str) -> DealCheck | None:
         """The first copy's result when ``deal`` (content hash ``digest``) was scored before."""
         if deal.session is None:
-            return self.loose.get(bytes.fromhex(digest[:32]))
+            return self.first_copy(bytes.fromhex(digest[:32]))
         return self._state(deal.session).seen.get(digest)
+
+    def first_copy(self, key: bytes) -> DealCheck | None:
+        """The result of the first copy of a deal outside any session (``key``: 16 bytes of its content hash),
+        if there was one.  Where the fast path wrote that result itself, it is worked out again here from the
+        first copy's text: outside a session a deal's result depends on nothing but its text (no ledger), and
+        the fast path's and the usual path's results are the same."""
+        first = self.loose.get(key)
+        if type(first) is not tuple:
+            return first  # type: ignore[return-value]  # a DealCheck, or None
+        file, line, data = first
+        plain = ValidPlainReader()(line, data)
+        result = None if plain is None or self.fast is None else self.fast.check(plain, file, self.ledgers)
+        if result is None:
+            deal = read_line(file, line, data, self.limits).deal
+            assert deal is not None  # the fast path took it: a valid record
+            result = self.checker.check_deal(deal, file, line)
+        self.loose[key] = result
+        return result
 
     def remember(self, deal: Deal, digest: str, result: DealCheck) -> None:
         if deal.session is None:
@@ -256,12 +284,13 @@ class SessionScorer:
         when it vouches for the deal, else read and checked the usual way."""
         session, digest = plain.session, plain.digest
         key: Any
-        seen: dict[Any, DealCheck]
+        seen: dict[Any, Any]
         if session is None:
             key, seen = bytes.fromhex(digest[:32]), self.loose
+            first = self.first_copy(key)
         else:
             key, seen = digest, self._state(session).seen
-        first = seen.get(key)
+            first = seen.get(key)
         if first is not None:
             return replace(first, file=file, line=plain.line, findings=[],
                            duplicate_of=f"{first.file}:{first.line}")
@@ -314,11 +343,23 @@ def _no_session(line: int, data: bytes) -> object | None:
         return None
 
 
+_HOLDS: Callable[[bytes, bytes], bool] | None = None if CHECKLINE is None else CHECKLINE.holds
+"""glibc's memmem (``tarock/accel/_checkline.c``), when built."""
+
+
+def _may_name_a_session(data: bytes) -> bool:
+    """Whether these bytes of a file may hold a record naming a session: the key ``session``, or any backslash
+    (a JSON escape could spell the key).  The C ``holds`` is glibc's memmem, which makes this cheap."""
+    return b"\\" in data or (_HOLDS(data, b"session") if _HOLDS is not None else b"session" in data)
+
+
 def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = ReaderLimits()) -> SessionPlan:
     """The session plan of the records in these files: ``SessionPlan.of`` every deal ``read_records`` reads
     from them, without decoding the records that name no session (of a JSON Lines file)."""
     plan = SessionPlan()
     for path in paths:
+        if plain_lines_without(path, _may_name_a_session, len(b"session") - 1):
+            continue  # no record of it can name a session: it adds nothing to the plan
         for item in read_records(path, limits, take=_no_session):
             if isinstance(item, ReadItem) and item.deal is not None:
                 plan.note(item.deal.session, item.deal.seq)
@@ -327,23 +368,38 @@ def plan_files(paths: Sequence[str | os.PathLike[str]], limits: ReaderLimits = R
 
 
 def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, object] | None = None,
-                 limits: ReaderLimits = ReaderLimits()) -> Iterator[CheckResult]:
+                 limits: ReaderLimits = ReaderLimits(), out: bytearray | None = None
+                 ) -> Iterator[CheckResult | Written | Lines]:
     """The check result of every record of these files (read twice: two passes) under the session model:
     unreadable items where they come, deals in scoring order (docs/records.md, "Sessions").
 
     A plain record of a JSON Lines file goes to the fast path (``tarock.check.fast``) when there is one: it
     is read by ``ValidPlainReader`` (which gives its session, seq and content hash), and read the usual way only
     when the fast path declines it.  Its results are for printing: the fast path's hold ``tricks`` and
-    ``breakdown`` as JSON text (``tarock.check.result.DealCheck``)."""
+    ``breakdown`` as JSON text (``tarock.check.result.DealCheck``).
+
+    With ``out`` (the caller's buffer of JSON lines, which it appends each result it is given to), the fast
+    path writes the JSON line of a plain clean record outside any session there itself and yields ``WRITTEN``
+    in its place, or ``Lines(deals)`` in place of so many such records in a row (``FastCheck.line_checker``):
+    ``ok`` deals with no finding."""
     paths = iter_record_files(files)
     plan = plan_files(paths, limits)
     scorer = SessionScorer(plan, overrides)
     fast = FastCheck.make(overrides)
-    take = None if fast is None else ValidPlainReader()
+    scorer.fast, scorer.limits = fast, limits
+    reader = None if fast is None else ValidPlainReader()
     orderer: SessionOrderer[tuple[str, Plain | ReadItem]] = SessionOrderer(plan, scorer.close)
     for path in paths:
         file = str(path)
-        for entry in read_records(path, limits, take=take):
+        take: Callable[[int, bytes], Plain | Written | None] | None = reader
+        take_lines = None
+        if fast is not None and reader is not None and out is not None:
+            lines = fast.line_checker(file, out, scorer.loose, reader)
+            take, take_lines = lines.take, lines.take_lines
+        for entry in read_records(path, limits, take=take, take_lines=take_lines):
+            if entry is WRITTEN or type(entry) is Lines:
+                yield entry
+                continue
             if type(entry) is Plain:
                 session, seq = entry.session, entry.seq
             else:

@@ -594,6 +594,14 @@ def plain_record(line: int, data: bytes) -> Plain | None:
     return _plain(line, data, r)
 
 
+def plain_of(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
+    """What ``ValidPlainReader`` gives for the text ``data`` once one of its decodings has read it as ``r``
+    (``PLAIN_PARTS.decode`` or ``decode_named``; ``r`` may already be in canonical shape)."""
+    if type(r) is _PlainNamedRecord and not _all_named(r):
+        return None
+    return _plain(line, data, r)
+
+
 def _plain(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
     """``plain_record``'s checks of a decoded record, and its Plain."""
     if r.date is not None and not _plain_date(r.date):
@@ -678,3 +686,25 @@ def _plain_date(text: str) -> bool:
             _DATES.clear()
         _DATES[text] = ok
     return ok
+
+
+class PlainParts(NamedTuple):
+    """What reading a line as ``ValidPlainReader`` does takes, for ``tarock check``'s one-call fast path
+    (``tarock/accel/_checkline.c``'s ``check_json``, which declines whatever these do not settle): the two typed
+    decodings and the errors a text that does not fit raises, the encoder of the canonical record and its
+    ``format``, the cached checks of a date, a roster and options, and the bids of a Slovenian bidding."""
+
+    decode: Any
+    decode_named: Any
+    decode_errors: tuple[type[BaseException], ...]
+    encode: Any
+    format: str
+    plain_date: Any
+    plain_roster: Any
+    plain_options: Any
+    bids: frozenset[str]
+
+
+PLAIN_PARTS = PlainParts(_PLAIN_DECODER.decode, _PLAIN_NAMED_DECODER.decode,
+                         (msgspec.DecodeError, TypeError, UnicodeEncodeError), _ENCODER.encode, FORMAT, _plain_date,
+                         _plain_roster, _plain_options, _BIDS["slovenian"])

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 import orjson
 
 from tarock.findings import Finding
-from tarock.formats.codec import RecordError, json_kind, deal_from_obj
 from tarock.formats.decode import fast_deal, fast_deal_and_text
 from tarock.formats.items import MIB, ReaderLimits, ReadItem, _size_text
 
@@ -127,6 +126,10 @@ class _Source:
         return chunk
 
 
+TakeLines = Callable[[bytes, int, int, int], tuple[int, int, Any]]
+"""``read_records``'s ``take_lines(chunk, pos, line, max_line_bytes) -> (pos, line, taken or None)``."""
+
+
 @dataclass(slots=True)
 class _Piece:
     """What a splitter cut out of a file: a record's bytes, or a ``problem`` found where it starts."""
@@ -136,11 +139,12 @@ class _Piece:
     data: bytes
     problem: str | None = None
     parsed: dict[str, Any] | None = None  # the data already parsed (a .json list element)
+    taken: Any = None  # what ``take_lines`` made of the lines from ``line`` on (no data of its own)
 
 
 def _split_lines(
     source: _Source, max_bytes: int, head_bytes: int, start_line: int, end_line: int | None,
-    first_line: int = 1,
+    first_line: int = 1, take_lines: TakeLines | None = None,
 ) -> Iterator[_Piece]:
     """The lines start_line..end_line of a JSONL file, each at most ``max_bytes``.
 
@@ -149,6 +153,8 @@ def _split_lines(
     and the rest of it is read past, never kept.  A read failure ends the
     pieces with a problem at the line being read.  ``first_line``: the
     number of the line ``source`` starts at (a stream opened past the start).
+    ``take_lines`` (only with no ``end_line``) is offered the chunk before each line is cut: see
+    ``read_records``.
     """
     line_no = first_line
     try:
@@ -165,7 +171,17 @@ def _split_lines(
                 pos = buf.index(b"\n", pos) + 1
             line_no = start_line
         too_long = f"is longer than {_size_text(max_bytes)}"
+        if end_line is not None:
+            take_lines = None
         while buf and (end_line is None or line_no <= end_line):
+            if take_lines is not None:
+                at_line = line_no
+                pos, line_no, taken = take_lines(buf, pos, line_no, max_bytes)
+                if taken is not None:
+                    yield _Piece(at_line, 1, b"", taken=taken)
+                if pos >= len(buf):
+                    buf, pos = source.read(), 0
+                    continue
             end = buf.find(b"\n", pos)
             if end >= 0:
                 line = buf[pos:end]
@@ -504,6 +520,9 @@ def _item(file: str, piece: _Piece, limits: ReaderLimits, canonical_text: bool =
         elif not canonical_text and (deal := fast_deal(data)) is not None:  # a plain record: the same Deal
             return ReadItem(file, line, deal, None, None)
         else:
+            # the reference's reading, imported only when a record needs it (tarock check's fast path reads none)
+            from tarock.formats.codec import RecordError, deal_from_obj, json_kind
+
             try:
                 obj = orjson.loads(data) if piece.parsed is None else piece.parsed
             except orjson.JSONDecodeError as exc:
@@ -538,6 +557,7 @@ def read_records(
     canonical_text: bool = False,
     take: Callable[[int, bytes], T | None] | None = None,
     start_byte: int | None = None,
+    take_lines: TakeLines | None = None,
 ) -> Iterator[ReadItem | T]:
     """Stream the records of one file as ReadItems; bad input becomes E_PARSE items, never an exception.
 
@@ -558,6 +578,12 @@ def read_records(
     (ingest's bulk path reads plain records its own way).
     ``start_byte``, for an uncompressed JSON Lines file, is where line ``start_line`` starts
     (``ingest.shards`` plans it): the file is read from there instead of from the start.
+    ``take_lines(chunk, pos, line, max_line_bytes)``, given with ``take`` for a whole JSON Lines file, takes
+    many lines in one call (``tarock check``'s fast path): offered the chunk read so far from ``pos`` on, where
+    line ``line`` starts, it takes whole lines (each within the line limit; a blank one skipped, as here) one
+    after another, as ``take`` would take each, and stops at the first it does not take; it returns where it
+    stopped (the position and that line's number) and what it made of the lines taken (yielded in their place:
+    None for none).  The lines it stops at are read as usual.
     """
     if start_line < 1:
         raise ValueError(f"start_line must be at least 1, not {start_line}")
@@ -588,9 +614,12 @@ def read_records(
                 stream.seek(start_byte)
                 first_line = start_line
             pieces = _split_lines(source, limits.max_line_bytes, 4 * limits.raw_limit, start_line, end_line,
-                                  first_line)
+                                  first_line, take_lines if take is not None else None)
         if take is not None and not _is_json_list_file(file):
             for piece in pieces:
+                if piece.taken is not None:
+                    yield piece.taken
+                    continue
                 if piece.problem is None:
                     data = piece.data
                     if not data or data.isspace():
@@ -605,6 +634,26 @@ def read_records(
             if piece.problem is None and (not piece.data or piece.data.isspace()):
                 continue
             yield _item(file, piece, limits, canonical_text)
+
+
+def plain_lines_without(path: str | os.PathLike[str], holds: Callable[[bytes], bool], overlap: int) -> bool:
+    """Whether ``path`` is an uncompressed JSON Lines file (as ``read_records`` reads it: not .json, .trk or
+    .gz) in no stretch of whose bytes ``holds`` finds what it looks for (``overlap``: how many bytes that spans,
+    less one, so a chunk boundary hides nothing); False when it cannot be read.  ``tarock check``'s first pass
+    skips a file that cannot name a session (``tarock.check.sessions.plan_files``)."""
+    file = str(path)
+    if file.endswith(".gz") or _is_json_list_file(file) or _is_trk_file(file):
+        return False
+    try:
+        with open_regular(file) as raw:
+            tail = b""
+            while chunk := raw.read(_CHUNK):
+                if holds(chunk) or (tail and holds(tail + chunk[:overlap])):
+                    return False
+                tail = chunk[-overlap:] if overlap else b""
+    except OSError:
+        return False
+    return True
 
 
 def json_list_elements(path: str | os.PathLike[str], limits: ReaderLimits = ReaderLimits()) -> Iterator[
