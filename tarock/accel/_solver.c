@@ -87,14 +87,40 @@ static uint64_t pack(const Engine *e, uint64_t hand, uint64_t live) {
     return out;
 }
 
+/* The hands' table key: each hand packed as ``pack`` does.  With BMI2 (``pack_keys_bmi2``) a hand's run cards are
+ * gathered by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the
+ * order within a run is kept because both masks count the same cards per run. */
+static void pack_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
+    for (int i = 0; i < e->n; i++) key[i] = pack(e, e->hands[i], live);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_BMI2_PATH 1
+__attribute__((target("bmi2"))) static void pack_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
+    uint64_t from = live & e->runs, to = 0;
+    for (int b = 0; b < e->nblocks; b++)
+        to |= ((1ULL << __builtin_popcountll(from & e->block_mask[b])) - 1) << e->block_start[b];
+    for (int i = 0; i < e->n; i++)
+        key[i] = (e->hands[i] & ~e->runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+}
+#endif
+
+static void (*pack_keys)(const Engine *, uint64_t, uint64_t *) = pack_keys_portable;
+
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
     return x;
 }
 
-static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
+static inline uint64_t hash_of(const Engine *e, const uint64_t *key, int leader) {
     uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
+    return h;
+}
+
+/* The entry of ``key`` (hashed to ``h``) in the table, or NULL. */
+static Entry *lookup(Engine *e, const uint64_t *key, int leader, uint64_t h) {
     uint64_t base = h & e->tt_mask & ~3ULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
@@ -107,8 +133,7 @@ static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
 /* Where ``key`` goes in the table: its own entry, else a free one of its bucket, else (a full bucket) the
  * position nearest the end of play (the cheapest to solve again). */
 static Entry *slot(Engine *e, const uint64_t *key, int leader) {
-    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
+    uint64_t h = hash_of(e, key, leader);
     uint64_t base = h & e->tt_mask & ~3ULL;
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
@@ -306,18 +331,21 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     if (boundary) {
         e->stat[ST_BOUNDARY]++;
         e->visits_at[__builtin_popcountll(e->hands[seat])]++;
+        if (points && (rem <= alpha || beta <= 0)) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
+        if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
+        /* the key's bucket is fetched from memory while the sure points are counted */
+        pack_keys(e, live, key);
+        uint64_t h = hash_of(e, key, seat);
+        __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
         if (points) {
-            if (rem <= alpha || beta <= 0) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
             int holder = -1, run = sure_thirds(e, live, &holder), quick = quick_thirds(e, seat);
             int ours = run && (e->side >> holder & 1) ? run : 0, theirs = run - ours;
             if (e->side >> seat & 1) ours += quick; else theirs += quick;
             if (ours >= beta) { e->stat[ST_CUT_SURE]++; return ours; }
             if (rem - theirs <= alpha) { e->stat[ST_CUT_SURE]++; return rem - theirs; }
         }
-        if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
-        for (int i = 0; i < n; i++) key[i] = pack(e, e->hands[i], live);
         e->stat[ST_TT_PROBE]++;
-        Entry *x = lookup(e, key, seat);
+        Entry *x = lookup(e, key, seat, h);
         if (x) {
             e->stat[ST_TT_FOUND]++;
             if (x->low >= beta || x->low == x->high) { e->stat[ST_TT_CUT]++; return x->low; }
@@ -607,6 +635,10 @@ PyMODINIT_FUNC PyInit__solver(void) {
     Py_DECREF(capsule);  /* the module keeps the capsule and its static table alive */
     kernel = kernel_api_checked(api, "tarock.accel._solver");
     if (!kernel) return NULL;
+#ifdef HAVE_BMI2_PATH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("bmi2")) pack_keys = pack_keys_bmi2;
+#endif
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
