@@ -124,15 +124,16 @@ def report(label: str, results: list[Timing | None], limit: float) -> None:
 def report_stats(results: list[Timing | None]) -> None:
     """The core's counters summed over the deals that finished, as rates (``search.search_stats``)."""
     total: Counter[str] = Counter()
-    for r in results:
-        if r is not None:
-            total.update(r[3])
+    done = [r for r in results if r is not None]
+    for r in done:
+        total.update(r[3])
     boundary = total["boundary"]
     if not boundary:
         print("    stats: no trick boundary searched (the reference, or no deal finished)")
         return
     probes, cuts, alls = max(1, total["tt_probe"]), max(1, total["cut_nodes"]), max(1, total["all_nodes"])
-    print(f"    stats: {boundary:,} trick boundaries: {total['cut_rem'] / boundary:.1%} ended by the points still live,"
+    print(f"    stats: the {len(done)} deals that finished: {sum(r[2] for r in done):,} nodes and"
+          f" {sum(r[1] for r in done):.2f} CPU s in all; {boundary:,} trick boundaries: {total['cut_rem'] / boundary:.1%} ended by the points still live,"
           f" {total['cut_sure'] / boundary:.1%} by sure points, {total['last_trick'] / boundary:.1%} last tricks,"
           f" {total['tt_probe'] / boundary:.1%} probed the table ({total['tt_found'] / probes:.1%} found,"
           f" {total['tt_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
