@@ -15,7 +15,8 @@
  * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
  * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
  * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits; the
- * last trick counted without a search.
+ * last trick counted without a search.  ``stats()`` counts where the search ends (docs/solver.md, "The compiled
+ * core").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,7 +28,7 @@
 static const KernelApi *kernel = NULL;
 
 /* The search counts cards with popcount at every node: on x86-64 the POPCNT instruction (every x86-64 CPU since
- * 2008) rather than libgcc's call, which cost about 5 % of the time.  PyInit__solver, outside this region, refuses
+ * 2008) rather than libgcc's call, which cost about 7 % of the CPU.  PyInit__solver, outside this region, refuses
  * to load on a CPU without it (the reference solver runs then). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NEEDS_POPCNT 1
@@ -188,7 +189,7 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
         e->used++;
     } else if (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
         e->stat[ST_EVICTIONS]++;
-    } else if (victim->leader == leader && !memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+    } else {
         if (victim->low > low) low = victim->low;
         if (victim->high < high) high = victim->high;
     }
