@@ -18,9 +18,10 @@ pure-Python reference instead (``tarock.accel.reference``), today's solver befor
 issue's targets (issue 20, whole deals): solve median ≤ 0.05 s, max ≤ 2 s; analyse median ≤ 0.5 s, max ≤ 10 s.
 ``TODAY`` below holds the reference's figures measured on whole deals when the core was written, ``BEFORE``
 the compiled core's before issue 20's third round (docs/solver.md, "Speed"); tests never assert times.
-``--stats`` adds, per mode, the core's counters summed over the deals that finished (``search.search_stats``): how
-the trick boundaries ended (bounds, table, searched), the first-move cutoff rate, the branching of nodes that tried
-every card, and the boundaries searched per cards left in the leader's hand -- where the tree grows.
+``--stats`` adds, per mode, the core's counters summed over the deals that finished
+(``search.search_stats``): how the trick boundaries ended (bounds, table, searched), the first-move cutoff
+rate, the branching of nodes that tried every card, and the boundaries searched per cards left in the
+leader's hand -- where the tree grows.
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ TODAY = {
 """The pure-Python solver's whole-deal figures before the compiled core (``--reference`` measures them again)."""
 
 BEFORE = {
-    4: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, solve median >= 6.5 s, "
-       "7 of 20 deals stopped at 10 s; from trick 4, solve 0.000 / 0.031 / 1.42, analyse 0.003 / 0.057 / 1.25 "
-       "(min / median / max)",
-    3: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, 6 of 6 deals stopped at "
-       "10 s; from trick 8, solve 0.000 / 0.004 / 0.073, analyse 0.004 / 0.008 / 0.118",
+    4: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, solve median "
+       ">= 6.5 s, 7 of 20 deals stopped at 10 s; from trick 4, solve 0.000 / 0.031 / 1.42, analyse "
+       "0.003 / 0.057 / 1.25 (min / median / max)",
+    3: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, 6 of 6 deals "
+       "stopped at 10 s; from trick 8, solve 0.000 / 0.004 / 0.073, analyse 0.004 / 0.008 / 0.118",
 }
 """The compiled core's figures before this version (CPU seconds): measure them again by checking it out."""
 
@@ -63,7 +64,8 @@ def deal(n: int, seed: int, index: int) -> Any:
 
 
 def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, limit: float, out: Any) -> None:
-    """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes, counters) on ``out``."""
+    """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes, counters)
+    on ``out``."""
     from contextlib import nullcontext
 
     import resource
@@ -84,16 +86,18 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
         else:
             report = analyse_deal(d, from_trick)
             assert "error" not in report, report
-        out.put((time.perf_counter() - t, time.process_time() - cpu, search.node_count(), dict(search.search_stats())))
+        wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+        out.put((wall, cpu, search.node_count(), dict(search.search_stats())))
 
 
 Timing = tuple[float, float, int, dict[str, int]]
 """One deal's wall seconds, CPU seconds, the core's nodes and its counters."""
 
 
-def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, limit: float) -> Timing | None:
-    """(wall s, CPU s, nodes, counters) for one deal, or None when it ran past ``limit`` CPU seconds (the child is
-    stopped)."""
+def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool,
+          limit: float) -> Timing | None:
+    """(wall s, CPU s, nodes, counters) for one deal, or None when it ran past ``limit`` CPU seconds (the
+    child is stopped)."""
     out: Any = mp.Queue()
     child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, limit, out))
     child.start()
@@ -134,8 +138,10 @@ def report_stats(results: list[Timing | None]) -> None:
         return
     probes, cuts, alls = max(1, total["tt_probe"]), max(1, total["cut_nodes"]), max(1, total["all_nodes"])
     print(f"    stats: the {len(done)} deals that finished: {sum(r[2] for r in done):,} nodes and"
-          f" {sum(r[1] for r in done):.2f} CPU s in all; {boundary:,} trick boundaries: {total['cut_rem'] / boundary:.1%} ended by the points still live,"
-          f" {total['cut_sure'] / boundary:.1%} by sure points, {total['last_trick'] / boundary:.1%} last tricks,"
+          f" {sum(r[1] for r in done):.2f} CPU s in all; {boundary:,} trick boundaries:"
+          f" {total['cut_rem'] / boundary:.1%} ended by the points still live,"
+          f" {total['cut_sure'] / boundary:.1%} by sure points,"
+          f" {total['last_trick'] / boundary:.1%} last tricks,"
           f" {total['tt_probe'] / boundary:.1%} probed the table ({total['tt_found'] / probes:.1%} found,"
           f" {total['tt_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
           f" cutoffs by the first move {total['cut_first'] / cuts:.1%}; nodes that tried every card"

@@ -125,15 +125,17 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
 
 
 def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
-    """One card a hand in Valat: the only question is whether the declarer takes this trick, one null-window
-    probe (docs/solver.md: boolean goals are one search in {-1, 0}) that ends at the root, a trick boundary with
-    one card a hand, counted without a search: one node, one boundary, ended as the last trick, no table entry.
-    Seat 0 leads the Škis (T22), the highest card, and is the declarer: it takes the trick, so the valat holds."""
+    """One card a hand in Valat: the only question is whether the declarer takes this trick, one
+    null-window probe (docs/solver.md: boolean goals are one search in {-1, 0}) that ends at the root, a trick
+    boundary with one card a hand, counted without a search: one node, one boundary, ended as the last trick,
+    no table entry.  Seat 0 leads the Škis (T22), the highest card, and is the declarer: it takes the trick,
+    so the valat holds."""
     hands = (mask_of([SKIS]), mask_of([30]), mask_of([31]), mask_of([32]))
     clear_cache()
     assert value(Position(hands, 0, "valat", frozenset({0}))) == 0
     stats = search_stats()
-    assert (node_count(), stats["boundary"], stats["last_trick"], stats["tt_probe"], stats["stores"]) == (1, 1, 1, 0, 0)
+    counted = (node_count(), stats["boundary"], stats["last_trick"], stats["tt_probe"], stats["stores"])
+    assert counted == (1, 1, 1, 0, 0)
 
 
 @pytest.mark.parametrize("n,contract", [(4, "dva"), (3, "tri"), (4, "berac")])
