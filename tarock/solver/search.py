@@ -273,29 +273,27 @@ class _Engine:
         Points: null-window searches, each asking "can the side reach t
         points?" (``3t - 1`` thirds in its whole pile).  They cut off far
         more than one wide window, only resolve what the rounding can see,
-        and leave bounds in the table for the next one.  The first asks
-        about the ``guess`` (say the value before the last card), else the
-        middle of the possible points; each next one about the point next
-        to the bound the last one proved (MTD(f)), so the searches close in
-        on the value from the side they met it rather than halving the
-        range: the searches near the value are the dear ones, and a
-        whole deal's value takes about a third fewer nodes than by halving
-        (docs/solver.md, "Speed").
+        and leave bounds in the table for the next one.  With a ``guess``
+        (say the value before the last card) the first two ask about the
+        guess and its neighbour, which settles an unchanged value at once;
+        otherwise, and after them, the range is bisected.
         """
         if self.ctx.goal != POINTS:
             return self.probe(position, -1, 0)
         banked = position.banked
         low, high = counted(banked), counted(banked + _upper_bound(position, self.ctx))
         target = guess if guess is not None and low < guess <= high else (low + high + 1) // 2
+        near = target == guess
         while low < high:
             need = 3 * target - 1 - banked  # future thirds that make ``target`` points
             g = self.probe(position, need - 1, need)
             if g >= need:
                 low = max(target, counted(banked + g))
-                target = low + 1
+                target = low + 1 if near else (low + high + 1) // 2
             else:
                 high = min(target - 1, counted(banked + g))
-                target = high
+                target = high if near else (low + high + 1) // 2
+            near = False
         return low
 
     def probe(self, position: Position, alpha: int, beta: int) -> int:
