@@ -1,7 +1,7 @@
 """Solver benchmark: whole-deal solves and per-card analyses of generated deals, one core, beside today's figures.
 
     .venv/bin/python bench/bench_solver.py [--players 4 3] [--deals 100] [--from-trick 1] [--limit 30]
-                                           [--seed 1] [--reference]
+                                           [--seed 1] [--reference] [--stats]
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
@@ -17,7 +17,11 @@ The search runs on the compiled core when it is built (``tarock/accel/_solver.c`
 pure-Python reference instead (``tarock.accel.reference``), today's solver before the core existed.  The
 issue's targets (issue 20, whole deals): solve median ≤ 0.05 s, max ≤ 2 s; analyse median ≤ 0.5 s, max ≤ 10 s.
 ``TODAY`` below holds the reference's figures measured on whole deals when the core was written, ``BEFORE``
-the compiled core's before issue 20's second round (docs/solver.md, "Speed"); tests never assert times.
+the compiled core's before issue 20's third round (docs/solver.md, "Speed"); tests never assert times.
+``--stats`` adds, per mode, the core's counters summed over the deals that finished
+(``search.search_stats``): how the trick boundaries ended (bounds, table, searched), the first-move cutoff
+rate, the branching of nodes that tried every card, and the boundaries searched per cards left in the
+leader's hand -- where the tree grows.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import random
 import signal
 import statistics
 import time
+from collections import Counter
 from typing import Any
 
 CONTRACTS = {4: ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena"), 3: ("tri", "dva", "ena")}
@@ -40,12 +45,13 @@ TODAY = {
 """The pure-Python solver's whole-deal figures before the compiled core (``--reference`` measures them again)."""
 
 BEFORE = {
-    4: "compiled core, first version (2026-12-01, wall s, shared machine): from trick 1, 13 of 20 deals stopped at "
-       "20 s; from trick 4, solve 0.001 / 0.57 / 6.8, analyse 0.006 / 1.2 / >20 (min / median / max)",
-    3: "compiled core, first version (2026-12-01, wall s, shared machine): from trick 1, 10 of 10 deals stopped at "
-       "20 s; from trick 8, solve 0.001 / 0.068 / 0.74, analyse 0.003 / 0.13 / 0.91",
+    4: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, solve median "
+       ">= 6.5 s, 7 of 20 deals stopped at 10 s; from trick 4, solve 0.000 / 0.031 / 1.42, analyse "
+       "0.003 / 0.057 / 1.25 (min / median / max)",
+    3: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, 6 of 6 deals "
+       "stopped at 10 s; from trick 8, solve 0.000 / 0.004 / 0.073, analyse 0.004 / 0.008 / 0.118",
 }
-"""The compiled core's figures before this version (wall seconds): measure them again by checking it out."""
+"""The compiled core's figures before this version (CPU seconds): measure them again by checking it out."""
 
 
 def deal(n: int, seed: int, index: int) -> Any:
@@ -58,7 +64,8 @@ def deal(n: int, seed: int, index: int) -> Any:
 
 
 def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, limit: float, out: Any) -> None:
-    """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes) on ``out``."""
+    """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes, counters)
+    on ``out``."""
     from contextlib import nullcontext
 
     import resource
@@ -79,12 +86,18 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
         else:
             report = analyse_deal(d, from_trick)
             assert "error" not in report, report
-        out.put((time.perf_counter() - t, time.process_time() - cpu, search.node_count()))
+        wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+        out.put((wall, cpu, search.node_count(), dict(search.search_stats())))
+
+
+Timing = tuple[float, float, int, dict[str, int]]
+"""One deal's wall seconds, CPU seconds, the core's nodes and its counters."""
 
 
 def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool,
-          limit: float) -> tuple[float, float, int] | None:
-    """(wall s, CPU s, nodes) for one deal, or None when it ran past ``limit`` CPU seconds (the child is stopped)."""
+          limit: float) -> Timing | None:
+    """(wall s, CPU s, nodes, counters) for one deal, or None when it ran past ``limit`` CPU seconds (the
+    child is stopped)."""
     out: Any = mp.Queue()
     child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, limit, out))
     child.start()
@@ -93,11 +106,11 @@ def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: 
         return None
     if child.exitcode != 0:
         raise RuntimeError(f"deal {index} of {n} players failed in the child (exit code {child.exitcode})")
-    wall, cpu, nodes = out.get()
-    return float(wall), float(cpu), int(nodes)
+    wall, cpu, nodes, stats = out.get()
+    return float(wall), float(cpu), int(nodes), stats
 
 
-def report(label: str, results: list[tuple[float, float, int] | None], limit: float) -> None:
+def report(label: str, results: list[Timing | None], limit: float) -> None:
     """min / median / max CPU seconds, the median wall seconds and nodes; a stopped deal counts as ``limit``
     seconds (and as the most nodes) and is counted apart."""
     stopped = sum(r is None for r in results)
@@ -113,6 +126,31 @@ def report(label: str, results: list[tuple[float, float, int] | None], limit: fl
     print(line, flush=True)
 
 
+def report_stats(results: list[Timing | None]) -> None:
+    """The core's counters summed over the deals that finished, as rates (``search.search_stats``)."""
+    total: Counter[str] = Counter()
+    done = [r for r in results if r is not None]
+    for r in done:
+        total.update(r[3])
+    boundary = total["boundary"]
+    if not boundary:
+        print("    stats: no trick boundary searched (the reference, or no deal finished)")
+        return
+    probes, cuts, alls = max(1, total["tt_probe"]), max(1, total["cut_nodes"]), max(1, total["all_nodes"])
+    print(f"    stats: the {len(done)} deals that finished: {sum(r[2] for r in done):,} nodes and"
+          f" {sum(r[1] for r in done):.2f} CPU s in all; {boundary:,} trick boundaries:"
+          f" {total['cut_rem'] / boundary:.1%} ended by the points still live,"
+          f" {total['cut_sure'] / boundary:.1%} by sure points,"
+          f" {total['last_trick'] / boundary:.1%} last tricks,"
+          f" {total['tt_probe'] / boundary:.1%} probed the table ({total['tt_found'] / probes:.1%} found,"
+          f" {total['tt_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
+          f" cutoffs by the first move {total['cut_first'] / cuts:.1%}; nodes that tried every card"
+          f" tried {total['all_moves'] / alls:.2f}")
+    searched = [(k, total.get(f"expanded_at_{k}", 0)) for k in range(18, 0, -1)]
+    print("    boundaries searched by cards in hand: "
+          + ", ".join(f"{k}: {c:,}" for k, c in searched if c), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, nargs="+", default=[4, 3], choices=[3, 4])
@@ -122,6 +160,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", action="store_true", help="time the pure-Python reference instead")
     ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse"])
+    ap.add_argument("--stats", action="store_true", help="print the compiled core's counters per mode")
     args = ap.parse_args()
     engine = "reference (pure Python)" if args.reference else "compiled core"
     for n in args.players:
@@ -131,6 +170,8 @@ def main() -> None:
             results = [timed(n, args.seed, i, args.from_trick, mode, args.reference, args.limit)
                        for i in range(args.deals)]
             report(f"  {mode}", results, args.limit)
+            if args.stats:
+                report_stats(results)
         print(f"  reference: {TODAY[n]}")
         print(f"  before: {BEFORE[n]}")
     print("targets (whole deals): solve median <= 0.05 s, max <= 2 s; analyse median <= 0.5 s, max <= 10 s")

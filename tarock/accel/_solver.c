@@ -15,7 +15,8 @@
  * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
  * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
  * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits; the
- * last trick counted without a search.
+ * last trick counted without a search.  ``stats()`` counts where the search ends (docs/solver.md, "The compiled
+ * core").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -26,8 +27,24 @@
 
 static const KernelApi *kernel = NULL;
 
+/* The search counts cards with popcount at every node: on x86-64 the POPCNT instruction (every x86-64 CPU since
+ * 2008) rather than libgcc's call, which cost about 7 % of the CPU.  PyInit__solver, outside this region, refuses
+ * to load on a CPU without it (the reference solver runs then). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NEEDS_POPCNT 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#endif
+
 enum { GOAL_POINTS, GOAL_NO_TRICK, GOAL_ALL_TRICKS };
 enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
+/* What ``stats()`` counts (docs/solver.md, "Speed"): where the search ends at a trick boundary, how its table
+ * answers, and how soon a node cuts off. */
+enum { ST_BOUNDARY, ST_CUT_REM, ST_CUT_SURE, ST_LAST_TRICK, ST_TT_PROBE, ST_TT_FOUND, ST_TT_CUT, ST_CUT_NODES,
+       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, N_STATS };
+static const char *const STAT_NAMES[N_STATS] = {
+    "boundary", "cut_rem", "cut_sure", "last_trick", "tt_probe", "tt_found", "tt_cut", "cut_nodes", "cut_first",
+    "all_nodes", "all_moves", "stores", "evictions"};
 #define INF (1 << 30)
 #define PAGAT_CARD 0
 #define MOND 20
@@ -57,6 +74,8 @@ typedef struct {
     uint64_t hands[MAX_SEATS];
     int tcards[MAX_SEATS];
     long long nodes;
+    long long stat[N_STATS];
+    long long visits_at[MAX_TRICKS + 1], expanded_at[MAX_TRICKS + 1];  /* by the cards in the leader's hand */
 } Engine;
 
 static inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
@@ -78,14 +97,40 @@ static uint64_t pack(const Engine *e, uint64_t hand, uint64_t live) {
     return out;
 }
 
+/* The hands' table key: each hand packed as ``pack`` does.  With BMI2 (``pack_keys_bmi2``) a hand's run cards are
+ * gathered by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the
+ * order within a run is kept because both masks count the same cards per run. */
+static void pack_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
+    for (int i = 0; i < e->n; i++) key[i] = pack(e, e->hands[i], live);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_BMI2_PATH 1
+__attribute__((target("bmi2,popcnt"))) static void pack_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
+    uint64_t from = live & e->runs, to = 0;
+    for (int b = 0; b < e->nblocks; b++)
+        to |= ((1ULL << __builtin_popcountll(from & e->block_mask[b])) - 1) << e->block_start[b];
+    for (int i = 0; i < e->n; i++)
+        key[i] = (e->hands[i] & ~e->runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+}
+#endif
+
+static void (*pack_keys)(const Engine *, uint64_t, uint64_t *) = pack_keys_portable;
+
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
     return x;
 }
 
-static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
+static inline uint64_t hash_of(const Engine *e, const uint64_t *key, int leader) {
     uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
+    return h;
+}
+
+/* The entry of ``key`` (hashed to ``h``) in the table, or NULL. */
+static Entry *lookup(Engine *e, const uint64_t *key, int leader, uint64_t h) {
     uint64_t base = h & e->tt_mask & ~3ULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
@@ -98,8 +143,7 @@ static Entry *lookup(Engine *e, const uint64_t *key, int leader) {
 /* Where ``key`` goes in the table: its own entry, else a free one of its bucket, else (a full bucket) the
  * position nearest the end of play (the cheapest to solve again). */
 static Entry *slot(Engine *e, const uint64_t *key, int leader) {
-    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
+    uint64_t h = hash_of(e, key, leader);
     uint64_t base = h & e->tt_mask & ~3ULL;
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
@@ -137,12 +181,15 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
     Entry *victim = slot(e, key, leader);
+    e->stat[ST_STORES]++;
     if (victim->used && (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n))
         && e->tt_mask + 1 < e->tt_max && e->used * 2 > (Py_ssize_t)(e->tt_mask + 1) && grow(e))
         victim = slot(e, key, leader);
     if (!victim->used) {
         e->used++;
-    } else if (victim->leader == leader && !memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+    } else if (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+        e->stat[ST_EVICTIONS]++;
+    } else {
         if (victim->low > low) low = victim->low;
         if (victim->high < high) high = victim->high;
     }
@@ -292,21 +339,27 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     int boundary = pos == 0, lead = -1, kase;
     e->nodes++;
     if (boundary) {
+        e->stat[ST_BOUNDARY]++;
+        e->visits_at[__builtin_popcountll(e->hands[seat])]++;
+        if (points && (rem <= alpha || beta <= 0)) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
+        if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
+        /* the key's bucket is fetched from memory while the sure points are counted */
+        pack_keys(e, live, key);
+        uint64_t h = hash_of(e, key, seat);
+        __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
         if (points) {
-            if (rem <= alpha) return rem;
-            if (beta <= 0) return 0;
             int holder = -1, run = sure_thirds(e, live, &holder), quick = quick_thirds(e, seat);
             int ours = run && (e->side >> holder & 1) ? run : 0, theirs = run - ours;
             if (e->side >> seat & 1) ours += quick; else theirs += quick;
-            if (ours >= beta) return ours;
-            if (rem - theirs <= alpha) return rem - theirs;
+            if (ours >= beta) { e->stat[ST_CUT_SURE]++; return ours; }
+            if (rem - theirs <= alpha) { e->stat[ST_CUT_SURE]++; return rem - theirs; }
         }
-        if (!(e->hands[seat] & (e->hands[seat] - 1))) return last_trick(e, seat);
-        for (int i = 0; i < n; i++) key[i] = pack(e, e->hands[i], live);
-        Entry *x = lookup(e, key, seat);
+        e->stat[ST_TT_PROBE]++;
+        Entry *x = lookup(e, key, seat, h);
         if (x) {
-            if (x->low >= beta || x->low == x->high) return x->low;
-            if (x->high <= alpha) return x->high;
+            e->stat[ST_TT_FOUND]++;
+            if (x->low >= beta || x->low == x->high) { e->stat[ST_TT_CUT]++; return x->low; }
+            if (x->high <= alpha) { e->stat[ST_TT_CUT]++; return x->high; }
             if (x->low > alpha) alpha = x->low;
             if (x->high < beta) beta = x->high;
             lead = x->best;
@@ -341,8 +394,8 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     const int a0 = alpha, b0 = beta, maxi = (int)(e->side >> seat & 1), last = pos + 1 == n;
     int trick[MAX_SEATS];  /* the trick so far: a sibling's subtree plays later tricks over ``e->tcards`` */
     memcpy(trick, e->tcards, sizeof(int) * (size_t)pos);
-    int best = maxi ? -INF : INF, best_card = -1;
-    for (int i = 0; i < count; i++) {
+    int best = maxi ? -INF : INF, best_card = -1, i;
+    for (i = 0; i < count; i++) {
         int card = cards[i], v, nw, nws;
         uint64_t bit = 1ULL << card;
         e->hands[seat] = hand ^ bit;
@@ -386,9 +439,16 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             if (v < beta) { beta = v; if (alpha >= beta) break; }
         }
     }
+    if (i < count) { e->stat[ST_CUT_NODES]++; e->stat[ST_CUT_FIRST] += i == 0; }
+    else { e->stat[ST_ALL_NODES]++; e->stat[ST_ALL_MOVES] += count; }
+    if (boundary) e->expanded_at[__builtin_popcountll(e->hands[seat])]++;
     if (boundary) store(e, key, seat, cards_in(e), best, a0, b0, best_card);
     return best;
 }
+
+#ifdef NEEDS_POPCNT
+#pragma GCC pop_options
+#endif
 
 /* -- the Python type ---------------------------------------------------------------------------------- */
 
@@ -522,17 +582,43 @@ static PyObject *engine_clear(Engine *e, PyObject *unused) {
     memset(e->tt, 0, sizeof(Entry) * (size_t)(e->tt_mask + 1));
     e->used = 0;
     e->nodes = 0;
+    memset(e->stat, 0, sizeof e->stat);
+    memset(e->visits_at, 0, sizeof e->visits_at);
+    memset(e->expanded_at, 0, sizeof e->expanded_at);
     Py_RETURN_NONE;
 }
 
 static PyObject *engine_size(Engine *e, PyObject *unused) { return PyLong_FromSsize_t(e->used); }
 static PyObject *engine_nodes(Engine *e, PyObject *unused) { return PyLong_FromLongLong(e->nodes); }
 
+static PyObject *engine_stats(Engine *e, PyObject *unused) {
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < N_STATS; i++) {
+        PyObject *v = PyLong_FromLongLong(e->stat[i]);
+        if (!v || PyDict_SetItemString(d, STAT_NAMES[i], v) < 0) { Py_XDECREF(v); Py_CLEAR(d); break; }
+        Py_DECREF(v);
+    }
+    const char *names[2] = {"visits_at", "expanded_at"};
+    const long long *rows[2] = {e->visits_at, e->expanded_at};
+    for (int r = 0; d && r < 2; r++) {
+        PyObject *list = PyList_New(MAX_TRICKS + 1);
+        for (int i = 0; list && i <= MAX_TRICKS; i++) {
+            PyObject *v = PyLong_FromLongLong(rows[r][i]);
+            if (!v) { Py_CLEAR(list); break; }
+            PyList_SET_ITEM(list, i, v);
+        }
+        if (!list || PyDict_SetItemString(d, names[r], list) < 0) Py_CLEAR(d);
+        Py_XDECREF(list);
+    }
+    return d;
+}
+
 static PyMethodDef engine_methods[] = {
     {"probe", (PyCFunction)engine_probe, METH_VARARGS, "The future value of a position in a fail-soft window."},
     {"clear", (PyCFunction)engine_clear, METH_NOARGS, "Forget the transposition table."},
     {"size", (PyCFunction)engine_size, METH_NOARGS, "Positions held in the transposition table."},
     {"nodes", (PyCFunction)engine_nodes, METH_NOARGS, "Nodes visited since the table was made or cleared."},
+    {"stats", (PyCFunction)engine_stats, METH_NOARGS, "The search's counters since the table was made or cleared."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -563,6 +649,16 @@ PyMODINIT_FUNC PyInit__solver(void) {
     Py_DECREF(capsule);  /* the module keeps the capsule and its static table alive */
     kernel = kernel_api_checked(api, "tarock.accel._solver");
     if (!kernel) return NULL;
+#ifdef NEEDS_POPCNT
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "tarock.accel._solver needs a CPU with POPCNT");
+        return NULL;
+    }
+#endif
+#ifdef HAVE_BMI2_PATH
+    if (__builtin_cpu_supports("bmi2")) pack_keys = pack_keys_bmi2;
+#endif
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

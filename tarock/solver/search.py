@@ -678,6 +678,24 @@ def node_count() -> int:
     return sum(int(e.core.nodes()) for e in _ENGINES.values() if e.core is not None)
 
 
+def search_stats() -> Counter[str]:
+    """The compiled core's counters summed over the kept contexts (``stats()`` in ``tarock/accel/_solver.c``):
+    trick boundaries and how they ended (bounds, the last trick, the table), cut-off nodes and those cut off
+    by their first move, nodes that tried every move and how many, and per number of cards in the leader's
+    hand the boundaries visited (``visits_at_<k>``) and searched (``expanded_at_<k>``);
+    bench/bench_solver.py ``--stats`` prints them."""
+    total: Counter[str] = Counter()
+    for e in _ENGINES.values():
+        if e.core is None:
+            continue
+        for name, count in e.core.stats().items():
+            if isinstance(count, list):
+                total.update({f"{name}_{k}": c for k, c in enumerate(count) if c})
+            else:
+                total[name] += count
+    return total
+
+
 def _context(position: Position, goal: str) -> _Context:
     side_mask = 0
     for seat in position.declarer_side:

@@ -24,7 +24,8 @@ from tarock.formats.codec import deal_from_obj
 from tarock.sim.randomplay import random_record
 from tarock.solver.analyse import analyse_deal
 from tarock.solver.position import position_before
-from tarock.solver.search import POINTS, clear_cache, solve, value
+from tarock.cards import SKIS, mask_of
+from tarock.solver.search import POINTS, Position, clear_cache, node_count, search_stats, solve, value
 from tests.solver.test_solver import CASES, brute, expected, random_ending
 
 pytestmark = pytest.mark.skipif(accel.SOLVER is None, reason="the compiled solver core was not built")
@@ -121,3 +122,41 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
         with accel.reference():
             clear_cache()
             assert value(pos) == fast, (n, index)
+
+
+def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
+    """One card a hand in Valat: the only question is whether the declarer takes this trick, one
+    null-window probe (docs/solver.md: boolean goals are one search in {-1, 0}) that ends at the root, a trick
+    boundary with one card a hand, counted without a search: one node, one boundary, ended as the last trick,
+    no table entry.  Seat 0 leads the Škis (T22), the highest card, and is the declarer: it takes the trick,
+    so the valat holds."""
+    hands = (mask_of([SKIS]), mask_of([30]), mask_of([31]), mask_of([32]))
+    clear_cache()
+    assert value(Position(hands, 0, "valat", frozenset({0}))) == 0
+    stats = search_stats()
+    counted = (node_count(), stats["boundary"], stats["last_trick"], stats["tt_probe"], stats["stores"])
+    assert counted == (1, 1, 1, 0, 0)
+
+
+@pytest.mark.parametrize("n,contract", [(4, "dva"), (3, "tri"), (4, "berac")])
+def test_search_counters_add_up(n: int, contract: str) -> None:
+    """The core's counters (``search_stats``) partition what the search did, by their definitions in
+    tarock/accel/_solver.c: every trick boundary visited ends by the points still live, by sure points, as the
+    last trick, or probes the table; a probe the table does not settle is searched and stored once; the
+    boundaries by cards in hand add up to the boundaries and to the searched ones; a node cut off by its first
+    move is a cut-off node; every boundary is a node."""
+    rng = random.Random(f"stats-{n}-{contract}")
+    clear_cache()
+    for _ in range(3):
+        value(random_ending(rng, n, 4, contract))
+    s = search_stats()
+    assert s["boundary"] > 0
+    assert s["boundary"] == s["cut_rem"] + s["cut_sure"] + s["last_trick"] + s["tt_probe"]
+    assert s["tt_cut"] <= s["tt_found"] <= s["tt_probe"]
+    assert s["stores"] == s["tt_probe"] - s["tt_cut"]
+    assert sum(s[f"visits_at_{k}"] for k in range(1, 19)) == s["boundary"]
+    assert sum(s[f"expanded_at_{k}"] for k in range(1, 19)) == s["stores"]
+    assert s["cut_first"] <= s["cut_nodes"]
+    assert node_count() >= s["boundary"]
+    if contract == "berac":  # no points goal: neither points bound applies
+        assert s["cut_rem"] == s["cut_sure"] == 0
