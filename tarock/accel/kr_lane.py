@@ -29,17 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from tarock import accel
-from tarock.accel import kr_scorer
+from tarock.accel import bidding_memo, kr_scorer
 from tarock.accel.declared import accepts
 from tarock.accel.projection import koenigrufen_lane_plan
 from tarock.cards import FULL_DECK, KINGS_MASK, mask_of
 from tarock.deal import Deal
 from tarock.options import KoenigrufenOptions
 from tarock.replay_state import Replay, Table
-from tarock.rules.bidding import BiddingOutcome
 from tarock.rules.koenigrufen.contracts import (
     CARDS_PER_HAND,
     CONTRACTS,
@@ -78,7 +77,6 @@ _BIRD_GAME = "besserrufer"
 announcements are checked even when there are none."""
 
 _PLANS: dict[tuple[str, int], tuple[KoenigrufenOptions, Plan | None]] = {}
-_BIDDING: dict[tuple[Any, ...], tuple[KoenigrufenOptions, BiddingOutcome]] = {}
 _LIMIT = 4096
 
 
@@ -102,25 +100,6 @@ def plan_for(name: str, options: KoenigrufenOptions, kernel: ModuleType) -> Plan
         _PLANS.clear()
     _PLANS[key] = (options, plan)
     return plan
-
-
-def _bids_agree(bids: tuple[tuple[int, str], ...], players: tuple[str, ...], contract: Contract,
-                declarers: tuple[int, ...], options: KoenigrufenOptions) -> bool:
-    """Whether the bids (seat, bid) are legal and end in ``contract`` played by ``declarers``: the reference's
-    ``check_bidding``, remembered by the bids, the table's size and the options' identity (the names reach
-    only the errors' sentences, of which this asks only whether there are any)."""
-    key = (bids, len(players), id(options))
-    known = _BIDDING.get(key)
-    if known is not None and known[0] is options:
-        outcome = known[1]
-    else:
-        outcome = check_bidding(list(bids), len(players), options, players)
-        if len(_BIDDING) >= _LIMIT:
-            _BIDDING.clear()
-        _BIDDING[key] = (options, outcome)
-    if outcome.errors or outcome.contract != contract.name:
-        return False
-    return not contract.has_declarer or outcome.declarers == declarers
 
 
 def _declarers(given: str | tuple[str, ...] | None, players: tuple[str, ...],
@@ -197,7 +176,7 @@ def score_played(contract_name: str, options: KoenigrufenOptions, players: tuple
     if not plan.playable or (len(declarers) > 1 and not plan.several) \
             or bool(declarers) != contract.has_declarer:
         return None
-    if bids is not None and not _bids_agree(bids, players, contract, declarers, options):
+    if bids is not None and not bidding_memo.bids_agree(check_bidding, bids, players, contract, declarers, options):
         return None
     declarer = declarers[0] if declarers else None
     if contract.calls_king:

@@ -20,9 +20,9 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from tarock import accel
+from tarock.accel import bidding_memo
 from tarock.accel.declared import accepts_replay
 from tarock.accel.projection import FactsAt, KlopFactsAt
-from tarock.rules.bidding import BiddingOutcome
 from tarock.deal import Deal
 from tarock.facts import DealFacts, Side
 from tarock.options import SlovenianOptions
@@ -37,10 +37,6 @@ from tarock.rules.slovenian.contracts import (
 )
 from tarock.rules.slovenian.replay import announcements, leader
 
-_BIDDING: dict[tuple[Any, ...], tuple[SlovenianOptions, BiddingOutcome]] = {}
-"""Bidding outcomes by (bids by seat, table size, the options' identity), with the options: a club's auctions
-recur endlessly, whoever sits where."""
-_BIDDING_LIMIT = 1 << 16
 
 
 def replay_slovenian(deal: Deal, options: SlovenianOptions, kernel: ModuleType) -> Replay | None:
@@ -204,19 +200,6 @@ def bids_agree(bids: tuple[tuple[int, str], ...], players: tuple[str, ...], cont
                declarers: tuple[int, ...], options: SlovenianOptions) -> bool:
     """``bidding_agrees`` of a bidding by seat, (seat, bid) in the order spoken: the simulator holds its bids
     so (``tarock.sim.lane_score``)."""
-    # by seat, not by name: the names reach only the errors' sentences, of which this asks only whether there
-    # are any; and the options by identity (hashing one hashes every field)
-    key = (bids, len(players), id(options))
-    known = _BIDDING.get(key)
-    if known is not None and known[0] is options:
-        outcome = known[1]
-    else:
-        outcome = check_bidding(list(bids), len(players), options, players)
-        if len(_BIDDING) >= _BIDDING_LIMIT:
-            _BIDDING.clear()
-        _BIDDING[key] = (options, outcome)  # the options kept alive with it: their id stays theirs
-    if outcome.errors or outcome.contract != contract.name:
-        return False
-    return not contract.has_declarer or outcome.declarers == declarers
+    return bidding_memo.bids_agree(check_bidding, bids, players, contract, declarers, options)
 
 

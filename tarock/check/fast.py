@@ -191,16 +191,9 @@ class FastCheck:
         if r.announcements:  # valid announcements are the Python engine's to say: the usual path
             return None
         players = plain.players
-        raw = r.options
-        if raw is None:
-            options = self.default
-        else:
-            resolved = self._options.get(repr(raw), _UNKNOWN)
-            if resolved is _UNKNOWN:
-                resolved = self._resolve(raw)
-            if resolved is None:
-                return None
-            options = resolved
+        options = self._options_of(r.options)
+        if options is None:
+            return None
         key = (r.contract, len(players), id(options))
         spec = self._specs.get(key, _UNKNOWN)
         if spec is _UNKNOWN or (spec is not None and spec.options is not options):
@@ -302,14 +295,9 @@ class FastCheck:
     def _line_spec(self, contract: str, n: int, raw: dict[str, Any] | None) -> tuple[Any, ...] | None:
         """``check_json``'s spec of a contract, number of players and a record's options (canonical: sorted by
         key, None for none), laid out by ``SPEC_FIELDS``; None when the fast path does not take them."""
-        if raw is None:
-            options: SlovenianOptions | None = self.default
-        elif not PLAIN_PARTS.plain_options(raw):  # options the reader does not take
+        if raw is not None and not PLAIN_PARTS.plain_options(raw):  # options the reader does not take
             return None
-        else:
-            options = self._options.get(repr(raw), _UNKNOWN)
-            if options is _UNKNOWN:
-                options = self._resolve(raw)
+        options = self._options_of(raw)
         if options is None:
             return None
         spec = self._spec((contract, n, id(options)), options)
@@ -329,6 +317,14 @@ class FastCheck:
         contract: Contract = spec[fields.index("contract")]
         declarers = (players.index(declarer),) if contract.has_declarer and declarer is not None else ()
         return bidding_agrees(bidding, players, contract, declarers, spec[fields.index("options")])
+
+    def _options_of(self, raw: dict[str, Any] | None) -> SlovenianOptions | None:
+        """The options a record's ``options`` (None: none) stand for with the overrides (``_resolve``,
+        remembered), or None when they are not valid Slovenian options."""
+        if raw is None:
+            return self.default
+        options = self._options.get(repr(raw), _UNKNOWN)
+        return self._resolve(raw) if options is _UNKNOWN else options
 
     def _resolve(self, raw: dict[str, Any]) -> SlovenianOptions | None:
         """A record's options with the overrides, remembered by the options' repr (which tells a text, a
