@@ -142,9 +142,9 @@ def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
 def test_search_counters_add_up(n: int, contract: str) -> None:
     """The core's counters (``search_stats``) partition what the search did, by their definitions in
     tarock/accel/_solver.c: every trick boundary visited ends by the points still live, by sure points, as the
-    last trick, or probes the table; a probe the table does not settle is searched and stored once; the
-    boundaries by cards in hand add up to the boundaries and to the searched ones; a node cut off by its first
-    move is a cut-off node; every boundary is a node."""
+    last trick, or probes the table; a probe the table does not settle is settled by payoff-similarity or searched
+    and stored once; the boundaries by cards in hand add up to the boundaries and to the searched ones; a node
+    cut off by its first move is a cut-off node; every boundary is a node."""
     rng = random.Random(f"stats-{n}-{contract}")
     clear_cache()
     for _ in range(3):
@@ -153,10 +153,12 @@ def test_search_counters_add_up(n: int, contract: str) -> None:
     assert s["boundary"] > 0
     assert s["boundary"] == s["cut_rem"] + s["cut_sure"] + s["last_trick"] + s["tt_probe"]
     assert s["tt_cut"] <= s["tt_found"] <= s["tt_probe"]
-    assert s["stores"] == s["tt_probe"] - s["tt_cut"]
+    # a probe the table does not settle asks the payoff-similarity table, which may settle it instead
+    assert s["sim_cut"] <= s["sim_found"] <= s["tt_probe"] - s["tt_cut"]
+    assert s["stores"] == s["tt_probe"] - s["tt_cut"] - s["sim_cut"]
     assert sum(s[f"visits_at_{k}"] for k in range(1, 19)) == s["boundary"]
     assert sum(s[f"expanded_at_{k}"] for k in range(1, 19)) == s["stores"]
     assert s["cut_first"] <= s["cut_nodes"]
     assert node_count() >= s["boundary"]
-    if contract == "berac":  # no points goal: neither points bound applies
-        assert s["cut_rem"] == s["cut_sure"] == 0
+    if contract == "berac":  # no points goal: neither points bound applies, nor payoff-similarity
+        assert s["cut_rem"] == s["cut_sure"] == s["sim_found"] == 0
