@@ -223,6 +223,8 @@ static Entry *slot(Engine *e, const uint64_t *key, int leader) {
 /* Double the table, every entry moved to its new bucket, rather than give up a position while it is below its
  * largest size: a search of a few tricks never pays for the pages of a whole deal's table.  Whether it grew
  * (out of memory, it stays as it is). */
+static void sim_grow(Engine *e);
+
 static int grow(Engine *e) {
     size_t size = (size_t)(e->tt_mask + 1);
     Entry *old = e->tt, *tt = PyMem_Calloc(2 * size, sizeof(Entry));
@@ -230,6 +232,7 @@ static int grow(Engine *e) {
     e->tt = tt;
     e->tt_mask = 2 * size - 1;
     e->used = 0;
+    if (e->sim && e->sim_mask < e->tt_mask / 2) sim_grow(e);
     for (size_t i = 0; i < size; i++) {
         if (!old[i].used) continue;
         Entry *x = slot(e, old[i].hands, old[i].leader);
@@ -268,14 +271,45 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     victim->used = 1;
 }
 
+/* Where a position goes in the payoff-similarity table (buckets of four, by the coarse key's hash): its own
+ * entry, else a free one, else the one with the fewest cards left (the cheapest to search again). */
+static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, int n, const uint64_t *ckey, int leader, uint64_t live,
+                          uint64_t h) {
+    SimEntry *victim = NULL;
+    for (int i = 0; i < 4; i++) {
+        SimEntry *y = &sim[(h & mask & ~3ULL) + (uint64_t)i];
+        if (!y->used) { if (!victim || victim->used) victim = y; continue; }
+        if (y->leader == leader && y->live == live && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)n)) return y;
+        if (!victim || (victim->used && __builtin_popcountll(y->live) < __builtin_popcountll(victim->live)))
+            victim = y;
+    }
+    return victim;
+}
+
+/* Double the payoff-similarity table along with the main one (``grow``), every entry moved to its new bucket;
+ * out of memory it stays as it is. */
+static void sim_grow(Engine *e) {
+    size_t size = (size_t)(e->sim_mask + 1);
+    SimEntry *old = e->sim, *sim = PyMem_Calloc(2 * size, sizeof(SimEntry));
+    if (!sim) return;
+    for (size_t i = 0; i < size; i++) {
+        if (!old[i].used) continue;
+        *sim_slot(sim, 2 * size - 1, e->n, old[i].hands, old[i].leader, old[i].live,
+                  hash_of(e, old[i].hands, old[i].leader)) = old[i];
+    }
+    e->sim = sim;
+    e->sim_mask = 2 * size - 1;
+    PyMem_Free(old);
+}
+
 /* What a search in (alpha, beta) proved, in the payoff-similarity table: merged with the entry of the same
- * position, else in place of whatever its slot held. */
+ * position. */
 static void sim_store(Engine *e, const uint64_t *ckey, int leader, uint64_t live, int value, int alpha, int beta) {
     int low, high;
     if (alpha < value && value < beta) low = high = value;
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
-    SimEntry *y = &e->sim[hash_of(e, ckey, leader) & e->sim_mask];
+    SimEntry *y = sim_slot(e->sim, e->sim_mask, e->n, ckey, leader, live, hash_of(e, ckey, leader));
     if (y->used && y->leader == leader && y->live == live
         && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n)) {
         if (y->low > low) low = y->low;
@@ -287,6 +321,24 @@ static void sim_store(Engine *e, const uint64_t *ckey, int leader, uint64_t live
     y->low = low;
     y->high = high;
     y->used = 1;
+}
+
+/* The bounds the payoff-similarity table gives a position (coarse key ``ckey``, live cards ``live``): over the
+ * entries of its coarse key, the highest stored lower bound less what the places may lose and the lowest upper
+ * bound plus what they may gain (``similarity_gap``).  Whether any entry was found. */
+static int sim_bounds(const Engine *e, const uint64_t *ckey, int leader, uint64_t live, uint64_t h, int *low,
+                      int *high) {
+    int found = 0;
+    for (int i = 0; i < 4; i++) {
+        const SimEntry *y = &e->sim[(h & e->sim_mask & ~3ULL) + (uint64_t)i];
+        if (!y->used || y->leader != leader || memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n)) continue;
+        int down, up;
+        similarity_gap(e, live, y->live, &down, &up);
+        if (y->low + down > *low) *low = y->low + down;
+        if (y->high + up < *high) *high = y->high + up;
+        found = 1;
+    }
+    return found;
 }
 
 /* search.py's ``_distinct``: ``ok`` less each card whose next higher live card is in ``ok`` and of its class. */
@@ -451,15 +503,13 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             if (x->high < beta) beta = x->high;
             lead = x->best;
         }
-        if (e->sim) {  /* payoff-similarity: a searched position of the same coarse key bounds this one */
+        if (e->sim) {  /* payoff-similarity: searched positions of the same coarse key bound this one */
             coarse_keys(e, live, ckey);
-            SimEntry *y = &e->sim[hash_of(e, ckey, seat) & e->sim_mask];
-            if (y->used && y->leader == seat && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)n)) {
-                int down, up;
+            int low = -INF, high = INF;
+            if (sim_bounds(e, ckey, seat, live, hash_of(e, ckey, seat), &low, &high)) {
                 e->stat[ST_SIM_FOUND]++;
-                similarity_gap(e, live, y->live, &down, &up);
-                if (y->low + down >= beta) { e->stat[ST_SIM_CUT]++; return y->low + down; }
-                if (y->high + up <= alpha) { e->stat[ST_SIM_CUT]++; return y->high + up; }
+                if (low >= beta) { e->stat[ST_SIM_CUT]++; return low; }
+                if (high <= alpha) { e->stat[ST_SIM_CUT]++; return high; }
             }
         }
         kase = CASE_LEAD;
@@ -641,7 +691,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
         e->suit_block[e->nsuits++] = ((1ULL << MOND) - 1) & ~(1ULL << PAGAT_CARD);
         for (int s = 0; s < 4; s++) e->suit_block[e->nsuits++] = (0xFFULL << (22 + 8 * s)) & ~e->bonus_bit;
         for (int b = 0; b < e->nsuits; b++) e->suit_runs |= e->suit_block[b];
-        size_t sim_size = (size_t)1 << (tt_bits - 2);
+        size_t sim_size = (size_t)1 << (start_bits - 1);  /* half the main table's entries, grown with it */
         e->sim = PyMem_Calloc(sim_size, sizeof(SimEntry));
         if (!e->sim) { PyErr_NoMemory(); return -1; }
         e->sim_mask = sim_size - 1;
