@@ -143,7 +143,8 @@ def report_stats(results: list[Timing | None]) -> None:
           f" {total['cut_sure'] / boundary:.1%} by sure points,"
           f" {total['last_trick'] / boundary:.1%} last tricks,"
           f" {total['tt_probe'] / boundary:.1%} probed the table ({total['tt_found'] / probes:.1%} found,"
-          f" {total['tt_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
+          f" {total['tt_cut'] / probes:.1%} settled, payoff-similarity {total['sim_found'] / probes:.1%} found,"
+          f" {total['sim_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
           f" cutoffs by the first move {total['cut_first'] / cuts:.1%}; nodes that tried every card"
           f" tried {total['all_moves'] / alls:.2f}")
     searched = [(k, total.get(f"expanded_at_{k}", 0)) for k in range(18, 0, -1)]
