@@ -124,6 +124,27 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
             assert value(pos) == fast, (n, index)
 
 
+def test_payoff_similarity_settles_positions_and_keeps_the_values() -> None:
+    """The payoff-similarity table (tarock/accel/_solver.c, ``similar``) bounds a position by a searched one of
+    the same coarse key, the cards of a suit in rank order, less or plus the points that differ place by place.
+    On the last five tricks of generated deals (4 players, from trick 8; 3 players, from trick 12) it settles
+    positions -- so the bound is exercised -- and every value is still the reference's, which has no such
+    table."""
+    settled = 0
+    for n, from_trick in ((4, 8), (3, 12)):
+        contracts = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena") if n == 4 else ("tri", "dva", "ena")
+        for index in range(12):
+            rng = random.Random(f"similar-{n}-{index}")
+            pos = position_before(replay(deal_from_obj(random_record(rng, n, rng.choice(contracts)))), from_trick)
+            clear_cache()
+            fast = value(pos)
+            settled += search_stats()["sim_cut"]
+            with accel.reference():
+                clear_cache()
+                assert value(pos) == fast, (n, index)
+    assert settled > 0
+
+
 def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
     """One card a hand in Valat: the only question is whether the declarer takes this trick, one
     null-window probe (docs/solver.md: boolean goals are one search in {-1, 0}) that ends at the root, a trick
