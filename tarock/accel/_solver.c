@@ -14,7 +14,9 @@
  * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
  * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
  * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
- * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits; the
+ * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits, and by
+ * payoff-similarity (a second table filed by a coarser key: a searched position bounds every position whose
+ * cards of each suit lie the same way in rank order, less or plus the points that differ place by place); the
  * last trick counted without a search.  ``stats()`` counts where the search ends (docs/solver.md, "The compiled
  * core").
  */
