@@ -59,7 +59,7 @@ typedef struct {
     int8_t leader, best, cards, used;
 } Entry;
 
-/* The payoff-similarity table's entry (``similar``): a searched position filed by its coarse key -- every plain
+/* The payoff-similarity table's entry (``sim_store``): a searched position filed by its coarse key -- every plain
  * suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points -- with
  * the live cards that make it exact and the bounds proved on its thirds to come. */
 typedef struct {
@@ -133,7 +133,7 @@ __attribute__((target("bmi2,popcnt"))) static void pack_keys_bmi2(const Engine *
 
 static void (*pack_keys)(const Engine *, uint64_t, uint64_t *) = pack_keys_portable;
 
-/* The coarse key of payoff-similarity (``similar``): each hand's cards of the coarse blocks (``suit_block``) packed
+/* The coarse key of payoff-similarity (``sim_bounds``): each hand's cards of the coarse blocks (``suit_block``) packed
  * to the bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse
  * key and leader differ only in which cards of a block are still live, and the rules see only a card's suit and
  * rank order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their

@@ -125,7 +125,7 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
 
 
 def test_payoff_similarity_settles_positions_and_keeps_the_values() -> None:
-    """The payoff-similarity table (tarock/accel/_solver.c, ``similar``) bounds a position by a searched one of
+    """The payoff-similarity table (tarock/accel/_solver.c, ``sim_bounds``) bounds a position by a searched one of
     the same coarse key, the cards of a suit in rank order, less or plus the points that differ place by place.
     On the last five tricks of generated deals (4 players, from trick 8; 3 players, from trick 12) it settles
     positions -- so the bound is exercised -- and every value is still the reference's, which has no such
