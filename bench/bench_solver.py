@@ -17,7 +17,7 @@ The search runs on the compiled core when it is built (``tarock/accel/_solver.c`
 pure-Python reference instead (``tarock.accel.reference``), today's solver before the core existed.  The
 issue's targets (issue 20, whole deals): solve median ≤ 0.05 s, max ≤ 2 s; analyse median ≤ 0.5 s, max ≤ 10 s.
 ``TODAY`` below holds the reference's figures measured on whole deals when the core was written, ``BEFORE``
-the compiled core's before issue 20's third round (docs/solver.md, "Speed"); tests never assert times.
+the compiled core's before issue 20's fourth round (docs/solver.md, "Speed"); tests never assert times.
 ``--stats`` adds, per mode, the core's counters summed over the deals that finished
 (``search.search_stats``): how the trick boundaries ended (bounds, table, searched), the first-move cutoff
 rate, the branching of nodes that tried every card, and the boundaries searched per cards left in the
@@ -45,11 +45,11 @@ TODAY = {
 """The pure-Python solver's whole-deal figures before the compiled core (``--reference`` measures them again)."""
 
 BEFORE = {
-    4: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, solve median "
-       ">= 6.5 s, 7 of 20 deals stopped at 10 s; from trick 4, solve 0.000 / 0.031 / 1.42, analyse "
-       "0.003 / 0.057 / 1.25 (min / median / max)",
-    3: "compiled core, second version (2026-12-01, CPU s, shared machine): from trick 1, 6 of 6 deals "
-       "stopped at 10 s; from trick 8, solve 0.000 / 0.004 / 0.073, analyse 0.004 / 0.008 / 0.118",
+    4: "compiled core, third version (2026-12-01, CPU s, shared machine): from trick 1, solve median "
+       ">= 6.1 s, 7 of 20 deals stopped at 10 s; from trick 4, solve 0.000 / 0.028 / 1.07, analyse "
+       "0.004 / 0.059 / 1.30 (min / median / max)",
+    3: "compiled core, third version (2026-12-01, CPU s, shared machine): from trick 1, 6 of 6 deals "
+       "stopped at 10 s; from trick 8, solve 0.000 / 0.005 / 0.049, analyse 0.002 / 0.011 / 0.075",
 }
 """The compiled core's figures before this version (CPU seconds): measure them again by checking it out."""
 
@@ -143,7 +143,8 @@ def report_stats(results: list[Timing | None]) -> None:
           f" {total['cut_sure'] / boundary:.1%} by sure points,"
           f" {total['last_trick'] / boundary:.1%} last tricks,"
           f" {total['tt_probe'] / boundary:.1%} probed the table ({total['tt_found'] / probes:.1%} found,"
-          f" {total['tt_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
+          f" {total['tt_cut'] / probes:.1%} settled, payoff-similarity {total['sim_found'] / probes:.1%} found,"
+          f" {total['sim_cut'] / probes:.1%} settled), {total['stores']:,} searched;"
           f" cutoffs by the first move {total['cut_first'] / cuts:.1%}; nodes that tried every card"
           f" tried {total['all_moves'] / alls:.2f}")
     searched = [(k, total.get(f"expanded_at_{k}", 0)) for k in range(18, 0, -1)]

@@ -14,7 +14,9 @@
  * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
  * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
  * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
- * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits; the
+ * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits, and by
+ * payoff-similarity (a second table filed by a coarser key: a searched position bounds every position whose
+ * cards of each suit lie the same way in rank order, less or plus the points that differ place by place); the
  * last trick counted without a search.  ``stats()`` counts where the search ends (docs/solver.md, "The compiled
  * core").
  */
@@ -41,10 +43,10 @@ enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
 /* What ``stats()`` counts (docs/solver.md, "Speed"): where the search ends at a trick boundary, how its table
  * answers, and how soon a node cuts off. */
 enum { ST_BOUNDARY, ST_CUT_REM, ST_CUT_SURE, ST_LAST_TRICK, ST_TT_PROBE, ST_TT_FOUND, ST_TT_CUT, ST_CUT_NODES,
-       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, N_STATS };
+       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, ST_SIM_FOUND, ST_SIM_CUT, N_STATS };
 static const char *const STAT_NAMES[N_STATS] = {
     "boundary", "cut_rem", "cut_sure", "last_trick", "tt_probe", "tt_found", "tt_cut", "cut_nodes", "cut_first",
-    "all_nodes", "all_moves", "stores", "evictions"};
+    "all_nodes", "all_moves", "stores", "evictions", "sim_found", "sim_cut"};
 #define INF (1 << 30)
 #define PAGAT_CARD 0
 #define MOND 20
@@ -56,6 +58,15 @@ typedef struct {
     int32_t low, high;
     int8_t leader, best, cards, used;
 } Entry;
+
+/* The payoff-similarity table's entry (``sim_store``): a searched position filed by its coarse key -- every plain
+ * suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points -- with
+ * the live cards that make it exact and the bounds proved on its thirds to come. */
+typedef struct {
+    uint64_t hands[MAX_SEATS], live;
+    int32_t low, high;
+    int8_t leader, used;
+} SimEntry;
 
 typedef struct {
     PyObject_HEAD
@@ -70,6 +81,10 @@ typedef struct {
     uint64_t block_mask[N_CARDS], runs;
     Entry *tt;
     uint64_t tt_mask, tt_max;
+    int nsuits;
+    uint64_t suit_block[5], suit_runs;  /* the coarse key's blocks: whole plain suits (less the bonus card), II..XX */
+    SimEntry *sim;
+    uint64_t sim_mask;
     Py_ssize_t used;
     uint64_t hands[MAX_SEATS];
     int tcards[MAX_SEATS];
@@ -118,6 +133,59 @@ __attribute__((target("bmi2,popcnt"))) static void pack_keys_bmi2(const Engine *
 
 static void (*pack_keys)(const Engine *, uint64_t, uint64_t *) = pack_keys_portable;
 
+/* The coarse key of payoff-similarity (``sim_bounds``): each hand's cards of the coarse blocks (``suit_block``) packed
+ * to the bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse
+ * key and leader differ only in which cards of a block are still live, and the rules see only a card's suit and
+ * rank order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their
+ * games are the same tree with the k-th live card of each block in the same place.  With BMI2 as ``pack_keys``. */
+static void coarse_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
+    for (int i = 0; i < e->n; i++) {
+        uint64_t hand = e->hands[i], out = hand & ~e->suit_runs;
+        for (int b = 0; b < e->nsuits; b++) {
+            uint64_t lb = live & e->suit_block[b], slots = e->suit_block[b];
+            while (lb) {
+                uint64_t low = lb & (~lb + 1), target = slots & (~slots + 1);
+                lb ^= low;
+                slots ^= target;
+                if (hand & low) out |= target;
+            }
+        }
+        key[i] = out;
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("bmi2,popcnt"))) static void coarse_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
+    uint64_t from = live & e->suit_runs, to = 0;
+    for (int b = 0; b < e->nsuits; b++)
+        to |= _pdep_u64((1ULL << __builtin_popcountll(from & e->suit_block[b])) - 1, e->suit_block[b]);
+    for (int i = 0; i < e->n; i++)
+        key[i] = (e->hands[i] & ~e->suit_runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+}
+#endif
+
+static void (*coarse_keys)(const Engine *, uint64_t, uint64_t *) = coarse_keys_portable;
+
+/* How far the declarer side's thirds to come may differ between two positions of one coarse key, live cards
+ * ``now`` and ``then``: the same tree, the k-th live card of each block in the same place, so along any line of
+ * play the side takes the same places, and each place it takes adds ``thirds[now's card] - thirds[then's]``.
+ * ``*down`` sums the negative differences, ``*up`` the positive: value(now) - value(then) lies between them. */
+static void similarity_gap(const Engine *e, uint64_t now, uint64_t then, int *down, int *up) {
+    int lo = 0, hi = 0;
+    for (int b = 0; b < e->nsuits; b++) {
+        uint64_t a = now & e->suit_block[b], c = then & e->suit_block[b];
+        if (a == c) continue;
+        while (a) {
+            int d = e->thirds[lowest(a)] - e->thirds[lowest(c)];
+            a &= a - 1;
+            c &= c - 1;
+            if (d < 0) lo += d; else hi += d;
+        }
+    }
+    *down = lo;
+    *up = hi;
+}
+
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
     return x;
@@ -157,6 +225,8 @@ static Entry *slot(Engine *e, const uint64_t *key, int leader) {
 /* Double the table, every entry moved to its new bucket, rather than give up a position while it is below its
  * largest size: a search of a few tricks never pays for the pages of a whole deal's table.  Whether it grew
  * (out of memory, it stays as it is). */
+static void sim_grow(Engine *e);
+
 static int grow(Engine *e) {
     size_t size = (size_t)(e->tt_mask + 1);
     Entry *old = e->tt, *tt = PyMem_Calloc(2 * size, sizeof(Entry));
@@ -164,6 +234,7 @@ static int grow(Engine *e) {
     e->tt = tt;
     e->tt_mask = 2 * size - 1;
     e->used = 0;
+    if (e->sim && e->sim_mask < e->tt_mask / 2) sim_grow(e);
     for (size_t i = 0; i < size; i++) {
         if (!old[i].used) continue;
         Entry *x = slot(e, old[i].hands, old[i].leader);
@@ -200,6 +271,76 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     victim->best = (int8_t)best;
     victim->cards = (int8_t)cards;
     victim->used = 1;
+}
+
+/* Where a position goes in the payoff-similarity table (buckets of four, by the coarse key's hash): its own
+ * entry, else a free one, else the one with the fewest cards left (the cheapest to search again). */
+static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, int n, const uint64_t *ckey, int leader, uint64_t live,
+                          uint64_t h) {
+    SimEntry *victim = NULL;
+    for (int i = 0; i < 4; i++) {
+        SimEntry *y = &sim[(h & mask & ~3ULL) + (uint64_t)i];
+        if (!y->used) { if (!victim || victim->used) victim = y; continue; }
+        if (y->leader == leader && y->live == live && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)n)) return y;
+        if (!victim || (victim->used && __builtin_popcountll(y->live) < __builtin_popcountll(victim->live)))
+            victim = y;
+    }
+    return victim;
+}
+
+/* Double the payoff-similarity table along with the main one (``grow``), every entry moved to its new bucket;
+ * out of memory it stays as it is. */
+static void sim_grow(Engine *e) {
+    size_t size = (size_t)(e->sim_mask + 1);
+    SimEntry *old = e->sim, *sim = PyMem_Calloc(2 * size, sizeof(SimEntry));
+    if (!sim) return;
+    for (size_t i = 0; i < size; i++) {
+        if (!old[i].used) continue;
+        *sim_slot(sim, 2 * size - 1, e->n, old[i].hands, old[i].leader, old[i].live,
+                  hash_of(e, old[i].hands, old[i].leader)) = old[i];
+    }
+    e->sim = sim;
+    e->sim_mask = 2 * size - 1;
+    PyMem_Free(old);
+}
+
+/* What a search in (alpha, beta) proved, in the payoff-similarity table: merged with the entry of the same
+ * position. */
+static void sim_store(Engine *e, const uint64_t *ckey, int leader, uint64_t live, int value, int alpha, int beta) {
+    int low, high;
+    if (alpha < value && value < beta) low = high = value;
+    else if (value <= alpha) { low = -INF; high = value; }
+    else { low = value; high = INF; }
+    SimEntry *y = sim_slot(e->sim, e->sim_mask, e->n, ckey, leader, live, hash_of(e, ckey, leader));
+    if (y->used && y->leader == leader && y->live == live
+        && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n)) {
+        if (y->low > low) low = y->low;
+        if (y->high < high) high = y->high;
+    }
+    memcpy(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n);
+    y->live = live;
+    y->leader = (int8_t)leader;
+    y->low = low;
+    y->high = high;
+    y->used = 1;
+}
+
+/* The bounds the payoff-similarity table gives a position (coarse key ``ckey``, live cards ``live``): over the
+ * entries of its coarse key, the highest stored lower bound less what the places may lose and the lowest upper
+ * bound plus what they may gain (``similarity_gap``).  Whether any entry was found. */
+static int sim_bounds(const Engine *e, const uint64_t *ckey, int leader, uint64_t live, uint64_t h, int *low,
+                      int *high) {
+    int found = 0;
+    for (int i = 0; i < 4; i++) {
+        const SimEntry *y = &e->sim[(h & e->sim_mask & ~3ULL) + (uint64_t)i];
+        if (!y->used || y->leader != leader || memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n)) continue;
+        int down, up;
+        similarity_gap(e, live, y->live, &down, &up);
+        if (y->low + down > *low) *low = y->low + down;
+        if (y->high + up < *high) *high = y->high + up;
+        found = 1;
+    }
+    return found;
 }
 
 /* search.py's ``_distinct``: ``ok`` less each card whose next higher live card is in ``ok`` and of its class. */
@@ -335,7 +476,7 @@ static int last_trick(const Engine *e, int leader) {
 static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
                  uint64_t live, int rem, int alpha, int beta) {
     const int n = e->n, points = e->goal == GOAL_POINTS;
-    uint64_t key[MAX_SEATS];
+    uint64_t key[MAX_SEATS], ckey[MAX_SEATS];
     int boundary = pos == 0, lead = -1, kase;
     e->nodes++;
     if (boundary) {
@@ -363,6 +504,15 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             if (x->low > alpha) alpha = x->low;
             if (x->high < beta) beta = x->high;
             lead = x->best;
+        }
+        if (e->sim) {  /* payoff-similarity: searched positions of the same coarse key bound this one */
+            coarse_keys(e, live, ckey);
+            int low = -INF, high = INF;
+            if (sim_bounds(e, ckey, seat, live, hash_of(e, ckey, seat), &low, &high)) {
+                e->stat[ST_SIM_FOUND]++;
+                if (low >= beta) { e->stat[ST_SIM_CUT]++; return low; }
+                if (high <= alpha) { e->stat[ST_SIM_CUT]++; return high; }
+            }
         }
         kase = CASE_LEAD;
     } else {
@@ -443,6 +593,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     else { e->stat[ST_ALL_NODES]++; e->stat[ST_ALL_MOVES] += count; }
     if (boundary) e->expanded_at[__builtin_popcountll(e->hands[seat])]++;
     if (boundary) store(e, key, seat, cards_in(e), best, a0, b0, best_card);
+    if (boundary && e->sim) sim_store(e, ckey, seat, live, best, a0, b0);
     return best;
 }
 
@@ -487,6 +638,7 @@ static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t size, const char 
 static void engine_dealloc(Engine *e) {
     Py_XDECREF(e->rules_obj);
     PyMem_Free(e->tt);
+    PyMem_Free(e->sim);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -529,6 +681,22 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
             }
             start = card;
         }
+    }
+    /* payoff-similarity's coarse blocks (points goal only: elsewhere the runs are whole suits already): the taroks
+     * II..XX (the trula's cards keep their identity: the emperor trick, the forced Pagat) and each plain suit less
+     * the bonus card (the bring-home king: its trick brings the talon home) */
+    e->nsuits = 0;
+    e->suit_runs = 0;
+    PyMem_Free(e->sim);
+    e->sim = NULL;
+    if (e->goal == GOAL_POINTS) {
+        e->suit_block[e->nsuits++] = ((1ULL << MOND) - 1) & ~(1ULL << PAGAT_CARD);
+        for (int s = 0; s < 4; s++) e->suit_block[e->nsuits++] = (0xFFULL << (22 + 8 * s)) & ~e->bonus_bit;
+        for (int b = 0; b < e->nsuits; b++) e->suit_runs |= e->suit_block[b];
+        size_t sim_size = (size_t)1 << (start_bits - 1);  /* half the main table's entries, grown with it */
+        e->sim = PyMem_Calloc(sim_size, sizeof(SimEntry));
+        if (!e->sim) { PyErr_NoMemory(); return -1; }
+        e->sim_mask = sim_size - 1;
     }
     PyMem_Free(e->tt);
     size_t size = (size_t)1 << start_bits;
@@ -580,6 +748,7 @@ static PyObject *engine_probe(Engine *e, PyObject *args) {
 
 static PyObject *engine_clear(Engine *e, PyObject *unused) {
     memset(e->tt, 0, sizeof(Entry) * (size_t)(e->tt_mask + 1));
+    if (e->sim) memset(e->sim, 0, sizeof(SimEntry) * (size_t)(e->sim_mask + 1));
     e->used = 0;
     e->nodes = 0;
     memset(e->stat, 0, sizeof e->stat);
@@ -657,7 +826,7 @@ PyMODINIT_FUNC PyInit__solver(void) {
     }
 #endif
 #ifdef HAVE_BMI2_PATH
-    if (__builtin_cpu_supports("bmi2")) pack_keys = pack_keys_bmi2;
+    if (__builtin_cpu_supports("bmi2")) { pack_keys = pack_keys_bmi2; coarse_keys = coarse_keys_bmi2; }
 #endif
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);

@@ -643,7 +643,7 @@ def _core(ctx: _Context) -> Any:
 
 
 _ENGINES: OrderedDict[tuple[_Context, bool], _Engine] = OrderedDict()
-_MAX_CONTEXTS = 4  # with the compiled core's largest tables at most 800 MB
+_MAX_CONTEXTS = 4  # with the compiled core's largest tables (and payoff-similarity's) at most 1.3 GB
 
 
 def _engine(ctx: _Context) -> _Engine:
@@ -680,7 +680,8 @@ def node_count() -> int:
 
 def search_stats() -> Counter[str]:
     """The compiled core's counters summed over the kept contexts (``stats()`` in ``tarock/accel/_solver.c``):
-    trick boundaries and how they ended (bounds, the last trick, the table), cut-off nodes and those cut off
+    trick boundaries and how they ended (bounds, the last trick, the table, payoff-similarity's table:
+    ``sim_found`` / ``sim_cut``), cut-off nodes and those cut off
     by their first move, nodes that tried every move and how many, and per number of cards in the leader's
     hand the boundaries visited (``visits_at_<k>``) and searched (``expanded_at_<k>``);
     bench/bench_solver.py ``--stats`` prints them."""

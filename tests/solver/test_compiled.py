@@ -124,6 +124,27 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
             assert value(pos) == fast, (n, index)
 
 
+def test_payoff_similarity_settles_positions_and_keeps_the_values() -> None:
+    """The payoff-similarity table (tarock/accel/_solver.c, ``sim_bounds``) bounds a position by a searched one of
+    the same coarse key, the cards of a suit in rank order, less or plus the points that differ place by place.
+    On the last five tricks of generated deals (4 players, from trick 8; 3 players, from trick 12) it settles
+    positions -- so the bound is exercised -- and every value is still the reference's, which has no such
+    table."""
+    settled = 0
+    for n, from_trick in ((4, 8), (3, 12)):
+        contracts = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena") if n == 4 else ("tri", "dva", "ena")
+        for index in range(12):
+            rng = random.Random(f"similar-{n}-{index}")
+            pos = position_before(replay(deal_from_obj(random_record(rng, n, rng.choice(contracts)))), from_trick)
+            clear_cache()
+            fast = value(pos)
+            settled += search_stats()["sim_cut"]
+            with accel.reference():
+                clear_cache()
+                assert value(pos) == fast, (n, index)
+    assert settled > 0
+
+
 def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
     """One card a hand in Valat: the only question is whether the declarer takes this trick, one
     null-window probe (docs/solver.md: boolean goals are one search in {-1, 0}) that ends at the root, a trick
@@ -142,9 +163,9 @@ def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
 def test_search_counters_add_up(n: int, contract: str) -> None:
     """The core's counters (``search_stats``) partition what the search did, by their definitions in
     tarock/accel/_solver.c: every trick boundary visited ends by the points still live, by sure points, as the
-    last trick, or probes the table; a probe the table does not settle is searched and stored once; the
-    boundaries by cards in hand add up to the boundaries and to the searched ones; a node cut off by its first
-    move is a cut-off node; every boundary is a node."""
+    last trick, or probes the table; a probe the table does not settle is settled by payoff-similarity or searched
+    and stored once; the boundaries by cards in hand add up to the boundaries and to the searched ones; a node
+    cut off by its first move is a cut-off node; every boundary is a node."""
     rng = random.Random(f"stats-{n}-{contract}")
     clear_cache()
     for _ in range(3):
@@ -153,10 +174,12 @@ def test_search_counters_add_up(n: int, contract: str) -> None:
     assert s["boundary"] > 0
     assert s["boundary"] == s["cut_rem"] + s["cut_sure"] + s["last_trick"] + s["tt_probe"]
     assert s["tt_cut"] <= s["tt_found"] <= s["tt_probe"]
-    assert s["stores"] == s["tt_probe"] - s["tt_cut"]
+    # a probe the table does not settle asks the payoff-similarity table, which may settle it instead
+    assert s["sim_cut"] <= s["sim_found"] <= s["tt_probe"] - s["tt_cut"]
+    assert s["stores"] == s["tt_probe"] - s["tt_cut"] - s["sim_cut"]
     assert sum(s[f"visits_at_{k}"] for k in range(1, 19)) == s["boundary"]
     assert sum(s[f"expanded_at_{k}"] for k in range(1, 19)) == s["stores"]
     assert s["cut_first"] <= s["cut_nodes"]
     assert node_count() >= s["boundary"]
-    if contract == "berac":  # no points goal: neither points bound applies
-        assert s["cut_rem"] == s["cut_sure"] == 0
+    if contract == "berac":  # no points goal: neither points bound applies, nor payoff-similarity
+        assert s["cut_rem"] == s["cut_sure"] == s["sim_found"] == 0
