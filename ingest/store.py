@@ -50,8 +50,9 @@ dictionary value per file, so it costs the join little; ``_DEDUP_KEY`` leaves it
 
 
 def stored_schema(schema: str | None = None) -> str:
-    """The schema of the ``STORED`` views of the views in ``schema`` (None: the main ones)."""
-    return STORED if schema is None else f"{schema}_{STORED}"
+    """The schema of the ``STORED`` views of the views in ``schema`` (None or ``main``: ``open_store``'s own;
+    another: ``attach_generation``'s, ``<schema>_stored``)."""
+    return STORED if schema in (None, "main") else f"{schema}_{STORED}"
 
 
 def _literal(text: str) -> str:
