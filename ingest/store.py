@@ -10,7 +10,9 @@ generation (those readers see: a complete group hides its members,
 one — as they were when the connection was opened; open a new connection
 (``sql`` does, every call) to see shards completed since.  The per-deal
 views hide the copies listed in ``duplicates``, so a deal stored from two
-files shows once.  A connection is cheap: only the markers are read.
+files shows once (a child view by its join with ``deals``, which gives it ``deal_id`` and ``content_hash``: the
+child files do not hold them).  The schema ``stored`` holds the child tables' key-only views (``STORED``), which the
+analysis queries join.  A connection is cheap: only the markers are read.
 
 The views present every column docs/store.md lists, also those the files hold in another form
 (``ingest.view_columns.PACKED_COLUMNS``: ``deals.record`` is unpacked by the SQL function ``tarock_record``,
@@ -40,8 +42,8 @@ _DEDUP_KEY = ("shard", "source_line")
 STORED = "stored"
 """The schema of the key-only views: ``stored.results``, ``stored.tricks`` … each child table (``DEAL_TABLES`` but
 ``deals``) as its files hold it, without ``DEAL_ONLY_KEY``, its duplicate copies hidden.  The public child views
-take ``deal_id`` and ``content_hash`` from ``deals`` by a join on the stored copy's key (``copy_key``); the analysis
-queries join these views with ``deals`` or with each other on that key themselves, and pay no join they do not
+take ``deal_id`` and ``content_hash`` from ``deals`` by a join on the stored copy's key; the analysis queries join
+these views with ``deals`` or with each other on that key themselves (``COPY_KEY``), and pay no join they do not
 need."""
 
 COPY_KEY = ("shard", "source_file", "source_line")
@@ -248,12 +250,13 @@ def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[s
     for table in sorted(TABLES, key=lambda t: (t != "duplicates", t != "deals")):
         declared = snapshot.columns.get(table)
         body = _view_body(con, table, snapshot.files[table], declared)
-        deduplicated = f"SELECT t.* FROM ({body}) t ANTI JOIN {prefix}duplicates d ON {on}" if has_duplicates else body
+        deduplicated = body if not has_duplicates else (
+            f"SELECT t.* FROM ({body}) t ANTI JOIN {prefix}duplicates d ON {on}")
         if table in DEAL_TABLES and table != "deals":
             hidden = ", ".join(_ident(c) for c in DEAL_ONLY_KEY)
             con.execute(f"CREATE OR REPLACE VIEW {stored}.{_ident(table)} AS "
                         f"SELECT * EXCLUDE ({hidden}) FROM ({deduplicated})")
-            if not _hold_deal_key(declared):  # the deal's copy: inner join, so duplicates drop out with it
+            if not _hold_deal_key(declared):  # from the kept deal: an inner join, so a hidden copy's rows drop out
                 taken = ", ".join(f"d.{_ident(c)} AS {_ident(c)}" for c in DEAL_ONLY_KEY)
                 deduplicated = f"SELECT t.* REPLACE ({taken}) FROM ({body}) t JOIN {prefix}deals d ON {on}"
         con.execute(f"CREATE OR REPLACE VIEW {prefix}{_ident(table)} AS "
