@@ -60,8 +60,9 @@ def hand_of_deal(source: Store | str | os.PathLike[str], deal_id: str, player: s
 
     store = Store.of(source)
     with store if store is not source else nullcontext(store):
-        rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM hands h JOIN deals d ON "
-                           "d.content_hash = h.content_hash WHERE d.deal_id = $deal AND h.player = $player LIMIT 1",
+        rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM stored.hands h JOIN deals d "
+                           "USING (shard, source_file, source_line) WHERE d.deal_id = $deal AND h.player = $player "
+                           "LIMIT 1",
                            {"deal": deal_id, "player": player}).rows()
     if not rows:
         raise ValueError(f"no dealt hand of {player!r} in deal {deal_id!r} in {store.source}")

@@ -19,9 +19,9 @@ from analysis.store import Store
 
 _DAYS = """
 SELECT d.date, count(*) AS deals, CAST(sum(r.score) AS BIGINT) AS net,
-       first(r.deal_id ORDER BY r.score DESC, r.deal_id) AS best_deal, max(r.score) AS best,
-       first(r.deal_id ORDER BY r.score, r.deal_id) AS worst_deal, min(r.score) AS worst
-FROM results r
+       first(d.deal_id ORDER BY r.score DESC, d.deal_id) AS best_deal, max(r.score) AS best,
+       first(d.deal_id ORDER BY r.score, d.deal_id) AS worst_deal, min(r.score) AS worst
+FROM stored.results r
 JOIN deals d ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
 WHERE r.player = {player} AND r.score IS NOT NULL AND d.date IS NOT NULL AND {where}
 GROUP BY d.date

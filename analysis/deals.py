@@ -2,10 +2,10 @@
 
 The search matches a deal id prefix (``starts_with``, so ``%`` and ``_`` in
 the text are plain characters), a session and the usual filters.  A deal's
-detail is looked up by id; its child rows are found by every key column of
-the stored copy (``ingest.schema.DEAL_KEY`` and the partition columns), so
-DuckDB reads one partition and skips other shards' files by their
-statistics (source file and line).
+detail is looked up by id; its child rows are found in the key-only views
+(``stored.results`` …) by every key column of the stored copy (shard, source
+file and line, and the partition columns), so DuckDB reads one partition and
+skips other shards' files by their statistics (source file and line).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import polars as pl
 from analysis.filters import NO_FILTERS, Filters, deal_where
 from analysis.sql import TRUE, Fragment, param, run
 from analysis.store import Store
-from ingest.schema import DEAL_KEY, PARTITION_COLUMNS
+from ingest.schema import DEAL_KEY, DEAL_ONLY_KEY, PARTITION_COLUMNS
 
-_KEY_COLUMNS = (*(f.name for f in DEAL_KEY), *PARTITION_COLUMNS)
+_KEY_COLUMNS = (*(f.name for f in DEAL_KEY if f.name not in DEAL_ONLY_KEY), *PARTITION_COLUMNS)
+"""The stored copy's key: what a deal's child rows are found by in the key-only views (``stored.results`` …)."""
 
 _SEARCH = """
 SELECT d.deal_id, d.date, d.session, d.seq, d.contract, d.declarer, d.status, d.n_findings
@@ -38,7 +39,7 @@ LIMIT 1
 """
 
 _CHILD = f"""
-SELECT * EXCLUDE ({', '.join(_KEY_COLUMNS)}) FROM {{table}} t WHERE {{key}} ORDER BY {{order}}
+SELECT * EXCLUDE ({', '.join(_KEY_COLUMNS)}) FROM stored.{{table}} t WHERE {{key}} ORDER BY {{order}}
 """
 
 CHILD_TABLES: dict[str, str] = {"findings": "idx", "results": "seat_no", "tricks": "trick_no"}

@@ -7,7 +7,7 @@ as named parameters (``$f_ruleset`` …): a value never becomes query text, so
 The queries use ``deal_where`` on the ``deals`` table and ``child_where``
 on the other per-deal tables (``results``, ``plays`` …).  On those the
 partition filters (ruleset, players) apply directly, so DuckDB skips whole
-partitions, and ``deals`` is consulted (a semi-join on the content hash)
+partitions, and ``deals`` is consulted (a semi-join on the stored copy's key)
 only when a filter needs one of its columns (date, player, contract): a
 join with a million deals costs more than most questions do on their own.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from analysis.sql import TRUE, Fragment
+from analysis.sql import TRUE, Fragment, copy_columns
 from tarock.rules.rulesets import NO_DECLARER
 
 PLAYER_COUNTS = (3, 4)
@@ -80,7 +80,7 @@ def child_where(filters: Filters, alias: str) -> Fragment:
     if not needs_deals(filters):
         return where
     deals = deal_where(filters, "d")
-    return where & Fragment(f"{alias}.content_hash IN (SELECT d.content_hash FROM deals d WHERE {deals.sql})",
+    return where & Fragment(f"({copy_columns(alias)}) IN (SELECT {copy_columns('d')} FROM deals d WHERE {deals.sql})",
                             deals.params)
 
 

@@ -43,7 +43,8 @@ MIN_DEALS = 30
 _QUERY = """
 SELECT ruleset, n_players, contract, {feature}, count(*) AS deals, count(*) FILTER (WHERE won) AS wins
 FROM (SELECT d.ruleset, d.n_players, d.contract, h.{feature} AS {feature}, d.won
-      FROM deals d JOIN hands h ON h.content_hash = d.content_hash AND h.declarer
+      FROM deals d JOIN stored.hands h ON h.shard = d.shard AND h.source_file = d.source_file
+          AND h.source_line = d.source_line AND h.declarer
       WHERE {where})
 GROUP BY ruleset, n_players, contract, {feature}
 ORDER BY ruleset, n_players, {order}, {feature}

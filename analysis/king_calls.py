@@ -16,56 +16,57 @@ from __future__ import annotations
 import polars as pl
 
 from analysis.filters import NO_FILTERS, Filters, child_where, deal_where
-from analysis.sql import run
+from analysis.sql import run, same_copy
 from analysis.stats import rate
 from analysis.store import Store
 from analysis.vocabulary import contract_rank
 
-_SUMMARY = """
+_SUMMARY = f"""
 WITH called AS (
-    SELECT d.contract, d.partner, d.content_hash FROM deals d WHERE {where} AND d.called_king IS NOT NULL
+    SELECT d.contract, d.partner, d.content_hash FROM deals d WHERE {{where}} AND d.called_king IS NOT NULL
 ),
 parsed AS (
-    SELECT d.content_hash, d.called_king, json_extract(d.record, ['$.talon', '$.talon_pick']) AS found
-    FROM deals d WHERE {where} AND d.called_king IS NOT NULL AND d.partner IS NULL
+    SELECT d.content_hash, d.shard, d.source_file, d.source_line, d.called_king,
+           json_extract(d.record, ['$.talon', '$.talon_pick']) AS found
+    FROM deals d WHERE {{where}} AND d.called_king IS NOT NULL AND d.partner IS NULL
 ),
 partnerless AS (
-    SELECT content_hash, called_king,
+    SELECT content_hash, shard, source_file, source_line, called_king,
            CAST(found[1] AS VARCHAR[]) AS talon, CAST(found[2] AS VARCHAR[]) AS talon_pick
     FROM parsed
 ),
 untold AS (
-    SELECT content_hash, called_king FROM partnerless
+    SELECT content_hash, shard, source_file, source_line, called_king FROM partnerless
     WHERE talon IS NULL AND NOT list_contains(coalesce(talon_pick, []), called_king)
 ),
 played AS (
-    SELECT p.content_hash FROM plays p
-    SEMI JOIN untold u ON u.content_hash = p.content_hash AND u.called_king = p.card
-    WHERE {plays_where}
+    SELECT p.shard, p.source_file, p.source_line FROM stored.plays p
+    SEMI JOIN untold u ON {same_copy('u', 'p')} AND u.called_king = p.card
+    WHERE {{plays_where}}
 ),
 in_talon AS (
     SELECT content_hash FROM partnerless WHERE list_contains(coalesce(talon, talon_pick, []), called_king)
     UNION ALL
-    SELECT content_hash FROM untold WHERE content_hash NOT IN (SELECT content_hash FROM played)
+    SELECT u.content_hash FROM untold u ANTI JOIN played p ON {same_copy('u', 'p')}
 )
 SELECT c.contract, count(*) AS deals, count(c.partner) AS with_partner,
        count(*) FILTER (WHERE c.partner IS NULL AND t.content_hash IS NULL) AS own_king,
        count(t.content_hash) AS king_in_talon
 FROM called c LEFT JOIN in_talon t ON t.content_hash = c.content_hash
 GROUP BY c.contract
-ORDER BY {order}
+ORDER BY {{order}}
 """
 
-_REVEALS = """
+_REVEALS = f"""
 WITH partnered AS (
-    SELECT d.content_hash, d.called_king, d.partner FROM deals d
-    WHERE {where} AND d.called_king IS NOT NULL AND d.partner IS NOT NULL
+    SELECT d.shard, d.source_file, d.source_line, d.called_king, d.partner FROM deals d
+    WHERE {{where}} AND d.called_king IS NOT NULL AND d.partner IS NOT NULL
 ),
 reveals AS (
     SELECT p.trick_no, count(*) AS revealed
-    FROM plays p
-    JOIN partnered c ON c.content_hash = p.content_hash AND c.called_king = p.card AND c.partner = p.player
-    WHERE p.card IN (SELECT DISTINCT called_king FROM partnered) AND {plays_where}
+    FROM stored.plays p
+    JOIN partnered c ON {same_copy('c', 'p')} AND c.called_king = p.card AND c.partner = p.player
+    WHERE p.card IN (SELECT DISTINCT called_king FROM partnered) AND {{plays_where}}
     GROUP BY p.trick_no
 )
 SELECT trick_no AS trick, revealed,

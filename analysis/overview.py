@@ -34,7 +34,7 @@ WHERE {where}
 """
 _PLAYERS_OF_DEALS = ("SELECT count(DISTINCT name) FROM (SELECT unnest(d.players) AS name FROM deals d\n"
                      "WHERE {where})")
-_PLAYERS_OF_RESULTS = "SELECT count(DISTINCT r.player) FROM results r WHERE {where}"
+_PLAYERS_OF_RESULTS = "SELECT count(DISTINCT r.player) FROM stored.results r WHERE {where}"
 """The players count when no filter needs ``deals``: ``results`` has a row per deal and player (an ``error``
 deal's too: docs/store.md), and its dictionary-coded ``player`` column reads several times faster than every
 deal's list of names (issue 22)."""

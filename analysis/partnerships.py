@@ -34,7 +34,7 @@ _ROLES = """
 SELECT * FROM (
     SELECT r.player, CASE r.role WHEN 'opponent' THEN 'defender' ELSE r.role END AS role, d.contract,
            count(*) AS deals, count(*) FILTER (WHERE r.won) AS wins, avg(r.score) AS mean_score
-    FROM results r
+    FROM stored.results r
     JOIN deals d ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
     WHERE {where} AND r.role IN ('declarer', 'partner', 'opponent') AND r.won IS NOT NULL AND {only}
     GROUP BY 1, 2, 3
@@ -48,7 +48,7 @@ _PAIRS = """
 SELECT least(d.declarer, d.partner) AS player_a, greatest(d.declarer, d.partner) AS player_b,
        count(*) AS deals, count(*) FILTER (WHERE d.won) AS wins, avg(r.score) AS mean_score
 FROM deals d
-JOIN results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
+JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
     AND r.player = d.declarer AND r.role = 'declarer'
 WHERE {where} AND d.partner IS NOT NULL AND d.partner <> d.declarer AND {pair}
 GROUP BY ALL

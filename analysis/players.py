@@ -38,13 +38,13 @@ WITH seats AS (
            avg(r.score) AS score_per_deal,
            CAST(coalesce(sum(r.score), 0) AS BIGINT) AS total_score,
            CAST(coalesce(sum(r.radelci_after - r.radelci_before), 0) AS BIGINT) AS radelci
-    FROM results r
+    FROM stored.results r
     WHERE {results_where} AND {results_only}
     GROUP BY r.player
 ),
 renons AS (
     SELECT f.player, count(*) AS renons
-    FROM findings f
+    FROM stored.findings f
     WHERE f.severity = 'renons' AND {findings_where} AND {findings_only}
     GROUP BY f.player
 )
@@ -55,12 +55,12 @@ ORDER BY s.player
 
 _RENONS = """
 WITH played AS (
-    SELECT r.player, count(*) AS deals FROM results r
+    SELECT r.player, count(*) AS deals FROM stored.results r
     WHERE {results_where} AND {results_only}
     GROUP BY r.player
 )
 SELECT f.player, f.code, count(*) AS renons, any_value(p.deals) AS deals
-FROM findings f JOIN played p ON p.player = f.player
+FROM stored.findings f JOIN played p ON p.player = f.player
 WHERE f.severity = 'renons' AND {findings_where}
 GROUP BY f.player, f.code
 ORDER BY f.player, renons DESC, f.code
@@ -71,7 +71,7 @@ _NAMES = """
 SELECT DISTINCT unnest(d.players) AS player FROM deals d WHERE {where} ORDER BY player
 """
 _NAMES_OF_RESULTS = """
-SELECT DISTINCT r.player FROM results r WHERE {where} ORDER BY player
+SELECT DISTINCT r.player FROM stored.results r WHERE {where} ORDER BY player
 """
 """``_NAMES`` when no filter needs ``deals``: ``results`` holds a row per deal and player (an ``error`` deal's
 too: docs/store.md), and its dictionary-coded ``player`` column reads several times faster than unnesting

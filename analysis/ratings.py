@@ -95,8 +95,8 @@ SELECT o.ruleset, o.n_players, o.g, o.deal_id, o.date, o.contract, r.player, r.r
 FROM rating_order o
 JOIN (SELECT unnest($rulesets) AS ruleset, unnest($players) AS n_players, unnest($after) AS after) s
   USING (ruleset, n_players)
-JOIN results r ON r.shard = o.shard AND r.source_file = o.source_file AND r.source_line = o.source_line
-LEFT JOIN hands h ON h.shard = r.shard AND h.source_file = r.source_file AND h.source_line = r.source_line
+JOIN stored.results r ON r.shard = o.shard AND r.source_file = o.source_file AND r.source_line = o.source_line
+LEFT JOIN stored.hands h ON h.shard = r.shard AND h.source_file = r.source_file AND h.source_line = r.source_line
                  AND h.seat_no = r.seat_no
 WHERE o.g > s.after
 ORDER BY o.ruleset, o.n_players, o.g, r.seat_no

@@ -36,7 +36,8 @@ SELECT d.session, d.seq, d.deal_id, d.date, d.contract, d.declarer, r.player, r.
        CAST(coalesce(sum(r.score) OVER (PARTITION BY d.session, r.player ORDER BY {order}
                                          ROWS UNBOUNDED PRECEDING), 0) AS BIGINT) AS total,
        r.radelci_after
-FROM deals d JOIN results r ON r.content_hash = d.content_hash AND {results_where}
+FROM deals d JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file
+                                   AND r.source_line = d.source_line AND {results_where}
 WHERE d.session IS NOT NULL AND {where} AND {session}
 ORDER BY d.session, {order}, r.seat_no
 """

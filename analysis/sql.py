@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from ingest.store import COPY_KEY
+
 if TYPE_CHECKING:
     from analysis.store import Store
 
@@ -37,6 +39,19 @@ class Fragment:
 
 
 TRUE = Fragment("TRUE")
+
+
+def same_copy(a: str, b: str) -> str:
+    """The join condition of two per-deal tables' rows of the same stored copy (``ingest.store.COPY_KEY``).
+
+    The queries join a child table's key-only view (``stored.results`` …, ``ingest.store.STORED``) with
+    ``deals`` or with another child by it: the child files hold no ``content_hash`` (docs/store.md)."""
+    return " AND ".join(f"{a}.{c} = {b}.{c}" for c in COPY_KEY)
+
+
+def copy_columns(alias: str) -> str:
+    """The stored copy's key columns of ``alias``, listed: for ``(r.shard, …) IN (SELECT d.shard, … FROM …)``."""
+    return ", ".join(f"{alias}.{c}" for c in COPY_KEY)
 
 
 def param(name: str, value: Any) -> Fragment:

@@ -10,8 +10,7 @@ from analysis.store import Store
 _FILE_DEALS = """
 SELECT d.source_file, d.source_line, d.deal_id, d.status, f.code, f.trick, f.player, f.message
 FROM deals d
-LEFT JOIN findings f ON f.content_hash = d.content_hash AND f.source_file = d.source_file
-     AND f.source_line = d.source_line
+LEFT JOIN stored.findings f ON f.shard = d.shard AND f.source_file = d.source_file AND f.source_line = d.source_line
 WHERE list_contains({files}, d.source_file)
 ORDER BY d.source_file, d.source_line, f.idx
 """

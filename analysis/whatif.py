@@ -49,7 +49,7 @@ from analysis.store import Store
 from analysis.vocabulary import CONTRACT_LADDER
 from ingest.layout import StoreBusy, StoreLayout
 from ingest.rescore_beside import rescore_beside
-from ingest.store import attach_generation, open_store
+from ingest.store import attach_generation, open_store, stored_schema
 from tarock.check.result import DealCheck
 from tarock.check.sheet_compare import line_texts, score_all
 from tarock.formats.codec import loads
@@ -245,13 +245,14 @@ def _ingest_overrides(table: RulesTable) -> dict[str, Any]:
 
 def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
     """A table's answer read from the generation whose views are in ``schema`` (``_beside``)."""
+    stored = stored_schema(schema)
     scores = con.sql(f"""
-        SELECT r.content_hash AS key, r.player, r.seat_no AS seat,
+        SELECT d.content_hash AS key, r.player, r.seat_no AS seat,
                CAST(CASE WHEN d.status <> 'error' THEN r.score END AS BIGINT) AS score
-        FROM {schema}.results r
+        FROM {stored}.results r
         JOIN {schema}.deals d
           ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
-        WHERE r.content_hash IN (SELECT content_hash FROM picked)
+        WHERE d.content_hash IN (SELECT content_hash FROM picked)
     """).pl().cast(_SCORES_SCHEMA)
     declared = con.sql(f"""
         SELECT d.contract, d.won FROM {schema}.deals d
@@ -261,8 +262,10 @@ def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
     def lines(wanted: list[str]) -> dict[tuple[str, str], list[str]]:
         con.execute("CREATE OR REPLACE TEMP TABLE wanted AS SELECT unnest($keys::VARCHAR[]) AS key", {"keys": wanted})
         rows = con.sql(f"""
-            SELECT r.content_hash, r.player, r.breakdown_json FROM {schema}.results r
-            WHERE r.content_hash IN (SELECT key FROM wanted)
+            SELECT d.content_hash, r.player, r.breakdown_json FROM {stored}.results r
+            JOIN {schema}.deals d
+              ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
+            WHERE d.content_hash IN (SELECT key FROM wanted)
         """).fetchall()
         return {(key, p): [_line_text(line) for line in orjson.loads(text)] if text else []
                 for key, p, text in rows}

@@ -44,6 +44,8 @@ QUERIES = {
     "win rate by contract (deals)": "SELECT contract, avg(won::INT) FROM deals WHERE won IS NOT NULL GROUP BY 1",
     "scores by seat, 4 players (results)":
         "SELECT seat, sum(score), count(*) FROM results WHERE n_players = 4 GROUP BY 1",
+    "scores by seat, key-only (stored.results)":
+        "SELECT seat, sum(score), count(*) FROM stored.results WHERE n_players = 4 GROUP BY 1",
     "one deal's tricks (tricks)": "SELECT * FROM tricks WHERE deal_id = (SELECT min(deal_id) FROM deals)",
     "illegal plays (plays)": "SELECT count(*) FROM plays WHERE NOT legal",
 }
@@ -69,6 +71,12 @@ def seed_shard(deals: int) -> Path:
     return store
 
 
+def _read_keys_encoded(path: Path) -> pa.Table:
+    """A shard's file with the key columns it holds read as dictionaries (a child file holds no deal hashes)."""
+    names = pq.read_schema(path).names
+    return pq.ParquetFile(path, read_dictionary=[k for k in _KEYS if k in names]).read()
+
+
 def replicate(seed: Path, store: Path, copies: int) -> None:
     """Publish ``copies`` copies of the seed's shard with renamed content hashes (the last repeats copy 0)."""
     layout = StoreLayout.at(seed)
@@ -76,8 +84,8 @@ def replicate(seed: Path, store: Path, copies: int) -> None:
     assert generation is not None
     (marker,) = layout.completed_shards(generation).values()
     gen_dir = layout.generation_dir(generation)
-    parts = {name: [(rel, pq.ParquetFile(gen_dir / rel, read_dictionary=_KEYS).read())
-                    for rel in marker["files"].get(name, ())] for name in SHARD_TABLES}
+    parts = {name: [(rel, _read_keys_encoded(gen_dir / rel)) for rel in marker["files"].get(name, ())]
+             for name in SHARD_TABLES}
     target = StoreLayout.at(store)
     for k in range(copies):
         suffix = f"-{k if k < copies - 1 else 0}"
@@ -139,7 +147,7 @@ def main() -> None:
     raw.execute("CREATE VIEW q_deals AS SELECT * FROM raw_deals QUALIFY row_number() OVER "
                 "(PARTITION BY content_hash ORDER BY source_file, source_line, shard) = 1")
     raw.execute("CREATE VIEW q_results AS SELECT r.* FROM raw_results r SEMI JOIN q_deals d "
-                "USING (content_hash, source_file, source_line)")
+                "USING (shard, source_file, source_line)")
     qualify = {
         "win rate by contract (deals)": best(raw, QUERIES["win rate by contract (deals)"].replace("deals", "q_deals")),
         "scores by seat, 4 players (results)": best(raw, QUERIES["scores by seat, 4 players (results)"].replace(

@@ -35,7 +35,7 @@ import pyarrow as pa
 
 from ingest.layout import StoreLayout
 from ingest.packed_record import pack
-from ingest.schema import SHARD_TABLES, file_schema
+from ingest.schema import DEAL_ONLY_KEY, SHARD_TABLES, file_schema
 from ingest.writer import publish_shard, write_atomic
 from tarock.cards import CARD_POINTS, CODES
 from tarock.rules.rulesets import ALL_COMPONENTS as COMPONENTS
@@ -66,6 +66,8 @@ SUIT = np.array([0 if c < 22 else 1 + (c - 22) // 8 for c in range(54)], dtype=n
 FIRST_DAY = dt.date(2018, 1, 1)
 
 _KEY = ("deal_id", "content_hash", "source_file", "source_line", "shard")
+_COPY_KEY = tuple(k for k in _KEY if k not in DEAL_ONLY_KEY)
+"""The key a child table's file repeats from its deal (``ingest.schema.DEAL_ONLY_KEY``: the rest only in deals)."""
 COLUMNS: dict[str, tuple[str, ...]] = {
     "deals": ("deal_id", "content_hash", "players", "session", "seq", "date", "dealer", "forehand", "contract",
               "declarer", "partner", "called_king", "status", "won", "declarer_points", "opponents_points",
@@ -167,7 +169,7 @@ class _Partition:
         filled: dict[str, Any] = dict(zip(COLUMNS[name], zip(*rows))) if rows else {}
         if keys is not None:
             take = pa.array(filled.pop("deal", []), pa.int32())
-            filled.update({k: keys[k].take(take) for k in _KEY})
+            filled.update({k: keys[k].take(take) for k in _COPY_KEY})
         if "record" in filled:  # stored packed, as ingest stores it (ingest.schema.PACKED_COLUMNS)
             filled["record_packed"] = pack(pa.array(list(filled.pop("record")), pa.string()))
         arrays = [filled[f.name] if isinstance(filled.get(f.name), (pa.Array, pa.ChunkedArray))
@@ -184,7 +186,7 @@ class _Partition:
         flat_players = names[np.repeat(np.arange(deals), c.per * n), c.seats.reshape(-1)]
         offsets = pa.array(np.arange(0, deals * c.per * n + 1, n, dtype=np.int32))
         tricks = {
-            **{k: keys[k].take(pa.array(trick_deal)) for k in _KEY},
+            **{k: keys[k].take(pa.array(trick_deal)) for k in _COPY_KEY},
             "trick_no": pa.array(np.tile(np.arange(1, c.per + 1, dtype=np.int32), deals)),
             "leader": pa.array(names[rows, c.seats[:, :, 0]].reshape(-1), pa.string()),
             "winner": pa.array(names[rows, c.winner].reshape(-1), pa.string()),
@@ -200,7 +202,7 @@ class _Partition:
             at = (d * c.per + trick - 1) * n + pos
             legal[at], codes[at] = False, code
         plays = {
-            **{k: keys[k].take(pa.array(np.repeat(trick_deal, n))) for k in _KEY},
+            **{k: keys[k].take(pa.array(np.repeat(trick_deal, n))) for k in _COPY_KEY},
             "trick_no": pa.array(np.repeat(tricks["trick_no"].to_numpy(), n)),
             "position": pa.array(np.tile(np.arange(n, dtype=np.int32), deals * c.per)),
             "player": pa.array(flat_players, pa.string()),

@@ -46,7 +46,7 @@ import pyarrow.compute as pc
 
 from ingest.hands import HandEntry, entry_of_cards, hands_columns
 from ingest.packed_record import pack
-from ingest.schema import DEAL_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
+from ingest.schema import DEAL_KEY, DEAL_ONLY_KEY, PARTITION_COLUMNS, SHARD_TABLES, file_schema
 from tarock import ENGINE_VERSION
 from tarock.cards import CARD_POINTS, CODES
 from tarock.check.result import CheckedFinding, DealCheck, Trick
@@ -58,7 +58,8 @@ from tarock.rules.rulesets import ALL_COMPONENTS, NO_DECLARER, SEATS
 ILLEGAL_SEVERITIES = frozenset(("renons", "error"))
 """A finding of these severities pinned to a play makes that play not ``legal``."""
 
-_KEY_NAMES = [f.name for f in DEAL_KEY]
+_KEY_NAMES = [f.name for f in DEAL_KEY if f.name not in DEAL_ONLY_KEY]
+"""The key columns a child table's file repeats from its deal: the stored copy's."""
 _COMPONENT_INDEX = {name: j for j, name in enumerate(ALL_COMPONENTS)}
 _SIDES = ("declarer", "partner", "opponent")
 """The roles whose ``won`` follows the deal's (an opponent's is its negation)."""

@@ -10,7 +10,9 @@ generation (those readers see: a complete group hides its members,
 one — as they were when the connection was opened; open a new connection
 (``sql`` does, every call) to see shards completed since.  The per-deal
 views hide the copies listed in ``duplicates``, so a deal stored from two
-files shows once.  A connection is cheap: only the markers are read.
+files shows once (a child view by its join with ``deals``, which gives it ``deal_id`` and ``content_hash``: the
+child files do not hold them).  The schema ``stored`` holds the child tables' key-only views (``STORED``), which the
+analysis queries join.  A connection is cheap: only the markers are read.
 
 The views present every column docs/store.md lists, also those the files hold in another form
 (``ingest.view_columns.PACKED_COLUMNS``: ``deals.record`` is unpacked by the SQL function ``tarock_record``,
@@ -29,12 +31,30 @@ import duckdb
 from duckdb.func import PythonUDFType
 
 from ingest.layout import StoreLayout, is_group, visible_shards
-from ingest.view_columns import (ANALYSIS_TABLES, COMPUTED_COLUMNS, DEAL_TABLES, DERIVED_TABLES, PACKED_COLUMNS,
-                                 PARTITION_TYPES, SHARD_TABLES, TABLES, UNPACK_RECORD)
+from ingest.view_columns import (ANALYSIS_TABLES, COMPUTED_COLUMNS, DEAL_ONLY_KEY, DEAL_TABLES, DERIVED_TABLES,
+                                 PACKED_COLUMNS, PARTITION_TYPES, SHARD_TABLES, TABLES, UNPACK_RECORD)
 
 _DEDUP_KEY = ("shard", "source_line")
 """Identifies a stored copy of a deal in a shard of one file; reading these two is far cheaper than
 ``content_hash``.  While a group shard (several files) is seen, ``source_file`` is added."""
+
+
+STORED = "stored"
+"""The schema of the key-only views: ``stored.results``, ``stored.tricks`` … each child table (``DEAL_TABLES`` but
+``deals``) as its files hold it, without ``DEAL_ONLY_KEY``, its duplicate copies hidden.  The public child views
+take ``deal_id`` and ``content_hash`` from ``deals`` by a join on the stored copy's key; the analysis queries join
+these views with ``deals`` or with each other on that key themselves (``COPY_KEY``), and pay no join they do not
+need."""
+
+COPY_KEY = ("shard", "source_file", "source_line")
+"""The stored copy's key every per-deal table holds: what ``stored`` views are joined on (``source_file`` is one
+dictionary value per file, so it costs the join little; ``_DEDUP_KEY`` leaves it out while no group is seen)."""
+
+
+def stored_schema(schema: str | None = None) -> str:
+    """The schema of the ``STORED`` views of the views in ``schema`` (None or ``main``: ``open_store``'s own;
+    another: ``attach_generation``'s, ``<schema>_stored``)."""
+    return STORED if schema in (None, "main") else f"{schema}_{STORED}"
 
 
 def _literal(text: str) -> str:
@@ -220,15 +240,33 @@ def _create_views(con: duckdb.DuckDBPyConnection, store_dir: str | os.PathLike[s
     has_duplicates = bool(dup_files) and con.sql(
         f"SELECT num_rows FROM parquet_file_metadata({_literal(dup_files[0])})").fetchall() != [(0,)]
     prefix = "" if schema is None else f"{_ident(schema)}."
-    if schema is not None:
-        con.execute(f"CREATE SCHEMA IF NOT EXISTS {_ident(schema)}")
-    for table in sorted(TABLES, key=lambda t: t != "duplicates"):  # the per-deal views refer to duplicates
-        body = _view_body(con, table, snapshot.files[table], snapshot.columns.get(table))
-        if table in DEAL_TABLES and has_duplicates:
-            key = (*_DEDUP_KEY, "source_file") if snapshot.grouped else _DEDUP_KEY
-            on = " AND ".join(f"t.{c} = d.{c}" for c in key)
-            body = f"SELECT t.* FROM ({body}) t ANTI JOIN {prefix}duplicates d ON {on}"
-        con.execute(f"CREATE OR REPLACE VIEW {prefix}{_ident(table)} AS {body}")
+    stored = _ident(stored_schema(schema))
+    for name in (schema, stored_schema(schema)):
+        if name is not None:
+            con.execute(f"CREATE SCHEMA IF NOT EXISTS {_ident(name)}")
+    key = (*_DEDUP_KEY, "source_file") if snapshot.grouped else _DEDUP_KEY
+    on = " AND ".join(f"t.{c} = d.{c}" for c in key)
+    # the per-deal views refer to duplicates, the child views to deals
+    for table in sorted(TABLES, key=lambda t: (t != "duplicates", t != "deals")):
+        declared = snapshot.columns.get(table)
+        body = _view_body(con, table, snapshot.files[table], declared)
+        deduplicated = body if not has_duplicates else (
+            f"SELECT t.* FROM ({body}) t ANTI JOIN {prefix}duplicates d ON {on}")
+        if table in DEAL_TABLES and table != "deals":
+            hidden = ", ".join(_ident(c) for c in DEAL_ONLY_KEY)
+            con.execute(f"CREATE OR REPLACE VIEW {stored}.{_ident(table)} AS "
+                        f"SELECT * EXCLUDE ({hidden}) FROM ({deduplicated})")
+            if not _hold_deal_key(declared):  # from the kept deal: an inner join, so a hidden copy's rows drop out
+                taken = ", ".join(f"d.{_ident(c)} AS {_ident(c)}" for c in DEAL_ONLY_KEY)
+                deduplicated = f"SELECT t.* REPLACE ({taken}) FROM ({body}) t JOIN {prefix}deals d ON {on}"
+        con.execute(f"CREATE OR REPLACE VIEW {prefix}{_ident(table)} AS "
+                    f"{deduplicated if table in DEAL_TABLES else body}")
+
+
+def _hold_deal_key(declared: set[tuple[str, ...]] | None) -> bool:
+    """Whether every file of a child table holds ``DEAL_ONLY_KEY`` itself (a generation written before they were
+    left to ``deals``), so its view reads them and needs no join (unknown: no)."""
+    return declared is not None and bool(declared) and all(set(DEAL_ONLY_KEY) <= set(names) for names in declared)
 
 
 def open_store(store_dir: str | os.PathLike[str], *, register_functions: bool = True) -> duckdb.DuckDBPyConnection:
@@ -305,6 +343,13 @@ def export_duckdb(store_dir: str | os.PathLike[str], file: str | os.PathLike[str
         for table in TABLES:
             con.execute(f"CREATE TABLE export.{_ident(table)} AS SELECT * FROM {_ident(table)}")
             counts[table] = con.sql(f"SELECT count(*) FROM export.{_ident(table)}").fetchall()[0][0]
+        con.execute(f"CREATE SCHEMA export.{STORED}")
+        hidden = ", ".join(_ident(c) for c in DEAL_ONLY_KEY)
+        for table in (t for t in DEAL_TABLES if t != "deals"):
+            # the analysis queries' key-only views, over the tables just written (DuckDB stores the view
+            # without the ``export`` catalog: it reads the file's own table when the file is opened)
+            con.execute(f"CREATE VIEW export.{STORED}.{_ident(table)} AS "
+                        f"SELECT * EXCLUDE ({hidden}) FROM export.main.{_ident(table)}")
         con.execute("DETACH export")
         os.replace(tmp, target)
     finally:

@@ -116,6 +116,11 @@ DEAL_TABLES: tuple[str, ...] = (
 )
 """``ingest.schema.DEAL_TABLES``."""
 
+DEAL_ONLY_KEY: tuple[str, ...] = (
+    'deal_id', 'content_hash',
+)
+"""``ingest.schema.DEAL_ONLY_KEY``: the key columns only ``deals`` stores."""
+
 DERIVED_TABLES: tuple[str, ...] = (
     'ratings',
 )

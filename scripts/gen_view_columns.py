@@ -83,6 +83,8 @@ def render() -> str:
         tables,
         names("SHARD_TABLES", schema.SHARD_TABLES, "``ingest.schema.SHARD_TABLES``' names, in order."),
         names("DEAL_TABLES", schema.DEAL_TABLES, "``ingest.schema.DEAL_TABLES``."),
+        names("DEAL_ONLY_KEY", schema.DEAL_ONLY_KEY, "``ingest.schema.DEAL_ONLY_KEY``: the key columns only "
+              "``deals`` stores."),
         names("DERIVED_TABLES", schema.DERIVED_TABLES, "``ingest.schema.DERIVED_TABLES``' names."),
         names("ANALYSIS_TABLES", schema.ANALYSIS_TABLES, "``ingest.schema.ANALYSIS_TABLES``' names."),
         [f"UNPACK_RECORD = {schema.UNPACK_RECORD!r}", '"""``ingest.schema.UNPACK_RECORD``."""'],
