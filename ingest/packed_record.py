@@ -1,11 +1,12 @@
-"""The ``record`` column's stored form: the canonical JSON with each card code packed into one byte.
+"""The ``record`` column's stored form, ``record_packed``: a record's canonical JSON with its cards coded densely.
 
 A stored record is the canonical JSON of ``tarock.formats.codec.dumps`` (docs/store.md, ``deals.record``).
-Most of its bytes are card codes in quotes (``"T21"``, ``"HK"``: about a hundred a deal), which Parquet's
-zstd compressed to some 170 bytes a deal, the largest column of the store.  The files hold instead
-``record_packed`` (BLOB): the same bytes with each quoted card code as one byte, which compresses to about
-115 bytes a deal.  The substitution is of bytes, not of JSON, so ``unpack_bytes(pack_text(x)) == x`` for
-any text (tests/ingest/test_packed_record.py).  Read left to right (``pack_text``):
+Most of its bytes are card codes in quotes (``"T21"``, ``"HK"``: about a hundred a deal).  Two versions of
+the stored form exist; ``unpack_bytes(pack_text(x)) == x`` for any text, byte for byte, whichever it takes
+(tests/ingest/test_packed_record.py).
+
+**Version 1** (stores written before, and any text version 2 does not fit) is a substitution of bytes, not
+of JSON.  Read left to right (``pack_v1``):
 
 * ``"`` + a card code (``tarock.cards.CODES``) + ``"`` becomes the byte ``CARD_BYTE + card`` (0x80 … 0xB5),
   unless it starts right where the last packed code ended (``"T1""T2"``, never in JSON);
@@ -13,10 +14,37 @@ any text (tests/ingest/test_packed_record.py).  Read left to right (``pack_text`
 * a byte of the text in the card bytes' range (a continuation byte of UTF-8: ``č`` is 0xC4 0x8D) is kept
   behind ``ESCAPE`` (0xFF), a byte UTF-8 never uses.
 
+On 200,000 generated deals that compressed (Parquet, zstd) to about 114 bytes a deal, while the cards of a
+deal hold some 30 bytes of information: who was dealt what (a multinomial: about 14 bytes for four hands of
+12 and a talon of 6), the talon's order, and in each trick which of his cards each player played.
+
+**Version 2** is ``V2`` (0xFE, a byte UTF-8 never uses, so never the first of version 1), the *skeleton*, the
+*code*, and the code's length (one byte).  The skeleton is the version-1 form with each maximal run of card
+bytes (a list of cards, or a lone card) replaced by the one byte ``CARD_BYTE + its length - 1``: nearly the
+same for every deal, which Parquet's compression sees.  The code holds the runs' cards, range-coded
+(``_Encoder``: a carry-less 32-bit range coder, each symbol costing -log2 of its probability) by the deal
+model, read from the runs' lengths alone:
+
+* the runs open with the deal: ``players`` runs of equal length (``players`` >= 2), each a hand in ascending
+  card order, then the talon, together each card of the deck once.  Each card's owner is coded in card
+  order, weighted by the cards each owner has left (the multinomial, exactly); then the talon's order;
+* every later run of ``players`` cards is a trick: its leader (the last trick's winner by ``_best``, weight
+  ``WINNER_WEIGHT``, or another seat), then each card in seat order from the leader, among the cards its
+  player still holds, weighted ``LEGAL_WEIGHT`` where the rules of following allow it, 1 where they do not,
+  or (weight 1) a card from elsewhere, coded as a loose card;
+* any other run's cards (``talon_pick``, ``stash``, ``called_king`` …) are loose cards: a talon card by its
+  place in the talon, else by its number; a loose card leaves the hand that held it.
+
+A version-1 form whose runs do not open with a deal (no hands, a card twice, a hand out of order, a
+partial deal), a run longer than the deck, a code over 255 bytes, or a version 2 no shorter than version
+1, stays version 1; so every text has a stored form and old values read as they always did.  On those
+200,000 deals version 2 takes about 43 bytes a deal (the README's figures).
+
 ``pack`` and ``unpack`` do it for a whole Arrow column: by the C extension ``ingest._packrecord`` (a
-projection of these loops, about a microsecond a record) when it is built, else by the loops.  Ingest packs a
-partition's records at once (``ingest.rows``); the views present ``record`` unpacked through the SQL function
-``tarock_record`` (``ingest.store``); a reader of the files calls ``unpack`` or ``unpack_bytes``.
+projection of these functions, given the card codes, suits and weights by ``init``) when it is built, else
+by the functions.  Ingest packs a partition's records at once (``ingest.rows``); the views present
+``record`` unpacked through the SQL function ``tarock_record`` (``ingest.store``); a reader of the files
+calls ``unpack`` or ``unpack_bytes``.
 """
 
 from __future__ import annotations
@@ -26,12 +54,19 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from tarock.cards import CODES
+from tarock.cards import CODES, SUIT_OF_CARD_MASK, TAROK_MASK
 
 CARD_BYTE = 0x80
 """The byte of card 0; card ``c`` is ``CARD_BYTE + c``."""
 ESCAPE = 0xFF
 """Put before a byte of the text that lies in the card bytes' range."""
+V2 = 0xFE
+"""The first byte of a version-2 value: a byte UTF-8 never uses, so never the first byte of version 1."""
+LEGAL_WEIGHT = 32
+"""A trick's card is one of its player's cards, weighted ``LEGAL_WEIGHT`` where the rules allow it (the led
+suit if held, else a tarok if held, else any) and 1 where not; or, weight 1, any other card."""
+WINNER_WEIGHT = 60
+"""A trick's leader is the last trick's winner (weight ``WINNER_WEIGHT``) or another seat (weight 1)."""
 
 _LAST_CARD_BYTE = CARD_BYTE + len(CODES) - 1
 _QUOTE, _COMMA = ord('"'), ord(",")
@@ -45,7 +80,8 @@ def _load() -> Any:
         from ingest import _packrecord  # type: ignore[attr-defined]  # compiled: no stub
     except ImportError:
         return None
-    _packrecord.init(list(CODES), CARD_BYTE, ESCAPE)
+    _packrecord.init(list(CODES), CARD_BYTE, ESCAPE, V2, list(SUIT_OF_CARD_MASK), TAROK_MASK, LEGAL_WEIGHT,
+                     WINNER_WEIGHT)
     return _packrecord
 
 
@@ -64,8 +100,8 @@ def _code_at(data: bytes, p: int, end: int) -> tuple[int, int]:
     return -1, 0
 
 
-def pack_text(text: str) -> bytes:
-    """One record's stored form (the reference the C extension projects)."""
+def pack_v1(text: str) -> bytes:
+    """A record's version-1 form: each quoted card code one byte (the module's docstring)."""
     data = text.encode()
     out = bytearray()
     p, end, prev_end = 0, len(data), -1
@@ -85,8 +121,8 @@ def pack_text(text: str) -> bytes:
     return bytes(out)
 
 
-def unpack_bytes(data: bytes) -> str:
-    """The record a ``record_packed`` value stands for (the reference the C extension projects)."""
+def unpack_v1(data: bytes) -> str:
+    """The text of a version-1 form."""
     out = bytearray()
     p, end = 0, len(data)
     while p < end:
@@ -103,6 +139,103 @@ def unpack_bytes(data: bytes) -> str:
             out.append(byte)
             p += 1
     return out.decode()
+
+
+def pack_text(text: str) -> bytes:
+    """One record's stored form: version 2 where it applies and is shorter, else version 1 (the reference
+    the C extension projects)."""
+    v1 = pack_v1(text)
+    v2 = _pack_v2(v1)
+    return v2 if v2 is not None and len(v2) < len(v1) else v1
+
+
+def unpack_bytes(data: bytes) -> str:
+    """The record a ``record_packed`` value stands for, of either version (the reference the C extension
+    projects); ValueError when a version-2 value is damaged."""
+    return unpack_v1(_unpack_v2(data) if data[:1] == bytes([V2]) else data)
+
+
+# --------------------------------------------------------------------------- version 2: skeleton and runs
+
+def _split(v1: bytes) -> tuple[bytes, list[list[int]]] | None:
+    """(skeleton, runs) of a version-1 form: each maximal run of card bytes becomes the one byte
+    ``CARD_BYTE + its length - 1``; None when a run is longer than that byte can say."""
+    skeleton, runs = bytearray(), []
+    p, end = 0, len(v1)
+    while p < end:
+        byte = v1[p]
+        if byte == ESCAPE and p + 1 < end:
+            skeleton += v1[p:p + 2]
+            p += 2
+        elif CARD_BYTE <= byte <= _LAST_CARD_BYTE:
+            start = p
+            while p < end and CARD_BYTE <= v1[p] <= _LAST_CARD_BYTE:
+                p += 1
+            if p - start > len(CODES):
+                return None
+            skeleton.append(CARD_BYTE + p - start - 1)
+            runs.append([b - CARD_BYTE for b in v1[start:p]])
+        else:
+            skeleton.append(byte)
+            p += 1
+    return bytes(skeleton), runs
+
+
+def _run_lengths(skeleton: bytes) -> list[int]:
+    """The lengths of the runs a skeleton marks, in order."""
+    lengths, p, end = [], 0, len(skeleton)
+    while p < end:
+        byte = skeleton[p]
+        if byte == ESCAPE and p + 1 < end:
+            p += 2
+            continue
+        if CARD_BYTE <= byte <= _LAST_CARD_BYTE:
+            lengths.append(byte - CARD_BYTE + 1)
+        p += 1
+    return lengths
+
+
+def _join(skeleton: bytes, runs: list[list[int]]) -> bytes:
+    """The version-1 form of a skeleton and its runs (``_split``'s inverse)."""
+    out, p, end, k = bytearray(), 0, len(skeleton), 0
+    while p < end:
+        byte = skeleton[p]
+        if byte == ESCAPE and p + 1 < end:
+            out += skeleton[p:p + 2]
+            p += 2
+            continue
+        if CARD_BYTE <= byte <= _LAST_CARD_BYTE:
+            out += bytes(CARD_BYTE + card for card in runs[k])
+            k += 1
+        else:
+            out.append(byte)
+        p += 1
+    return bytes(out)
+
+
+def _pack_v2(v1: bytes) -> bytes | None:
+    """``V2``, the skeleton, the code of the runs' cards, the code's length (a byte); None where the deal
+    model does not hold or the code is longer than a byte can say."""
+    split = _split(v1)
+    if split is None:
+        return None
+    skeleton, runs = split
+    encoder = _Encoder()
+    if not _code_cards(runs, encoder):
+        return None
+    code = encoder.finish()
+    if len(code) > 255:
+        return None
+    return bytes([V2]) + skeleton + code + bytes([len(code)])
+
+
+def _unpack_v2(data: bytes) -> bytes:
+    """The version-1 form of a version-2 value."""
+    if len(data) < 2 or len(data) < 2 + data[-1]:
+        raise ValueError("record_packed: a version-2 value cut short")
+    skeleton, code = data[1:len(data) - 1 - data[-1]], data[len(data) - 1 - data[-1]:-1]
+    runs = _decode_cards(_run_lengths(skeleton), _Decoder(code))
+    return _join(skeleton, runs)
 
 
 def _recoded(column: pa.Array | pa.ChunkedArray, source: pa.DataType, target: pa.DataType, compiled: str,
@@ -135,3 +268,277 @@ def pack(column: pa.Array | pa.ChunkedArray) -> pa.Array:
 def unpack(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """The records (strings) of a column of ``record_packed`` values: the views' ``tarock_record``."""
     return _recoded(column, pa.binary(), pa.string(), "unpack", unpack_bytes)
+
+
+# --------------------------------------------------------------------------- version 2: the cards' code
+
+_TOP, _BOTTOM, _MASK = 1 << 24, 1 << 16, 0xFFFFFFFF
+
+
+class _Encoder:
+    """A carry-less range coder (32-bit low and range, bytes out): each symbol narrows [low, low + range) to
+    its share ``freq / total`` of it, so a symbol of probability p costs about -log2 p bits."""
+
+    def __init__(self) -> None:
+        self.low, self.range, self.out = 0, _MASK, bytearray()
+
+    def put(self, cum: int, freq: int, total: int) -> None:
+        """Code the symbol whose share of ``total`` is [cum, cum + freq)."""
+        step = self.range // total
+        self.low = (self.low + cum * step) & _MASK
+        self.range = step * freq
+        while True:
+            if (self.low ^ ((self.low + self.range) & _MASK)) >= _TOP:
+                if self.range >= _BOTTOM:
+                    return
+                self.range = -self.low & (_BOTTOM - 1)  # give up the rest of the range: no carry ever
+            self.out.append(self.low >> 24)
+            self.low = (self.low << 8) & _MASK
+            self.range = (self.range << 8) & _MASK
+
+    def finish(self) -> bytes:
+        """The code: the bytes out, then the fewest leading bytes of a number in [low, low + range) (the
+        decoder reads zeros past the end, so trailing zero bytes are dropped too)."""
+        for count in range(5):
+            unit = 1 << (32 - 8 * count)
+            value = -(-self.low // unit) * unit
+            if value < self.low + self.range:
+                self.out += (value >> 32 - 8 * count).to_bytes(count, "big") if count else b""
+                break
+        return bytes(self.out).rstrip(b"\0")
+
+
+class _Decoder:
+    """``_Encoder``'s inverse over a code: ``target`` then ``take`` for each symbol."""
+
+    def __init__(self, code: bytes) -> None:
+        self.data, self.at, self.low, self.range, self.step = code, 4, 0, _MASK, 1
+        self.code = int.from_bytes(code[:4].ljust(4, b"\0"), "big")
+
+    def target(self, total: int) -> int:
+        """Where the next symbol lies in [0, total)."""
+        self.step = self.range // total
+        value = ((self.code - self.low) & _MASK) // self.step
+        if value >= total:
+            raise ValueError("record_packed: a damaged version-2 code")
+        return value
+
+    def take(self, cum: int, freq: int) -> None:
+        """Step over the symbol ``target`` fell in: [cum, cum + freq)."""
+        self.low = (self.low + cum * self.step) & _MASK
+        self.range = self.step * freq
+        while True:
+            if (self.low ^ ((self.low + self.range) & _MASK)) >= _TOP:
+                if self.range >= _BOTTOM:
+                    return
+                self.range = -self.low & (_BOTTOM - 1)
+            byte = self.data[self.at] if self.at < len(self.data) else 0
+            self.at += 1
+            self.code = ((self.code << 8) | byte) & _MASK
+            self.low = (self.low << 8) & _MASK
+            self.range = (self.range << 8) & _MASK
+
+
+class _Weights:
+    """The weights of a player's possible cards in a trick, by the cards played before (``LEGAL_WEIGHT``)."""
+
+    def __init__(self, hand: int, before: list[int]) -> None:
+        legal = hand
+        if before:
+            legal = (hand & SUIT_OF_CARD_MASK[before[0]]) or (hand & TAROK_MASK) or hand
+        self.hand, self.legal = hand, legal
+        self.total = (LEGAL_WEIGHT - 1) * legal.bit_count() + hand.bit_count() + 1
+
+    def share(self, card: int) -> tuple[int, int]:
+        """(cum, freq) of a card of the hand."""
+        below = (1 << card) - 1
+        cum = (LEGAL_WEIGHT - 1) * (self.legal & below).bit_count() + (self.hand & below).bit_count()
+        return cum, LEGAL_WEIGHT if self.legal >> card & 1 else 1
+
+    def card_at(self, target: int) -> int:
+        """The card of the hand whose share holds ``target``; -1: the share of any other card (the last)."""
+        hand, cum = self.hand, 0
+        while hand:
+            card = (hand & -hand).bit_length() - 1
+            cum += LEGAL_WEIGHT if self.legal >> card & 1 else 1
+            if target < cum:
+                return card
+            hand &= hand - 1
+        return -1
+
+
+def _best(trick: list[int]) -> int:
+    """The place of the card that takes a trick so far: the highest tarok, else the highest of the led suit."""
+    best = 0
+    for k in range(1, len(trick)):
+        card, top = trick[k], trick[best]
+        if (SUIT_OF_CARD_MASK[top] >> card & 1 and card > top) or (TAROK_MASK >> card & 1 and not TAROK_MASK >> top & 1):
+            best = k
+    return best
+
+
+def _put_seat(out: _Encoder, seat: int, likely: int, players: int) -> None:
+    if likely < 0:
+        _put_uniform(out, seat, players)
+    else:
+        out.put(seat + (WINNER_WEIGHT - 1 if seat > likely else 0), WINNER_WEIGHT if seat == likely else 1,
+                players + WINNER_WEIGHT - 1)
+
+
+def _get_seat(code: _Decoder, likely: int, players: int) -> int:
+    if likely < 0:
+        return _get_uniform(code, players)
+    target = code.target(players + WINNER_WEIGHT - 1)
+    seat = target if target < likely else likely if target < likely + WINNER_WEIGHT else target - WINNER_WEIGHT + 1
+    code.take(seat + (WINNER_WEIGHT - 1 if seat > likely else 0), WINNER_WEIGHT if seat == likely else 1)
+    return seat
+
+
+def _shape(lengths: list[int]) -> tuple[int, int, int] | None:
+    """(players, hand size, talon size) when the runs open with a deal: equally long hands, then a talon
+    that with them makes the deck; None otherwise."""
+    if not lengths:
+        return None
+    size, players = lengths[0], 1
+    while players < len(lengths) and lengths[players] == size:
+        players += 1
+    if players < 2 or players == len(lengths) or players * size + lengths[players] != len(CODES):
+        return None
+    return players, size, lengths[players]
+
+
+def _code_cards(runs: list[list[int]], out: _Encoder) -> bool:
+    """Code the runs' cards into ``out`` by the deal model (the module's docstring); False where it does
+    not hold."""
+    shape = _shape([len(run) for run in runs])
+    if shape is None:
+        return False
+    players, size, talon_size = shape
+    owner = [-1] * len(CODES)
+    for seat in range(players + 1):
+        previous = -1
+        for card in runs[seat]:
+            if owner[card] >= 0 or (seat < players and card <= previous):
+                return False  # a card twice, or a hand out of order
+            owner[card], previous = seat, card
+    caps = [size] * players + [talon_size]
+    for card, seat in enumerate(owner):  # each card's owner: a multinomial, of the owners' cards left
+        if caps[seat] < sum(caps):
+            out.put(sum(caps[:seat]), caps[seat], sum(caps))
+        caps[seat] -= 1
+    talon = runs[players]
+    left = sorted(talon)
+    for card in talon:  # the talon's order
+        at = left.index(card)
+        _put_uniform(out, at, len(left))
+        left.pop(at)
+    hands = [sum(1 << card for card in run) for run in runs[:players]]
+    winner = -1  # the seat that won the last trick, while the runs are tricks
+    for run in runs[players + 1:]:
+        if len(run) != players:
+            for card in run:
+                _put_loose(out, card, talon, hands)
+            winner = -1
+            continue
+        leader = next((seat for seat in range(players) if hands[seat] >> run[0] & 1), 0)
+        _put_seat(out, leader, winner, players)
+        for k, card in enumerate(run):
+            seat = (leader + k) % players
+            hand = hands[seat]
+            weights = _Weights(hand, run[:k])
+            if hand >> card & 1:
+                cum, freq = weights.share(card)
+                out.put(cum, freq, weights.total)
+                hands[seat] = hand & ~(1 << card)
+            else:
+                out.put(weights.total - 1, 1, weights.total)
+                _put_loose(out, card, talon, hands)
+        winner = (leader + _best(run)) % players
+    return True
+
+
+def _put_uniform(out: _Encoder, value: int, total: int) -> None:
+    if total > 1:
+        out.put(value, 1, total)
+
+
+def _put_loose(out: _Encoder, card: int, talon: list[int], hands: list[int]) -> None:
+    """A card not from its player's hand: a talon card by its place in the talon, else by its number."""
+    _put_uniform(out, talon.index(card) if card in talon else len(talon), len(talon) + 1)
+    if card not in talon:
+        out.put(card, 1, len(CODES))
+    for seat, hand in enumerate(hands):
+        hands[seat] = hand & ~(1 << card)
+
+
+def _decode_cards(lengths: list[int], code: _Decoder) -> list[list[int]]:
+    """The runs ``_code_cards`` coded, given their lengths."""
+    shape = _shape(lengths)
+    if shape is None:
+        raise ValueError("record_packed: a version-2 skeleton that opens with no deal")
+    players, size, talon_size = shape
+    runs: list[list[int]] = [[] for _ in range(players + 1)]
+    caps = [size] * players + [talon_size]
+    for card in range(len(CODES)):
+        total = sum(caps)
+        seat = next(seat for seat, cap in enumerate(caps) if cap)
+        if caps[seat] < total:
+            target, seat, cum = code.target(total), 0, 0
+            while target >= cum + caps[seat]:
+                cum += caps[seat]
+                seat += 1
+            code.take(cum, caps[seat])
+        runs[seat].append(card)
+        caps[seat] -= 1
+    left, talon = runs[players], []
+    for _ in range(talon_size):
+        talon.append(left.pop(_get_uniform(code, len(left))))
+    runs[players] = talon
+    hands = [sum(1 << card for card in run) for run in runs[:players]]
+    winner = -1
+    for length in lengths[players + 1:]:
+        if length != players:
+            runs.append([_get_loose(code, talon, hands) for _ in range(length)])
+            winner = -1
+            continue
+        leader = _get_seat(code, winner, players)
+        run = []
+        for k in range(players):
+            seat = (leader + k) % players
+            hand = hands[seat]
+            weights = _Weights(hand, run)
+            target = code.target(weights.total)
+            card = weights.card_at(target)
+            if card >= 0:
+                code.take(*weights.share(card))
+                hands[seat] = hand & ~(1 << card)
+            else:
+                code.take(weights.total - 1, 1)
+                card = _get_loose(code, talon, hands)
+            run.append(card)
+        runs.append(run)
+        winner = (leader + _best(run)) % players
+    return runs
+
+
+def _get_uniform(code: _Decoder, total: int) -> int:
+    if total == 1:
+        return 0
+    value = code.target(total)
+    code.take(value, 1)
+    return value
+
+
+def _get_loose(code: _Decoder, talon: list[int], hands: list[int]) -> int:
+    at = _get_uniform(code, len(talon) + 1)
+    card = talon[at] if at < len(talon) else _get_uniform(code, len(CODES))
+    for seat, hand in enumerate(hands):
+        hands[seat] = hand & ~(1 << card)
+    return card
+
+
+def _nth_card(hand: int, n: int) -> int:
+    """The ``n``-th card (from 0, lowest first) of a hand's bitmask."""
+    for _ in range(n):
+        hand &= hand - 1
+    return (hand & -hand).bit_length() - 1
