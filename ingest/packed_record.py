@@ -1,4 +1,4 @@
-"""The ``record`` column's stored form, ``record_packed``: a record's canonical JSON with its cards coded densely.
+"""The ``record`` column's stored form, ``record_packed``: the canonical JSON with its cards coded densely.
 
 A stored record is the canonical JSON of ``tarock.formats.codec.dumps`` (docs/store.md, ``deals.record``).
 Most of its bytes are card codes in quotes (``"T21"``, ``"HK"``: about a hundred a deal).  Two versions of
@@ -368,11 +368,13 @@ class _Weights:
 
 
 def _best(trick: list[int]) -> int:
-    """The place of the card that takes a trick so far: the highest tarok, else the highest of the led suit."""
+    """The place of the card that takes a trick so far: the highest tarok, else the highest of the led
+    suit."""
     best = 0
     for k in range(1, len(trick)):
         card, top = trick[k], trick[best]
-        if (SUIT_OF_CARD_MASK[top] >> card & 1 and card > top) or (TAROK_MASK >> card & 1 and not TAROK_MASK >> top & 1):
+        if (SUIT_OF_CARD_MASK[top] >> card & 1 and card > top) or (
+                TAROK_MASK >> card & 1 and not TAROK_MASK >> top & 1):
             best = k
     return best
 
@@ -389,7 +391,10 @@ def _get_seat(code: _Decoder, likely: int, players: int) -> int:
     if likely < 0:
         return _get_uniform(code, players)
     target = code.target(players + WINNER_WEIGHT - 1)
-    seat = target if target < likely else likely if target < likely + WINNER_WEIGHT else target - WINNER_WEIGHT + 1
+    if target < likely:
+        seat = target
+    else:
+        seat = likely if target < likely + WINNER_WEIGHT else target - WINNER_WEIGHT + 1
     code.take(seat + (WINNER_WEIGHT - 1 if seat > likely else 0), WINNER_WEIGHT if seat == likely else 1)
     return seat
 
@@ -502,7 +507,7 @@ def _decode_cards(lengths: list[int], code: _Decoder) -> list[list[int]]:
             winner = -1
             continue
         leader = _get_seat(code, winner, players)
-        run = []
+        run: list[int] = []
         for k in range(players):
             seat = (leader + k) % players
             hand = hands[seat]
