@@ -258,20 +258,51 @@ static int talon_index(const unsigned char *talon, int t, int card) {
     return t;
 }
 
-static void put_loose(Enc *e, int card, const unsigned char *talon, int t, uint64_t *hands, int players) {
+static void put_loose(Enc *e, int card, const unsigned char *talon, int t) {
     int at = talon_index(talon, t, card);
     put_uniform(e, (uint32_t)at, (uint32_t)t + 1);
     if (at == t) put(e, (uint32_t)card, 1, (uint32_t)n_cards);
+}
+
+static int get_loose(Dec *d, const unsigned char *talon, int t) {
+    int64_t at = get_uniform(d, (uint32_t)t + 1);
+    if (at < 0) return -1;
+    return at < t ? talon[at] : (int)get_uniform(d, (uint32_t)n_cards);
+}
+
+static void played(int card, uint64_t *hands, int players) {
     for (int s = 0; s < players; s++) hands[s] &= ~BIT(card);
 }
 
-static int get_loose(Dec *d, const unsigned char *talon, int t, uint64_t *hands, int players) {
-    int64_t at = get_uniform(d, (uint32_t)t + 1);
-    if (at < 0) return -1;
-    int64_t card = at < t ? talon[at] : get_uniform(d, (uint32_t)n_cards);
-    if (card < 0) return -1;
-    for (int s = 0; s < players; s++) hands[s] &= ~BIT(card);
-    return (int)card;
+/* The talon exchange (``_Picked``): the picked cards not yet given to the declarer, and whether the last run
+   was a pick. */
+typedef struct {
+    uint64_t talon, cards;
+    int after_pick;
+} Picked;
+
+static void picked_after(Picked *pk, const unsigned char *run, int len, uint64_t *hands, int players) {
+    if (pk->after_pick) {
+        int declarer = -1;
+        for (int k = 0; k < len && declarer < 0; k++)
+            for (int s = 0; s < players; s++)
+                if (hands[s] >> run[k] & 1) {
+                    declarer = s;
+                    break;
+                }
+        for (int k = 0; k < len; k++) {
+            played(run[k], hands, players);
+            pk->cards &= ~BIT(run[k]);
+        }
+        if (declarer >= 0) {
+            hands[declarer] |= pk->cards;
+            pk->cards = 0;
+        }
+    }
+    uint64_t mask = 0;
+    for (int k = 0; k < len; k++) mask |= BIT(run[k]);
+    pk->after_pick = (mask & pk->talon) == mask;
+    if (pk->after_pick) pk->cards |= mask;
 }
 
 /* Code the runs' cards (``_code_cards``); 0 where the model does not hold. */
@@ -307,19 +338,23 @@ static int code_cards(const unsigned char *cards, const int *lens, int n_runs, E
     }
     uint64_t left = 0;
     for (int k = 0; k < t; k++) left |= BIT(talon[k]);
+    const uint64_t left_all = left;
     for (int k = 0; k < t; k++) {
         put_uniform(e, POP(left & (BIT(talon[k]) - 1)), POP(left));
         left &= ~BIT(talon[k]);
     }
     int winner = -1;
+    Picked pk = {left_all, 0, 0};
     for (int r = players + 1; r < n_runs; r++) {
         const unsigned char *run = c;
         c += lens[r];
         if (lens[r] != players) {
-            for (int k = 0; k < lens[r]; k++) put_loose(e, run[k], talon, t, hands, players);
+            for (int k = 0; k < lens[r]; k++) put_loose(e, run[k], talon, t);
+            picked_after(&pk, run, lens[r], hands, players);
             winner = -1;
             continue;
         }
+        pk.after_pick = 0;
         int leader = 0;
         for (int s = 0; s < players; s++)
             if (hands[s] >> run[0] & 1) {
@@ -340,7 +375,8 @@ static int code_cards(const unsigned char *cards, const int *lens, int n_runs, E
                 hands[s] = hand & ~BIT(card);
             } else {
                 put(e, tot - 1, 1, tot);
-                put_loose(e, card, talon, t, hands, players);
+                put_loose(e, card, talon, t);
+                played(card, hands, players);
             }
         }
         winner = (leader + best(run, players)) % players;
@@ -352,7 +388,7 @@ static int code_cards(const unsigned char *cards, const int *lens, int n_runs, E
 static int decode_cards(const int *lens, int n_runs, Dec *d, unsigned char *cards) {
     int players, size, t;
     if (!shape(lens, n_runs, &players, &size, &t)) return -1;
-    uint32_t caps[MAX_CARDS + 1], total = (uint32_t)n_cards, filled[MAX_CARDS + 1];
+    uint32_t caps[MAX_CARDS + 1], total = (uint32_t)n_cards;
     for (int s = 0; s < players; s++) caps[s] = (uint32_t)size;
     caps[players] = (uint32_t)t;
     uint64_t hands[MAX_CARDS], left = 0;
@@ -377,6 +413,7 @@ static int decode_cards(const int *lens, int n_runs, Dec *d, unsigned char *card
         for (uint64_t h = hands[s]; h; h &= h - 1) *c++ = (unsigned char)__builtin_ctzll(h);
     }
     unsigned char *talon = c;
+    Picked pk = {left, 0, 0};
     for (int k = 0; k < t; k++) {
         int64_t at = get_uniform(d, POP(left));
         if (at < 0) return -1;
@@ -386,20 +423,21 @@ static int decode_cards(const int *lens, int n_runs, Dec *d, unsigned char *card
         *c++ = (unsigned char)card;
         left &= ~BIT(card);
     }
-    (void)filled;
     int winner = -1;
     for (int r = players + 1; r < n_runs; r++) {
         unsigned char *run = c;
         c += lens[r];
         if (lens[r] != players) {
             for (int k = 0; k < lens[r]; k++) {
-                int card = get_loose(d, talon, t, hands, players);
+                int card = get_loose(d, talon, t);
                 if (card < 0) return -1;
                 run[k] = (unsigned char)card;
             }
+            picked_after(&pk, run, lens[r], hands, players);
             winner = -1;
             continue;
         }
+        pk.after_pick = 0;
         int leader;
         if (winner < 0) {
             int64_t v = get_uniform(d, (uint32_t)players);
@@ -432,8 +470,9 @@ static int decode_cards(const int *lens, int n_runs, Dec *d, unsigned char *card
                 hands[s] = hand & ~BIT(card);
             } else {
                 take(d, tot - 1, 1);
-                card = get_loose(d, talon, t, hands, players);
+                card = get_loose(d, talon, t);
                 if (card < 0) return -1;
+                played(card, hands, players);
             }
             run[k] = (unsigned char)card;
         }

@@ -62,7 +62,7 @@ ESCAPE = 0xFF
 """Put before a byte of the text that lies in the card bytes' range."""
 V2 = 0xFE
 """The first byte of a version-2 value: a byte UTF-8 never uses, so never the first byte of version 1."""
-LEGAL_WEIGHT = 32
+LEGAL_WEIGHT = 128
 """A trick's card is one of its player's cards, weighted ``LEGAL_WEIGHT`` where the rules allow it (the led
 suit if held, else a tarok if held, else any) and 1 where not; or, weight 1, any other card."""
 WINNER_WEIGHT = 60
@@ -438,13 +438,15 @@ def _code_cards(runs: list[list[int]], out: _Encoder) -> bool:
         _put_uniform(out, at, len(left))
         left.pop(at)
     hands = [sum(1 << card for card in run) for run in runs[:players]]
-    winner = -1  # the seat that won the last trick, while the runs are tricks
+    winner, picked = -1, _Picked(talon)  # the seat that won the last trick, while the runs are tricks
     for run in runs[players + 1:]:
         if len(run) != players:
             for card in run:
-                _put_loose(out, card, talon, hands)
+                _put_loose(out, card, talon)
+            picked.after(run, hands)
             winner = -1
             continue
+        picked.after_trick()
         leader = next((seat for seat in range(players) if hands[seat] >> run[0] & 1), 0)
         _put_seat(out, leader, winner, players)
         for k, card in enumerate(run):
@@ -457,7 +459,8 @@ def _code_cards(runs: list[list[int]], out: _Encoder) -> bool:
                 hands[seat] = hand & ~(1 << card)
             else:
                 out.put(weights.total - 1, 1, weights.total)
-                _put_loose(out, card, talon, hands)
+                _put_loose(out, card, talon)
+                _played(card, hands)
         winner = (leader + _best(run)) % players
     return True
 
@@ -467,13 +470,46 @@ def _put_uniform(out: _Encoder, value: int, total: int) -> None:
         out.put(value, 1, total)
 
 
-def _put_loose(out: _Encoder, card: int, talon: list[int], hands: list[int]) -> None:
+def _put_loose(out: _Encoder, card: int, talon: list[int]) -> None:
     """A card not from its player's hand: a talon card by its place in the talon, else by its number."""
     _put_uniform(out, talon.index(card) if card in talon else len(talon), len(talon) + 1)
     if card not in talon:
         out.put(card, 1, len(CODES))
+
+
+def _played(card: int, hands: list[int]) -> None:
+    """A card played from elsewhere than its player's hand leaves the hand that held it."""
     for seat, hand in enumerate(hands):
         hands[seat] = hand & ~(1 << card)
+
+
+class _Picked:
+    """The talon exchange, seen in the runs between the deal and the tricks: a run of talon cards is a pick
+    (``talon_pick``); the run right after a pick is the stash, whose first card held names the declarer, who
+    then holds the picked cards not stashed.  So the declarer's picked cards code as his own in the tricks.
+    A run of other cards (``called_king``) changes no hand."""
+
+    def __init__(self, talon: list[int]) -> None:
+        self.talon = sum(1 << card for card in talon)
+        self.cards, self.after_pick = 0, False
+
+    def after(self, run: list[int], hands: list[int]) -> None:
+        """Take in a run that is not a trick, once its cards are known."""
+        if self.after_pick:
+            declarer = next((seat for card in run for seat, hand in enumerate(hands) if hand >> card & 1), -1)
+            for card in run:
+                _played(card, hands)
+                self.cards &= ~(1 << card)
+            if declarer >= 0:
+                hands[declarer] |= self.cards
+                self.cards = 0
+        mask = sum(1 << card for card in run)
+        self.after_pick = mask & self.talon == mask
+        if self.after_pick:
+            self.cards |= mask
+
+    def after_trick(self) -> None:
+        self.after_pick = False
 
 
 def _decode_cards(lengths: list[int], code: _Decoder) -> list[list[int]]:
@@ -500,12 +536,14 @@ def _decode_cards(lengths: list[int], code: _Decoder) -> list[list[int]]:
         talon.append(left.pop(_get_uniform(code, len(left))))
     runs[players] = talon
     hands = [sum(1 << card for card in run) for run in runs[:players]]
-    winner = -1
+    winner, picked = -1, _Picked(talon)
     for length in lengths[players + 1:]:
         if length != players:
-            runs.append([_get_loose(code, talon, hands) for _ in range(length)])
+            runs.append([_get_loose(code, talon) for _ in range(length)])
+            picked.after(runs[-1], hands)
             winner = -1
             continue
+        picked.after_trick()
         leader = _get_seat(code, winner, players)
         run: list[int] = []
         for k in range(players):
@@ -519,7 +557,8 @@ def _decode_cards(lengths: list[int], code: _Decoder) -> list[list[int]]:
                 hands[seat] = hand & ~(1 << card)
             else:
                 code.take(weights.total - 1, 1)
-                card = _get_loose(code, talon, hands)
+                card = _get_loose(code, talon)
+                _played(card, hands)
             run.append(card)
         runs.append(run)
         winner = (leader + _best(run)) % players
@@ -534,12 +573,9 @@ def _get_uniform(code: _Decoder, total: int) -> int:
     return value
 
 
-def _get_loose(code: _Decoder, talon: list[int], hands: list[int]) -> int:
+def _get_loose(code: _Decoder, talon: list[int]) -> int:
     at = _get_uniform(code, len(talon) + 1)
-    card = talon[at] if at < len(talon) else _get_uniform(code, len(CODES))
-    for seat, hand in enumerate(hands):
-        hands[seat] = hand & ~(1 << card)
-    return card
+    return talon[at] if at < len(talon) else _get_uniform(code, len(CODES))
 
 
 def _nth_card(hand: int, n: int) -> int:
