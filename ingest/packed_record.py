@@ -3,7 +3,7 @@
 A stored record is the canonical JSON of ``tarock.formats.codec.dumps`` (docs/store.md, ``deals.record``).
 Most of its bytes are card codes in quotes (``"T21"``, ``"HK"``: about a hundred a deal).  Two versions of
 the stored form exist; ``unpack_bytes(pack_text(x)) == x`` for any text, byte for byte, whichever it takes
-(tests/ingest/test_packed_record.py).
+(tests/ingest/test_packed_record.py, tests/ingest/test_packed_record_v2.py).
 
 **Version 1** (stores written before, and any text version 2 does not fit) is a substitution of bytes, not
 of JSON.  Read left to right (``pack_v1``):
@@ -28,17 +28,24 @@ model, read from the runs' lengths alone:
 * the runs open with the deal: ``players`` runs of equal length (``players`` >= 2), each a hand in ascending
   card order, then the talon, together each card of the deck once.  Each card's owner is coded in card
   order, weighted by the cards each owner has left (the multinomial, exactly); then the talon's order;
-* every later run of ``players`` cards is a trick: its leader (the last trick's winner by ``_best``, weight
-  ``WINNER_WEIGHT``, or another seat), then each card in seat order from the leader, among the cards its
+* every later run of ``players`` cards is a trick: its leader (after a trick most likely its winner by
+  ``_best``, weight ``WINNER_WEIGHT`` against 1 for another seat; else any seat alike), then each card in seat order from the leader, among the cards its
   player still holds, weighted ``LEGAL_WEIGHT`` where the rules of following allow it, 1 where they do not,
   or (weight 1) a card from elsewhere, coded as a loose card;
 * any other run's cards (``talon_pick``, ``stash``, ``called_king`` …) are loose cards: a talon card by its
-  place in the talon, else by its number; a loose card leaves the hand that held it.
+  place in the talon, else by its number.  Such a run of talon cards is a pick; the run right after a pick
+  is the stash, whose cards leave the hands, the first one held naming the declarer, who takes the picked
+  cards not stashed (``_Picked``); so his picked cards code in the tricks as his own.  A loose card played
+  in a trick leaves the hand that held it.
+
+The weights are guesses of what a record holds (legal play, the talon exchange of the rules); a record that
+plays otherwise codes in more bytes, never inexactly, as the decoder makes the same guesses from the cards
+it has decoded.
 
 A version-1 form whose runs do not open with a deal (no hands, a card twice, a hand out of order, a
 partial deal), a run longer than the deck, a code over 255 bytes, or a version 2 no shorter than version
 1, stays version 1; so every text has a stored form and old values read as they always did.  On those
-200,000 deals version 2 takes about 43 bytes a deal (the README's figures).
+200,000 deals version 2 takes about 40 bytes a deal compressed (docs/store.md), 26 of them the code.
 
 ``pack`` and ``unpack`` do it for a whole Arrow column: by the C extension ``ingest._packrecord`` (a
 projection of these functions, given the card codes, suits and weights by ``init``) when it is built, else
