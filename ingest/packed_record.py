@@ -29,9 +29,10 @@ model, read from the runs' lengths alone:
   card order, then the talon, together each card of the deck once.  Each card's owner is coded in card
   order, weighted by the cards each owner has left (the multinomial, exactly); then the talon's order;
 * every later run of ``players`` cards is a trick: its leader (after a trick most likely its winner by
-  ``_best``, weight ``WINNER_WEIGHT`` against 1 for another seat; else any seat alike), then each card in seat order from the leader, among the cards its
-  player still holds, weighted ``LEGAL_WEIGHT`` where the rules of following allow it, 1 where they do not,
-  or (weight 1) a card from elsewhere, coded as a loose card;
+  ``_best``, weight ``WINNER_WEIGHT`` against 1 for another seat; else any seat alike), then each card in
+  seat order from the leader, among the cards its player still holds, weighted ``LEGAL_WEIGHT`` where the
+  rules of following allow it, 1 where they do not, or (weight 1) a card from elsewhere, coded as a loose
+  card;
 * any other run's cards (``talon_pick``, ``stash``, ``called_king`` …) are loose cards: a talon card by its
   place in the talon, else by its number.  Such a run of talon cards is a pick; the run right after a pick
   is the stash, whose cards leave the hands, the first one held naming the declarer, who takes the picked
