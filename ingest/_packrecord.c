@@ -526,33 +526,46 @@ static Py_ssize_t pack_v2(const unsigned char *v1, Py_ssize_t n, unsigned char *
     return total;
 }
 
-/* The version-1 form of a version-2 value data[0, n) into v1 (room for 55 * n); its length, -1: damaged. */
-static Py_ssize_t unpack_v2(const unsigned char *data, Py_ssize_t n, unsigned char *v1, unsigned char *cards,
-                            int *lens) {
+/* Decode a version-2 value data[0, n): its runs' lengths into lens, their cards into cards (room for 54 * n);
+   the number of cards, -1: damaged. */
+static Py_ssize_t decode_v2(const unsigned char *data, Py_ssize_t n, unsigned char *cards, int *lens) {
     if (n < 2 || n < 2 + data[n - 1]) return -1;
-    Py_ssize_t code_len = data[n - 1], skel_len = n - 2 - code_len;
+    Py_ssize_t code_len = data[n - 1], skel_len = n - 2 - code_len, count = 0;
     const unsigned char *skel = data + 1;
     int n_runs = 0;
     for (Py_ssize_t p = 0; p < skel_len; p++) {
         if (skel[p] == escape_byte && p + 1 < skel_len) p++;
-        else if (IS_CARD(skel[p])) lens[n_runs++] = skel[p] - card_byte + 1;
+        else if (IS_CARD(skel[p])) count += lens[n_runs++] = skel[p] - card_byte + 1;
     }
     Dec d;
     dec_init(&d, skel + skel_len, code_len);
-    if (decode_cards(lens, n_runs, &d, cards) < 0) return -1;
-    Py_ssize_t j = 0;
-    const unsigned char *c = cards;
+    return decode_cards(lens, n_runs, &d, cards) < 0 ? -1 : count;
+}
+
+/* The text of a decoded version-2 value into o (room for (MAX_CODE + 3) times the skeleton and the cards):
+   ``unpack_v1`` of the skeleton with its runs put back, in one pass (a run is maximal, so commas go between
+   its cards only); the bytes written. */
+static Py_ssize_t write_v2(const unsigned char *data, Py_ssize_t n, const unsigned char *cards, const int *lens,
+                           unsigned char *o) {
+    Py_ssize_t skel_len = n - 2 - data[n - 1], j = 0;
+    const unsigned char *skel = data + 1;
     int r = 0;
     for (Py_ssize_t p = 0; p < skel_len; p++) {
         unsigned char b = skel[p];
         if (b == escape_byte && p + 1 < skel_len) {
-            v1[j++] = b;
-            v1[j++] = skel[++p];
+            o[j++] = skel[++p];
         } else if (IS_CARD(b)) {
-            for (int k = 0; k < lens[r]; k++) v1[j++] = (unsigned char)(card_byte + *c++);
+            for (int k = 0; k < lens[r]; k++) {
+                int c = *cards++;
+                if (k) o[j++] = ',';
+                o[j++] = '"';
+                memcpy(o + j, code_text[c], (size_t)code_len[c]);
+                j += code_len[c];
+                o[j++] = '"';
+            }
             r++;
         } else {
-            v1[j++] = b;
+            o[j++] = b;
         }
     }
     return j;
@@ -616,11 +629,11 @@ static PyObject *run(PyObject *args, int packing) {
         }
         if (offsets[i + 1] - offsets[i] > longest) longest = (Py_ssize_t)(offsets[i + 1] - offsets[i]);
     }
-    /* scratch: packing, a version-1 form (2 bytes a byte) and its cards; unpacking, a version-1 form of up to
-       a skeleton byte + 54 cards a byte */
-    Py_ssize_t v1_cap = packing ? 2 * longest + 8 : (Py_ssize_t)(n_cards + 1) * longest + 8;
+    /* scratch: packing, a version-1 form (2 bytes a byte), its cards and runs; unpacking, up to 54 cards and
+       a run a byte */
+    Py_ssize_t v1_cap = packing ? 2 * longest + 8 : (Py_ssize_t)n_cards * longest + 8;
     Py_ssize_t cap = packing ? 2 * (offsets[n] - offsets[0]) + 8 : 2 * (offsets[n] - offsets[0]) + 64;
-    v1 = malloc((size_t)v1_cap);
+    v1 = malloc(packing ? (size_t)v1_cap : 1);  /* packing writes version 2 there before choosing */
     cards = malloc((size_t)v1_cap);
     lens = malloc(sizeof(int) * (size_t)v1_cap);
     out = malloc((size_t)cap);
@@ -644,15 +657,17 @@ static PyObject *run(PyObject *args, int packing) {
             const unsigned char *src = data + p;
             Py_ssize_t len = end - p;
             if (len > 0 && src[0] == v2_byte) {
-                len = unpack_v2(src, len, v1, cards, lens);
-                if (len < 0) {
+                Py_ssize_t count = decode_v2(src, len, cards, lens);
+                if (count < 0) {
                     PyErr_Format(PyExc_ValueError, "record_packed: a damaged version-2 value (row %zd)", i);
                     goto done;
                 }
-                src = v1;
+                if (reserve(&out, &cap, j, (MAX_CODE + 3) * (len + count)) < 0) goto done;
+                j += write_v2(src, len, cards, lens, out + j);
+            } else {
+                if (reserve(&out, &cap, j, (MAX_CODE + 3) * len) < 0) goto done;
+                j += unpack_v1(src, len, out + j);
             }
-            if (reserve(&out, &cap, j, (MAX_CODE + 3) * len) < 0) goto done;
-            j += unpack_v1(src, len, out + j);
         }
         oo[i + 1] = j;
     }
