@@ -4,7 +4,8 @@
 
 Reads ``--deals`` records of ``bench/bench_ingest.py``'s generated file (``bench/out/deals-N-1.jsonl``, made
 when missing: random legal 3- and 4-player Slovenian deals in sessions of 20), writes them canonical
-(``tarock.formats.codec.dumps``, as a store holds them) in shards of ``--shard`` records, and prints
+(``tarock.formats.codec.dumps``, as a store holds them) in shards of ``--shard`` records, each split by its
+number of players as the store's partitions are, and prints
 
 * per version (1: each card code one byte, ``pack_v1``; 2: what ``pack`` writes now) the bytes a deal the
   column takes in Parquet with the writer's settings (``ingest.writer.parquet_options``: zstd, plain
@@ -72,13 +73,18 @@ def main() -> None:
     v1_bytes = v2_bytes = rows = in_v2 = 0
     first: list[str] = []
     with open(source, "rb") as fh:
-        while shard := [dumps(loads(line)) for line in itertools.islice(fh, args.shard)]:
-            first = first or shard
-            packed = pack(pa.array(shard, pa.string()))
-            in_v2 += sum(1 for value in packed.to_pylist() if value[0] == V2)
-            v1_bytes += _column_bytes(pa.array([pack_v1(text) for text in shard], pa.binary()))
-            v2_bytes += _column_bytes(packed)
-            rows += len(shard)
+        while lines := list(itertools.islice(fh, args.shard)):
+            by_players: dict[int, list[str]] = {}  # as the store's partitions (n_players) hold them
+            for line in lines:
+                deal = loads(line)
+                by_players.setdefault(len(deal.players), []).append(dumps(deal))
+            first = first or [dumps(loads(line)) for line in lines]
+            for part in by_players.values():
+                packed = pack(pa.array(part, pa.string()))
+                in_v2 += sum(1 for value in packed.to_pylist() if value[0] == V2)
+                v1_bytes += _column_bytes(pa.array([pack_v1(text) for text in part], pa.binary()))
+                v2_bytes += _column_bytes(packed)
+                rows += len(part)
     print(f"{rows} deals: version 1 {v1_bytes / 2**20:.2f} MiB ({v1_bytes / rows:.1f} B/deal), "
           f"version 2 {v2_bytes / 2**20:.2f} MiB ({v2_bytes / rows:.1f} B/deal), {in_v2 / rows:.1%} as version 2")
     if PACKRECORD is None:

@@ -236,7 +236,8 @@ static int best(const unsigned char *trick, int n) {
     int b = 0;
     for (int k = 1; k < n; k++) {
         int card = trick[k], top = trick[b];
-        if (((suit_mask[top] >> card & 1) && card > top) || ((tarok_mask >> card & 1) && !(tarok_mask >> top & 1))) b = k;
+        int higher_of_suit = (suit_mask[top] >> card & 1) && card > top;
+        if (higher_of_suit || ((tarok_mask >> card & 1) && !(tarok_mask >> top & 1))) b = k;
     }
     return b;
 }
@@ -702,7 +703,8 @@ static PyObject *init(PyObject *self, PyObject *args) {
     if (count < 1 || count > MAX_CARDS || first < 0x80 || first + count - 1 > 0xFF || escape < 0 || escape > 0xFF ||
         v2 < 0 || v2 > 0xFF || PySequence_Size(suits) != count || legal < 1 || winner < 1 || legal > 1024 ||
         winner > 1024) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "init: 1 to 64 codes and their suits, card bytes from 0x80");
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "init: 1 to 64 codes and their suits, card bytes from 0x80");
         return NULL;
     }
     for (Py_ssize_t c = 0; c < count; c++) {
