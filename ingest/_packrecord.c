@@ -515,24 +515,24 @@ static int split(const unsigned char *v1, Py_ssize_t n, unsigned char *skel, Py_
 static Py_ssize_t pack_v2(const unsigned char *v1, Py_ssize_t n, unsigned char *o, unsigned char *cards, int *lens) {
     Py_ssize_t skel_len;
     int n_runs;
-    if (!split(v1, n, o + 1, &skel_len, cards, lens, &n_runs)) return 0;
+    if (!split(v1, n, o + 2, &skel_len, cards, lens, &n_runs)) return 0;
     Enc e = {0, 0xFFFFFFFFu, {0}, 0, 0};
     if (!code_cards(cards, lens, n_runs, &e)) return 0;
     Py_ssize_t code_len = enc_finish(&e);
-    Py_ssize_t total = 1 + skel_len + code_len + 1;
+    Py_ssize_t total = 2 + skel_len + code_len;
     if (code_len > MAX_CODE_BYTES || total >= n) return 0;
     o[0] = v2_byte;
-    memcpy(o + 1 + skel_len, e.out, (size_t)code_len);
-    o[total - 1] = (unsigned char)code_len;
+    o[1] = (unsigned char)code_len;
+    memcpy(o + 2 + skel_len, e.out, (size_t)code_len);
     return total;
 }
 
 /* Decode a version-2 value data[0, n): its runs' lengths into lens, their cards into cards (room for 54 * n);
    the number of cards, -1: damaged. */
 static Py_ssize_t decode_v2(const unsigned char *data, Py_ssize_t n, unsigned char *cards, int *lens) {
-    if (n < 2 || n < 2 + data[n - 1]) return -1;
-    Py_ssize_t code_len = data[n - 1], skel_len = n - 2 - code_len, count = 0;
-    const unsigned char *skel = data + 1;
+    if (n < 2 || n < 2 + data[1]) return -1;
+    Py_ssize_t code_len = data[1], skel_len = n - 2 - code_len, count = 0;
+    const unsigned char *skel = data + 2;
     int n_runs = 0;
     for (Py_ssize_t p = 0; p < skel_len; p++) {
         if (skel[p] == escape_byte && p + 1 < skel_len) p++;
@@ -548,8 +548,8 @@ static Py_ssize_t decode_v2(const unsigned char *data, Py_ssize_t n, unsigned ch
    its cards only); the bytes written. */
 static Py_ssize_t write_v2(const unsigned char *data, Py_ssize_t n, const unsigned char *cards, const int *lens,
                            unsigned char *o) {
-    Py_ssize_t skel_len = n - 2 - data[n - 1], j = 0;
-    const unsigned char *skel = data + 1;
+    Py_ssize_t skel_len = n - 2 - data[1], j = 0;
+    const unsigned char *skel = data + 2;
     int r = 0;
     for (Py_ssize_t p = 0; p < skel_len; p++) {
         unsigned char b = skel[p];
