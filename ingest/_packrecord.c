@@ -511,45 +511,122 @@ static int split(const unsigned char *v1, Py_ssize_t n, unsigned char *skel, Py_
     return 1;
 }
 
-/* The version-2 form of a version-1 form into o (room for n + 2), when it applies and is shorter; else 0. */
-static Py_ssize_t pack_v2(const unsigned char *v1, Py_ssize_t n, unsigned char *o, unsigned char *cards, int *lens) {
-    Py_ssize_t skel_len;
+#define VARINT_LIMIT (1 << 14)
+
+static int is_separator(unsigned char b) {
+    return b == '"' || b == ',' || b == ':' || b == '{' || b == '}' || b == '[' || b == ']';
+}
+
+/* Cut a skeleton into values (each ended by a zero byte) and template (``_cut``); 0 for a zero byte.
+   values and template have room for n + (colons) and n bytes. */
+static int cut(const unsigned char *skel, Py_ssize_t n, unsigned char *values, Py_ssize_t *values_len,
+               unsigned char *template, Py_ssize_t *template_len) {
+    if (memchr(skel, 0, (size_t)n) != NULL) return 0;
+    Py_ssize_t p = 0, v = 0, t = 0;
+    while (p < n) {
+        unsigned char b = skel[p++];
+        template[t++] = b;
+        if (b != ':') continue;
+        int quoted = p < n && skel[p] == '"';
+        if (quoted) template[t++] = skel[p++];
+        Py_ssize_t start = p;
+        while (p < n && !is_separator(skel[p])) p++;
+        if (!quoted && p > start && p < n && skel[p] == '"') { /* cut, it would come back as :"x: stays */
+            p = start;
+            continue;
+        }
+        memcpy(values + v, skel + start, (size_t)(p - start));
+        v += p - start;
+        values[v++] = 0;
+    }
+    *values_len = v;
+    *template_len = t;
+    return 1;
+}
+
+/* The skeleton of values and template (``_uncut``) into skel (room for both); its length, -1: damaged. */
+static Py_ssize_t uncut(const unsigned char *values, Py_ssize_t values_len, const unsigned char *template,
+                        Py_ssize_t template_len, unsigned char *skel) {
+    if (values_len && values[values_len - 1] != 0) return -1;
+    Py_ssize_t p = 0, v = 0, j = 0;
+    while (p < template_len) {
+        unsigned char b = template[p++];
+        skel[j++] = b;
+        if (b != ':') continue;
+        if (p < template_len && template[p] == '"') skel[j++] = template[p++];
+        else if (p < template_len && !is_separator(template[p])) continue; /* a value the template kept */
+        if (v >= values_len) return -1;
+        while (values[v]) skel[j++] = values[v++];
+        v++;
+    }
+    return v == values_len ? j : -1;
+}
+
+/* The version-2 form of a version-1 form into o (room for 2n + 262), when it applies; else 0.
+   skel, values, template: scratch of n + 8 bytes each (values: 2n + 8). */
+static Py_ssize_t pack_v2(const unsigned char *v1, Py_ssize_t n, unsigned char *o, unsigned char *cards, int *lens,
+                          unsigned char *skel, unsigned char *values, unsigned char *template) {
+    Py_ssize_t skel_len, values_len, template_len;
     int n_runs;
-    if (!split(v1, n, o + 2, &skel_len, cards, lens, &n_runs)) return 0;
+    if (!split(v1, n, skel, &skel_len, cards, lens, &n_runs)) return 0;
+    if (!cut(skel, skel_len, values, &values_len, template, &template_len) || values_len >= VARINT_LIMIT) return 0;
     Enc e = {0, 0xFFFFFFFFu, {0}, 0, 0};
     if (!code_cards(cards, lens, n_runs, &e)) return 0;
-    Py_ssize_t code_len = enc_finish(&e);
-    Py_ssize_t total = 2 + skel_len + code_len;
-    if (code_len > MAX_CODE_BYTES || total >= n) return 0;
+    Py_ssize_t code_len = enc_finish(&e), head = values_len < 0x80 ? 3 : 4;
+    Py_ssize_t total = head + values_len + template_len + code_len;
+    if (code_len > MAX_CODE_BYTES) return 0;
     o[0] = v2_byte;
     o[1] = (unsigned char)code_len;
-    memcpy(o + 2 + skel_len, e.out, (size_t)code_len);
+    if (head == 3) {
+        o[2] = (unsigned char)values_len;
+    } else {
+        o[2] = (unsigned char)(0x80 | (values_len & 0x7F));
+        o[3] = (unsigned char)(values_len >> 7);
+    }
+    memcpy(o + head, values, (size_t)values_len);
+    memcpy(o + head + values_len, template, (size_t)template_len);
+    memcpy(o + head + values_len + template_len, e.out, (size_t)code_len);
     return total;
 }
 
-/* Decode a version-2 value data[0, n): its runs' lengths into lens, their cards into cards (room for 54 * n);
-   the number of cards, -1: damaged. */
-static Py_ssize_t decode_v2(const unsigned char *data, Py_ssize_t n, unsigned char *cards, int *lens) {
-    if (n < 2 || n < 2 + data[1]) return -1;
-    Py_ssize_t code_len = data[1], skel_len = n - 2 - code_len, count = 0;
-    const unsigned char *skel = data + 2;
+/* A version-2 value data[0, n)'s skeleton into skel (room for n), its length in *skel_len, and its code's place
+   in *code_at; -1: damaged. */
+static int parse_v2(const unsigned char *data, Py_ssize_t n, unsigned char *skel, Py_ssize_t *skel_len,
+                    Py_ssize_t *code_at) {
+    if (n < 3 || n < 3 + data[1]) return -1;
+    Py_ssize_t size = data[2], at = 3;
+    if (size >= 0x80) {
+        if (n < 4 + data[1]) return -1;
+        size = (size & 0x7F) | (Py_ssize_t)data[3] << 7;
+        at = 4;
+    }
+    *code_at = n - data[1];
+    if (at + size > *code_at) return -1;
+    *skel_len = uncut(data + at, size, data + at + size, *code_at - at - size, skel);
+    return *skel_len < 0 ? -1 : 0;
+}
+
+/* The runs' lengths of a skeleton into lens, their cards decoded from code into cards (room for 54 a skeleton
+   byte); the number of cards, -1: damaged. */
+static Py_ssize_t decode_v2(const unsigned char *skel, Py_ssize_t skel_len, const unsigned char *code,
+                            Py_ssize_t code_len, unsigned char *cards, int *lens) {
+    Py_ssize_t count = 0;
     int n_runs = 0;
     for (Py_ssize_t p = 0; p < skel_len; p++) {
         if (skel[p] == escape_byte && p + 1 < skel_len) p++;
         else if (IS_CARD(skel[p])) count += lens[n_runs++] = skel[p] - card_byte + 1;
     }
     Dec d;
-    dec_init(&d, skel + skel_len, code_len);
+    dec_init(&d, code, code_len);
     return decode_cards(lens, n_runs, &d, cards) < 0 ? -1 : count;
 }
 
-/* The text of a decoded version-2 value into o (room for (MAX_CODE + 3) times the skeleton and the cards):
-   ``unpack_v1`` of the skeleton with its runs put back, in one pass (a run is maximal, so commas go between
-   its cards only); the bytes written. */
-static Py_ssize_t write_v2(const unsigned char *data, Py_ssize_t n, const unsigned char *cards, const int *lens,
-                           unsigned char *o) {
-    Py_ssize_t skel_len = n - 2 - data[1], j = 0;
-    const unsigned char *skel = data + 2;
+/* The text of a skeleton and its runs' cards into o (room for (MAX_CODE + 3) times the skeleton and the
+   cards): ``unpack_v1`` of the skeleton with its runs put back, in one pass (a run is maximal, so commas go
+   between its cards only); the bytes written. */
+static Py_ssize_t write_v2(const unsigned char *skel, Py_ssize_t skel_len, const unsigned char *cards,
+                           const int *lens, unsigned char *o) {
+    Py_ssize_t j = 0;
     int r = 0;
     for (Py_ssize_t p = 0; p < skel_len; p++) {
         unsigned char b = skel[p];
@@ -616,7 +693,7 @@ static PyObject *run(PyObject *args, int packing) {
     const unsigned char *data = dv.buf;
     const int64_t *offsets = ov.buf;
     PyObject *out_offsets = NULL, *result = NULL;
-    unsigned char *out = NULL, *v1 = NULL, *cards = NULL;
+    unsigned char *out = NULL, *v1 = NULL, *cards = NULL, *skel = NULL, *values = NULL, *template = NULL;
     int *lens = NULL;
     if (offsets[0] < 0 || offsets[n] > dv.len || offsets[n] < offsets[0]) {
         PyErr_SetString(PyExc_ValueError, "offsets outside the data");
@@ -634,12 +711,19 @@ static PyObject *run(PyObject *args, int packing) {
        a run a byte */
     Py_ssize_t v1_cap = packing ? 2 * longest + 8 : (Py_ssize_t)n_cards * longest + 8;
     Py_ssize_t cap = packing ? 2 * (offsets[n] - offsets[0]) + 8 : 2 * (offsets[n] - offsets[0]) + 64;
-    v1 = malloc(packing ? (size_t)v1_cap : 1);  /* packing writes version 2 there before choosing */
+    /* packing writes version 2 there: up to 4 header bytes, the values with their ends (twice the skeleton),
+       the template and the code */
+    v1 = malloc(packing ? (size_t)(2 * v1_cap + MAX_CODE_BYTES + 8) : 1);
     cards = malloc((size_t)v1_cap);
+    /* a skeleton (unpacking: as long as the value, the values' ends cut in), its values and template */
+    skel = malloc((size_t)(packing ? v1_cap : longest + 8));
+    values = malloc((size_t)(packing ? 2 * v1_cap : 1));
+    template = malloc((size_t)(packing ? v1_cap : 1));
     lens = malloc(sizeof(int) * (size_t)v1_cap);
     out = malloc((size_t)cap);
     out_offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * 8);
-    if (v1 == NULL || cards == NULL || lens == NULL || out == NULL) {
+    if (v1 == NULL || cards == NULL || lens == NULL || out == NULL || skel == NULL || values == NULL ||
+        template == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -650,21 +734,27 @@ static PyObject *run(PyObject *args, int packing) {
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t p = offsets[i], end = offsets[i + 1];
         if (packing) {
+            if (reserve(&out, &cap, j, 2 * (end - p)) < 0) goto done;
             Py_ssize_t len1 = pack_v1(data, p, end, out + j);
-            Py_ssize_t len2 = pack_v2(out + j, len1, v1, cards, lens);
-            if (len2 > 0) memcpy(out + j, v1, (size_t)len2);
+            Py_ssize_t len2 = pack_v2(out + j, len1, v1, cards, lens, skel, values, template);
+            if (len2 > 0) {
+                if (reserve(&out, &cap, j, len2) < 0) goto done;
+                memcpy(out + j, v1, (size_t)len2);
+            }
             j += len2 > 0 ? len2 : len1;
         } else {
             const unsigned char *src = data + p;
             Py_ssize_t len = end - p;
             if (len > 0 && src[0] == v2_byte) {
-                Py_ssize_t count = decode_v2(src, len, cards, lens);
+                Py_ssize_t skel_len, code_at, count = -1;
+                if (parse_v2(src, len, skel, &skel_len, &code_at) == 0)
+                    count = decode_v2(skel, skel_len, src + code_at, len - code_at, cards, lens);
                 if (count < 0) {
                     PyErr_Format(PyExc_ValueError, "record_packed: a damaged version-2 value (row %zd)", i);
                     goto done;
                 }
-                if (reserve(&out, &cap, j, (MAX_CODE + 3) * (len + count)) < 0) goto done;
-                j += write_v2(src, len, cards, lens, out + j);
+                if (reserve(&out, &cap, j, (MAX_CODE + 3) * (skel_len + count)) < 0) goto done;
+                j += write_v2(skel, skel_len, cards, lens, out + j);
             } else {
                 if (reserve(&out, &cap, j, (MAX_CODE + 3) * len) < 0) goto done;
                 j += unpack_v1(src, len, out + j);
@@ -680,6 +770,9 @@ done:
     free(out);
     free(v1);
     free(cards);
+    free(skel);
+    free(values);
+    free(template);
     free(lens);
     Py_XDECREF(out_offsets);
     PyBuffer_Release(&dv);

@@ -186,8 +186,12 @@ def test_the_fallback_writes_version_1_exactly() -> None:
     assert _assert_exact(texts) == [pack_v1(t) for t in texts]
 
 
-@pytest.mark.parametrize("damaged", [bytes([V2]), bytes([V2, 9]), bytes([V2, 200]) + b"{}",
-                                     bytes([V2, 0]) + b"{}"])  # cut short; a skeleton with no deal
+@pytest.mark.parametrize("damaged", [
+    bytes([V2]), bytes([V2, 9]), bytes([V2, 200]) + b"{}", bytes([V2, 0]) + b"{}",  # cut short
+    bytes([V2, 0, 0]) + b"{}",  # a skeleton with no deal
+    bytes([V2, 0, 0]) + b'{"a":1}',  # a template with a value to put back and no values
+    bytes([V2, 0, 2]) + b"x\0{}",  # values and no place for them
+    bytes([V2, 0, 0x81])])
 def test_a_damaged_version_2_value_is_an_error(damaged: bytes) -> None:
     with pytest.raises(ValueError):
         unpack_bytes(damaged)
