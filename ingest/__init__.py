@@ -8,7 +8,8 @@ One module per job:
 * ``rows`` / ``schema`` — the tables' rows as Arrow, and their columns;
 * ``hands`` / ``hand_features`` — the ``hands`` table: what each player was dealt, its counts (numpy, and
   the SQL the views compute them by);
-* ``packed_record`` — the stored form of ``deals.record``: each card code one byte (C: ``_packrecord``);
+* ``packed_record`` — the stored form of ``deals.record``: a skeleton and the deal's cards range-coded, or each
+  card code one byte (C: ``_packrecord``);
 * ``writer`` / ``layout`` — atomic publication, and where files live;
 * ``groups`` — group shards: the shards that share a session, scored together so it is whole;
 * ``dedup`` — the ``duplicates`` table;

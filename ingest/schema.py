@@ -209,8 +209,8 @@ PACKED_COLUMNS: dict[str, dict[str, tuple[pa.Field, str]]] = {
     "deals": {"record": (pa.field("record_packed", pa.binary(), nullable=False), UNPACK_RECORD)},
 }
 """Per table, the columns the files hold in another form: the stored field, and the SQL function that gives
-the view's column back from it.  ``record`` is stored as ``record_packed`` (``ingest.packed_record``: each
-card code one byte), about 115 bytes a deal compressed instead of 170."""
+the view's column back from it.  ``record`` is stored as ``record_packed`` (``ingest.packed_record``: a
+skeleton of the text and its cards range-coded), about 39 bytes a deal compressed instead of 170."""
 
 COMPUTED_COLUMNS: dict[str, dict[str, str]] = {"hands": hand_feature_sql("hand_mask")}
 """Per table, the columns the views compute from the stored ones (SQL over the file's columns), kept out of
