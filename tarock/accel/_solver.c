@@ -73,6 +73,7 @@ typedef struct {
     PyObject *rules_obj;
     const Rules *rules;
     int n, goal, bonus_card, bonus;
+    int etc_min;  /* cards a hand from which the last seat tries an enhanced transposition cutoff (``etc_cut``) */
     uint64_t side, bonus_bit;
     int thirds[N_CARDS], cls[N_CARDS], points_of[N_CARDS];
     uint64_t beaters[N_CARDS], above[N_CARDS], taroks;
@@ -473,13 +474,10 @@ static int last_trick(const Engine *e, int leader) {
 }
 
 /* search.py's ``visit``: the future value with ``seat`` to play card ``pos`` of the trick, fail-soft. */
-/* Enhanced transposition cutoff at the last seat of a trick high in the tree (at least ``ETC_MIN_CARDS`` cards
- * a hand, where a subtree costs far more than a few table probes): before any card's subtree is searched, the
+/* Enhanced transposition cutoff at the last seat of a trick high in the tree (at least ``e->etc_min`` cards a
+ * hand, where a subtree costs far more than a few table probes): before any card's subtree is searched, the
  * next trick boundary of each card -- the trick completed -- is bounded by the thirds still live and by its
  * entries in the two tables.  Whether one settles the window (points goal only), its bound in ``*out``. */
-#ifndef ETC_MIN_CARDS
-#define ETC_MIN_CARDS 9
-#endif
 static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
                  uint64_t live, int rem, int alpha, int beta);
 
@@ -594,7 +592,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     int trick[MAX_SEATS];  /* the trick so far: a sibling's subtree plays later tricks over ``e->tcards`` */
     memcpy(trick, e->tcards, sizeof(int) * (size_t)pos);
     int best = maxi ? -INF : INF, best_card = -1, i;
-    if (last && points && count > 1 && __builtin_popcountll(hand) >= ETC_MIN_CARDS
+    if (last && points && count > 1 && __builtin_popcountll(hand) >= e->etc_min
         && etc_cut(e, seat, cards, count, trick, wcard, wseat, tmask, tval, live, rem, alpha, beta, maxi, &best)) {
         e->stat[ST_ETC_CUT]++;
         return best;
@@ -700,8 +698,8 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
     PyObject *rules, *thirds, *classes, *points, *beaters, *above;
     unsigned long long side;
     int tt_bits, start_bits;
-    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
-                          &classes, &points, &beaters, &above, &start_bits, &tt_bits))
+    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOiii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
+                          &classes, &points, &beaters, &above, &start_bits, &tt_bits, &e->etc_min))
         return -1;
     if (e->n < 2 || e->n > MAX_SEATS || start_bits < 4 || start_bits > tt_bits || tt_bits > 30 || e->goal < 0
         || e->goal > GOAL_ALL_TRICKS) {
