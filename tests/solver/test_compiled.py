@@ -187,7 +187,7 @@ def test_search_counters_add_up(n: int, contract: str) -> None:
 
 def test_enhanced_transposition_cutoff_settles_positions_and_keeps_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last seat's enhanced transposition cutoff (tarock/accel/_solver.c, ``etc_cut``) bounds each card's
-    completed trick by the next boundary's table entries before searching any; the core tries it from 8 cards a
+    completed trick by the next boundary's table entry before searching any; the core tries it from 8 cards a
     hand (``_CORE_ETC_MIN_CARDS``), out of reach of the reference.  Tried from 2 cards a hand on, on the last
     five tricks of generated deals (4 players, from trick 8; 3 players, from trick 12), it settles nodes -- so the
     cutoff is exercised -- and every value is still the reference's, which has no such cutoff."""
