@@ -43,7 +43,8 @@ enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
 /* What ``stats()`` counts (docs/solver.md, "Speed"): where the search ends at a trick boundary, how its table
  * answers, and how soon a node cuts off. */
 enum { ST_BOUNDARY, ST_CUT_REM, ST_CUT_SURE, ST_LAST_TRICK, ST_TT_PROBE, ST_TT_FOUND, ST_TT_CUT, ST_CUT_NODES,
-       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, ST_SIM_FOUND, ST_SIM_CUT, ST_ETC_CUT, N_STATS };
+       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, ST_SIM_FOUND, ST_SIM_CUT, ST_ETC_CUT,
+       N_STATS };
 static const char *const STAT_NAMES[N_STATS] = {
     "boundary", "cut_rem", "cut_sure", "last_trick", "tt_probe", "tt_found", "tt_cut", "cut_nodes", "cut_first",
     "all_nodes", "all_moves", "stores", "evictions", "sim_found", "sim_cut", "etc_cut"};

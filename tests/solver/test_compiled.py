@@ -185,7 +185,7 @@ def test_search_counters_add_up(n: int, contract: str) -> None:
         assert s["cut_rem"] == s["cut_sure"] == s["sim_found"] == 0
 
 
-def test_enhanced_transposition_cutoff_settles_positions_and_keeps_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_enhanced_transposition_cutoff_settles_nodes_and_keeps_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last seat's enhanced transposition cutoff (tarock/accel/_solver.c, ``etc_cut``) bounds each card's
     completed trick by the next boundary's table entry before searching any; the core tries it from 8 cards a
     hand (``_CORE_ETC_MIN_CARDS``), out of reach of the reference.  Tried from 2 cards a hand on, on the last
