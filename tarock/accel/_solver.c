@@ -43,10 +43,11 @@ enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
 /* What ``stats()`` counts (docs/solver.md, "Speed"): where the search ends at a trick boundary, how its table
  * answers, and how soon a node cuts off. */
 enum { ST_BOUNDARY, ST_CUT_REM, ST_CUT_SURE, ST_LAST_TRICK, ST_TT_PROBE, ST_TT_FOUND, ST_TT_CUT, ST_CUT_NODES,
-       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, ST_SIM_FOUND, ST_SIM_CUT, N_STATS };
+       ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, ST_SIM_FOUND, ST_SIM_CUT, ST_ETC_CUT,
+       N_STATS };
 static const char *const STAT_NAMES[N_STATS] = {
     "boundary", "cut_rem", "cut_sure", "last_trick", "tt_probe", "tt_found", "tt_cut", "cut_nodes", "cut_first",
-    "all_nodes", "all_moves", "stores", "evictions", "sim_found", "sim_cut"};
+    "all_nodes", "all_moves", "stores", "evictions", "sim_found", "sim_cut", "etc_cut"};
 #define INF (1 << 30)
 #define PAGAT_CARD 0
 #define MOND 20
@@ -73,6 +74,7 @@ typedef struct {
     PyObject *rules_obj;
     const Rules *rules;
     int n, goal, bonus_card, bonus;
+    int etc_min;  /* cards a hand from which the last seat tries an enhanced transposition cutoff (``etc_cut``) */
     uint64_t side, bonus_bit;
     int thirds[N_CARDS], cls[N_CARDS], points_of[N_CARDS];
     uint64_t beaters[N_CARDS], above[N_CARDS], taroks;
@@ -473,6 +475,49 @@ static int last_trick(const Engine *e, int leader) {
 }
 
 /* search.py's ``visit``: the future value with ``seat`` to play card ``pos`` of the trick, fail-soft. */
+/* Enhanced transposition cutoff at the last seat of a trick high in the tree (at least ``e->etc_min`` cards a
+ * hand, where a subtree costs far more than a few table probes): before any card's subtree is searched, the
+ * next trick boundary of each card -- the trick completed -- is bounded by the thirds still live and by its
+ * main table entry (the payoff-similarity table's too saved 2 % more nodes for more CPU: docs/solver.md).
+ * Whether one settles the window (points goal only), its bound in ``*out``. */
+static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
+                 uint64_t live, int rem, int alpha, int beta);
+
+static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *trick, int wcard, int wseat,
+                   uint64_t tmask, int tval, uint64_t live, int rem, int alpha, int beta, int maxi, int *out) {
+    const int n = e->n, pos = n - 1;
+    const uint64_t hand = e->hands[seat];
+    uint64_t key[MAX_SEATS];
+    for (int i = 0; i < count; i++) {
+        int card = cards[i], nw, nws;
+        uint64_t bit = 1ULL << card, tm = tmask | bit, nlive = live & ~tm;
+        if (e->beaters[wcard] & bit) { nw = card; nws = seat; }
+        else { nw = wcard; nws = wseat; }
+        if ((tm & TRULA) == TRULA) {
+            memcpy(e->tcards, trick, sizeof(int) * (size_t)pos);
+            e->tcards[pos] = card;
+            int w = kernel->trick_winner(e->tcards, n, e->rules->trumps, e->rules->emperor);
+            nw = e->tcards[w];
+            nws = (seat + 1 + w) % n;
+        }
+        if (!nlive) continue;
+        int tv = tval + e->thirds[card], gain = (int)(e->side >> nws & 1) ? tv : 0;
+        if (nw == e->bonus_card) gain += e->bonus;
+        int nrem = rem - tv - ((tm & e->bonus_bit) ? e->bonus : 0), low = 0, high = nrem;
+        e->hands[seat] = hand ^ bit;
+        pack_keys(e, nlive, key);
+        Entry *x = lookup(e, key, nws, hash_of(e, key, nws));
+        if (x) {
+            if (x->low > low) low = x->low;
+            if (x->high < high) high = x->high;
+        }
+        e->hands[seat] = hand;
+        if (maxi && gain + low >= beta) { *out = gain + low; return 1; }
+        if (!maxi && gain + high <= alpha) { *out = gain + high; return 1; }
+    }
+    return 0;
+}
+
 static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
                  uint64_t live, int rem, int alpha, int beta) {
     const int n = e->n, points = e->goal == GOAL_POINTS;
@@ -545,6 +590,11 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     int trick[MAX_SEATS];  /* the trick so far: a sibling's subtree plays later tricks over ``e->tcards`` */
     memcpy(trick, e->tcards, sizeof(int) * (size_t)pos);
     int best = maxi ? -INF : INF, best_card = -1, i;
+    if (last && points && count > 1 && __builtin_popcountll(hand) >= e->etc_min
+        && etc_cut(e, seat, cards, count, trick, wcard, wseat, tmask, tval, live, rem, alpha, beta, maxi, &best)) {
+        e->stat[ST_ETC_CUT]++;
+        return best;
+    }
     for (i = 0; i < count; i++) {
         int card = cards[i], v, nw, nws;
         uint64_t bit = 1ULL << card;
@@ -646,8 +696,8 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
     PyObject *rules, *thirds, *classes, *points, *beaters, *above;
     unsigned long long side;
     int tt_bits, start_bits;
-    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
-                          &classes, &points, &beaters, &above, &start_bits, &tt_bits))
+    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOiii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
+                          &classes, &points, &beaters, &above, &start_bits, &tt_bits, &e->etc_min))
         return -1;
     if (e->n < 2 || e->n > MAX_SEATS || start_bits < 4 || start_bits > tt_bits || tt_bits > 30 || e->goal < 0
         || e->goal > GOAL_ALL_TRICKS) {

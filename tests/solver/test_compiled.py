@@ -183,3 +183,27 @@ def test_search_counters_add_up(n: int, contract: str) -> None:
     assert node_count() >= s["boundary"]
     if contract == "berac":  # no points goal: neither points bound applies, nor payoff-similarity
         assert s["cut_rem"] == s["cut_sure"] == s["sim_found"] == 0
+
+
+def test_enhanced_transposition_cutoff_settles_nodes_and_keeps_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last seat's enhanced transposition cutoff (tarock/accel/_solver.c, ``etc_cut``) bounds each card's
+    completed trick by the next boundary's table entry before searching any; the core tries it from 8 cards a
+    hand (``_CORE_ETC_MIN_CARDS``), out of reach of the reference.  Tried from 2 cards a hand on, on the last
+    five tricks of generated deals (4 players, from trick 8; 3 players, from trick 12), it settles nodes -- so the
+    cutoff is exercised -- and every value is still the reference's, which has no such cutoff."""
+    from tarock.solver import search
+
+    monkeypatch.setattr(search, "_CORE_ETC_MIN_CARDS", 2)
+    settled = 0
+    for n, from_trick in ((4, 8), (3, 12)):
+        contracts = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena") if n == 4 else ("tri", "dva", "ena")
+        for index in range(12):
+            rng = random.Random(f"etc-{n}-{index}")
+            pos = position_before(replay(deal_from_obj(random_record(rng, n, rng.choice(contracts)))), from_trick)
+            clear_cache()
+            fast = value(pos)
+            settled += search_stats()["etc_cut"]
+            with accel.reference():
+                clear_cache()
+                assert value(pos) == fast, (n, index)
+    assert settled > 0
