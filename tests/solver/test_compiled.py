@@ -124,25 +124,31 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
             assert value(pos) == fast, (n, index)
 
 
+def _settled_on_endings(seed: str, counter: str) -> int:
+    """How often the core's ``counter`` settled a node on the last five tricks of 24 generated deals (4 players
+    from trick 8, 3 players from trick 12), each value asserted equal to the reference's."""
+    settled = 0
+    for n, from_trick in ((4, 8), (3, 12)):
+        contracts = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena") if n == 4 else ("tri", "dva", "ena")
+        for index in range(12):
+            rng = random.Random(f"{seed}-{n}-{index}")
+            pos = position_before(replay(deal_from_obj(random_record(rng, n, rng.choice(contracts)))), from_trick)
+            clear_cache()
+            fast = value(pos)
+            settled += search_stats()[counter]
+            with accel.reference():
+                clear_cache()
+                assert value(pos) == fast, (n, index)
+    return settled
+
+
 def test_payoff_similarity_settles_positions_and_keeps_the_values() -> None:
     """The payoff-similarity table (tarock/accel/_solver.c, ``sim_bounds``) bounds a position by a searched one of
     the same coarse key, the cards of a suit in rank order, less or plus the points that differ place by place.
     On the last five tricks of generated deals (4 players, from trick 8; 3 players, from trick 12) it settles
     positions -- so the bound is exercised -- and every value is still the reference's, which has no such
     table."""
-    settled = 0
-    for n, from_trick in ((4, 8), (3, 12)):
-        contracts = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena") if n == 4 else ("tri", "dva", "ena")
-        for index in range(12):
-            rng = random.Random(f"similar-{n}-{index}")
-            pos = position_before(replay(deal_from_obj(random_record(rng, n, rng.choice(contracts)))), from_trick)
-            clear_cache()
-            fast = value(pos)
-            settled += search_stats()["sim_cut"]
-            with accel.reference():
-                clear_cache()
-                assert value(pos) == fast, (n, index)
-    assert settled > 0
+    assert _settled_on_endings("similar", "sim_cut") > 0
 
 
 def test_the_last_trick_is_counted_at_the_root_without_the_table() -> None:
@@ -194,16 +200,4 @@ def test_enhanced_transposition_cutoff_settles_nodes_and_keeps_values(monkeypatc
     from tarock.solver import search
 
     monkeypatch.setattr(search, "_CORE_ETC_MIN_CARDS", 2)
-    settled = 0
-    for n, from_trick in ((4, 8), (3, 12)):
-        contracts = ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena") if n == 4 else ("tri", "dva", "ena")
-        for index in range(12):
-            rng = random.Random(f"etc-{n}-{index}")
-            pos = position_before(replay(deal_from_obj(random_record(rng, n, rng.choice(contracts)))), from_trick)
-            clear_cache()
-            fast = value(pos)
-            settled += search_stats()["etc_cut"]
-            with accel.reference():
-                clear_cache()
-                assert value(pos) == fast, (n, index)
-    assert settled > 0
+    assert _settled_on_endings("etc", "etc_cut") > 0
