@@ -273,6 +273,7 @@ RATINGS = pa.schema([
     pa.field("sigma", pa.float32(), nullable=False),
     pa.field("taroks", pa.int8()),
     pa.field("kings", pa.int8()),
+    pa.field("latest", _BOOL, nullable=False),
 ])
 """A derived table: each player's rating after every rated deal (``analysis/ratings.py`` keeps it from
 ``deals``, ``results`` and ``hands`` in ``<generation>/ratings/ratings.parquet``; docs/analysis.md, Ratings).

@@ -96,6 +96,7 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'), ('deal_index', 'INTEGER'), ('deal_id', 'VARCHAR'),
         ('date', 'DATE'), ('contract', 'VARCHAR'), ('player', 'VARCHAR'), ('games', 'INTEGER'),
         ('mu', 'FLOAT'), ('sigma', 'FLOAT'), ('taroks', 'TINYINT'), ('kings', 'TINYINT'),
+        ('latest', 'BOOLEAN'),
     ),
     'card_analysis': (
         ('deal_id', 'VARCHAR'), ('trick', 'INTEGER'), ('order', 'INTEGER'), ('player', 'VARCHAR'),

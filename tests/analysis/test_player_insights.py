@@ -189,7 +189,8 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Store:
                         list(row))
         for index, (deal, player, taroks, kings) in enumerate(HANDS):
             n = 3 if deal.startswith("s2") else 4
-            con.execute("INSERT INTO ratings VALUES ('slovenian', ?, ?, ?, NULL, NULL, ?, ?, 25, 8, ?, ?)",
+            # ``latest`` null, as in a file written before the column: ``current`` then reads every row
+            con.execute("INSERT INTO ratings VALUES ('slovenian', ?, ?, ?, NULL, NULL, ?, ?, 25, 8, ?, ?, NULL)",
                         [n, index, deal, player, index + 1, taroks, kings])
     return Store(file)
 

@@ -10,6 +10,8 @@ ratings order (date first) is known by construction.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from datetime import date
 import shutil
 from pathlib import Path
 from typing import Any
@@ -81,7 +83,8 @@ def test_an_ingest_after_the_stored_deals_rates_only_its_own(grown: tuple[Path, 
     assert after[0][2].restarted == 0 and after[0][2].rows == after[0][0].num_rows  # a new file: everything
     update = after[1][2]
     assert update.restarted == 0
-    january, february = (table.to_pydict() for table, *_ in after[:2])
+    # the rating columns (``latest`` moves to a player's newer row when they play again: test_latest_… below)
+    january, february = (table.drop_columns(["latest"]).to_pydict() for table, *_ in after[:2])
     # the update after February's ingest rated February's deals and no other
     feb_deals = {(n, d) for n, d in zip(february["n_players"], february["deal_id"]) if d.startswith("2024-02")}
     assert (update.deals, update.rows) == (len(feb_deals), sum(1 for d in february["deal_id"] if d[:7] == "2024-02"))
@@ -190,3 +193,29 @@ def test_a_session_scored_again_with_its_later_part_rates_its_pool_again(tmp_pat
     assert table.num_rows > 0 and state[("slovenian", 4)].seen == 16
     again, again_state = rebuilt(store)
     assert again.equals(table) and again_state == state
+
+
+def test_latest_marks_each_players_last_rated_deal(grown: tuple[Path, list[Any]]) -> None:
+    """After every part (a new file, a continued update, a pool rated again from its start) each player has
+    exactly one ``latest`` row per pool, the row of their highest ``deal_index`` there, worked out here from
+    the file's own rows."""
+    _, after = grown
+    for table, *_ in after:
+        rows = table.to_pydict()
+        last: dict[tuple[str, int, str], int] = {}
+        for r, n, p, i in zip(rows["ruleset"], rows["n_players"], rows["player"], rows["deal_index"]):
+            last[(r, n, p)] = max(i, last.get((r, n, p), i))
+        marked = [(r, n, p, i) for r, n, p, i, latest in zip(rows["ruleset"], rows["n_players"], rows["player"],
+                                                             rows["deal_index"], rows["latest"]) if latest]
+        assert sorted(marked) == sorted((*key, i) for key, i in last.items())
+
+
+@pytest.mark.parametrize("filters", [Filters(), Filters(players=4), Filters(ruleset="slovenian", players=3)])
+def test_current_from_the_latest_rows_equals_the_group_by(grown: tuple[Path, list[Any]], filters: Filters) -> None:
+    """Without a date, contract or player filter ``current`` reads only the ``latest`` rows; a ``date_from``
+    long before every deal keeps the same deals but takes the group-by over every row: the answers agree."""
+    store, _ = grown
+    with Store(store) as handle:
+        fast = ratings.current(handle, filters)
+        slow = ratings.current(handle, replace(filters, date_from=date(1900, 1, 1)))
+    assert fast.height > 0 and fast.equals(slow)
