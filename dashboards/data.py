@@ -19,6 +19,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
@@ -114,6 +115,20 @@ def _warm(path: str) -> None:
         except Exception:
             logging.getLogger(__name__).warning("warming the dashboard's cache stopped", exc_info=True)
             return
+
+
+_AHEAD = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tarock-ahead")
+
+
+def ask_ahead(*questions: Callable[[], object]) -> None:
+    """Start a page's independent questions now, two at a time, and return at once.
+
+    A cold page asked them one after the other and waited for their sum; now the page's own calls find
+    them answered, or wait for the one thread computing each (Streamlit computes a cached value once per
+    key).  A question that fails here is asked again by the page, which shows the error.
+    """
+    for ask in questions:
+        _AHEAD.submit(ask)
 
 
 # -- headline and sidebar ------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ calendar of results, roles and partners, and the accuracy of their play where th
 
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 import streamlit as st
 
@@ -45,6 +47,9 @@ def open_replay(name: str) -> None:
 
 
 filters = current_filters()
+data.ask_ahead(partial(data.player_table, filters), partial(data.strong_hands, filters),
+               partial(data.player_ratings, filters), partial(data.partner_pairs, filters),
+               partial(data.contract_win_rates, filters, ("declarer",)), partial(data.play_accuracy, filters))
 st.title("Players")
 if widgets.no_deals_note(data.deal_count(filters)):
     st.stop()
