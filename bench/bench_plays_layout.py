@@ -1,4 +1,4 @@
-"""What keeping each card once costs the queries: ``plays`` as a view over ``tricks`` held a column a seat.
+"""What keeping each card once costs the queries: ``plays`` as a view over ``tricks`` held by position.
 
     .venv/bin/python bench/bench_plays_layout.py --store DIR [--repeat 3] [--out DIR]
 
