@@ -433,10 +433,11 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
 
 
 _WRITE: dict[str, Any] = {
-    "compression": "zstd", "use_dictionary": ["ruleset", "deal_id", "contract", "player"],
+    "compression": "zstd", "use_dictionary": ["ruleset", "deal_id", "contract", "player", "taroks", "kings"],
     "column_encoding": {"mu": "BYTE_STREAM_SPLIT", "sigma": "BYTE_STREAM_SPLIT"}}
 """How the file is written: μ and σ split by byte (their exponent bytes compress well; 7.2 MiB for 200,000
-deals against 11.1 with a dictionary), the text columns by dictionary."""
+deals against 11.1 with a dictionary), the text columns and the hand's few counts by dictionary (``taroks``
+and ``kings`` 0.84 -> 0.45 MiB: 6.8 MiB in all)."""
 
 
 def _plan(con: duckdb.DuckDBPyConnection, stored: dict[Pool, PoolState] | None,

@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from ingest.layout import StoreLayout
 from ingest.rows import PartTables
 from ingest.schema import PARTITION_COLUMNS, SHARD_TABLES, file_schema
+from tarock.rules.rulesets import ALL_COMPONENTS
 
 COMPRESSION = "zstd"
 """Parquet codec, at Arrow's default zstd level (1).
@@ -71,8 +72,18 @@ hashing, while decoding them for plain encoding doubles their cost.
 DELTA_COLUMNS = frozenset({"source_line", "trick_no"})
 """Integer columns written DELTA_BINARY_PACKED: they ascend within a file (a deal's rows), so the deltas
 are mostly 0 and 1.  For ``source_line`` cheaper than a dictionary and 2 to 14 times smaller; for
-``trick_no`` as cheap as a dictionary and 6 times smaller than PLAIN.  Other integers are PLAIN: for
-``position`` and the ``results`` scores a dictionary costs more than plain + zstd."""
+``trick_no`` as cheap as a dictionary and 6 times smaller than PLAIN.  Other integers are PLAIN unless
+in ``DICTIONARY_INTEGERS``: ``position`` and ``seat_no`` repeat a short cycle zstd compresses whole, and a
+bitmask (``hand_mask``) has nearly as many values as rows."""
+
+DICTIONARY_INTEGERS = frozenset({"points", "declarer_points", "opponents_points", "seq", "score",
+                                 "radelci_before", "radelci_after", "talon_taken", "talon_points",
+                                 *ALL_COMPONENTS})
+"""Integer columns written with a dictionary: a few dozen values in no order, which the dictionary's
+bit-packed indices (then zstd) hold in about two thirds of PLAIN + zstd's bytes.  On the 200,000 deals of
+``bench/bench_end_to_end.py``: ``tricks.points`` 1.84 -> 1.16 MiB, ``results``' scores, radelci and
+components 2.7 -> 1.8 MiB, ``deals``' points and ``seq`` 0.6 -> 0.43 MiB, ``hands``' talon columns 0.27 ->
+0.22 MiB; writing them took the same CPU (within the noise of 5 runs)."""
 
 WRITE_BATCH_SIZE = 4096
 """Values handed to a column writer at a time (Arrow's default 1024).
@@ -110,6 +121,8 @@ def parquet_options(schema: pa.Schema) -> dict[str, Any]:
         elif pa.types.is_integer(value_type):
             if field.name in DELTA_COLUMNS and path == field.name:
                 encoding[path] = "DELTA_BINARY_PACKED"
+            elif field.name in DICTIONARY_INTEGERS and path == field.name:
+                dictionary.append(path)
         elif pa.types.is_boolean(value_type):
             pass  # never dictionary-encoded
         elif not ((pa.types.is_string(value_type) or pa.types.is_large_string(value_type)

@@ -9,7 +9,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ingest.writer import STATISTICS_COLUMNS, write_parquet
+from ingest.writer import DICTIONARY_INTEGERS, STATISTICS_COLUMNS, write_parquet
 
 
 def _table() -> pa.Table:
@@ -27,6 +27,7 @@ def _table() -> pa.Table:
         "cards": pa.ListArray.from_arrays(pa.array(range(0, 4 * n + 1, 4), pa.int32()),
                                           pa.array([f"C{i % 54}" for i in range(4 * n)]).dictionary_encode()),
         "score": pa.array([None if i % 7 == 0 else i % 90 - 45 for i in range(n)], pa.int32()),
+        "position": pa.array([i % 4 for i in range(n)], pa.int32()),
         "legal": pa.array([None if i % 11 == 0 else i % 3 != 0 for i in range(n)]),
         "date": pa.array([None] * n, pa.date32()),
         "record": pa.array([f'{{"id":"{i}"}}' for i in range(n)]),
@@ -82,3 +83,16 @@ def test_columns_declared_non_nullable_are_written_required_unless_a_null_reache
     assert repetition["deal_id"] == 0 and repetition["trick_no"] == 0
     assert repetition["status"] == 1 and repetition["source_line"] == 1
     assert parquet.read().to_pylist() == pq.read_table(io.BytesIO(_written(table, tuned=False))).to_pylist()
+
+
+def test_integers_with_few_values_are_written_with_a_dictionary_the_others_plain_or_by_delta():
+    meta = pq.ParquetFile(io.BytesIO(_written(_table(), tuned=True))).metadata
+    group = meta.row_group(0)
+    columns = (group.column(j) for j in range(group.num_columns))
+    encodings = {column.path_in_schema: set(column.encodings) for column in columns}
+    assert "score" in DICTIONARY_INTEGERS and "position" not in DICTIONARY_INTEGERS
+    # a dictionary page plus RLE-coded indices: "score" holds 90 values (i % 90 - 45) over 5,000 rows
+    assert "RLE_DICTIONARY" in encodings["score"]
+    # "position" cycles 0..3, which zstd takes whole from PLAIN; "trick_no" ascends within a deal: deltas
+    assert "RLE_DICTIONARY" not in encodings["position"] and "PLAIN" in encodings["position"]
+    assert "DELTA_BINARY_PACKED" in encodings["trick_no"] and "RLE_DICTIONARY" not in encodings["trick_no"]
