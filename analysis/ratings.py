@@ -415,7 +415,9 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
             con.close()
         if frame is None and path.exists() and stored is not None:
             return Rebuilt(0, 0, path, time.perf_counter() - began)
+        taken = sum(state.rated for state in pools.values())
         rated = compute(frame if frame is not None else _empty_matches(), pools)
+        deals = sum(state.rated for state in pools.values()) - taken  # the deals rated now (compute counts them)
         for pool, (seen, last, shards) in now.items():
             pools[pool].seen, pools[pool].last, pools[pool].shards = seen, last, shards
         table = _table(rated)
@@ -428,7 +430,6 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
                                                              STATE_KEY: _state_json(pools)})
         pq.write_table(table, temp, **_WRITE)
         os.replace(temp, path)
-    deals = rated.select("ruleset", "n_players", "deal_index").n_unique() if rated.height else 0
     return Rebuilt(deals, rated.height, path, time.perf_counter() - began, restarted)
 
 
