@@ -15,7 +15,8 @@ polars' bare JSON→Parquet copies, the store against the bare Parquet, and a qu
    ``data/sample`` when missing).
 
 Every figure is the best of ``--runs`` wall times of a whole process (start-up, reading, writing),
-the processes of one comparison taking turns so a busy spell hits both.  The project's packages are
+the processes of one comparison taking turns so a busy spell hits both; section 1 prints each process's
+least CPU time (user + system) beside it too, which another job on the machine moves less.  The project's packages are
 byte-compiled first (``compileall``), as an installed package is: a machine that sets
 ``PYTHONDONTWRITEBYTECODE`` would otherwise have every ``tarock`` process compile its modules from source
 again (about 0.1 s of CPU), which the other side's processes never do (``--no-bytecode`` leaves that be).  Inputs go to ``bench/out/``
@@ -29,6 +30,7 @@ import compileall
 import json
 import os
 import math
+import resource
 import shutil
 import subprocess
 import sys
@@ -70,25 +72,32 @@ def byte_compile() -> None:
         compileall.compile_dir(ROOT / package, quiet=1)
 
 
-def wall(cmd: Sequence[str]) -> float:
-    """Seconds one whole process takes (its output discarded); it must succeed, else its stderr is shown."""
+def run_timed(cmd: Sequence[str]) -> tuple[float, float]:
+    """Seconds one whole process takes, wall and CPU (user + system, its own and its children's), its output
+    discarded; it must succeed, else its stderr is shown."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}")
-    return seconds
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def best_of(runs: int, commands: dict[str, tuple[Sequence[str], Path | None]]) -> dict[str, float]:
-    """The best wall time of each command over ``runs`` turns; a path given beside a command is deleted
-    before each of its runs (the output it writes)."""
+def best_of(runs: int, commands: dict[str, tuple[Sequence[str], Path | None]],
+            cpu: dict[str, float] | None = None) -> dict[str, float]:
+    """The best wall time of each command over ``runs`` turns (and into ``cpu``, when given, its least CPU
+    time); a path given beside a command is deleted before each of its runs (the output it writes)."""
     best = dict.fromkeys(commands, math.inf)
     for _ in range(runs):
         for name, (cmd, output) in commands.items():
             if output is not None:
                 shutil.rmtree(output, ignore_errors=True) if output.is_dir() else output.unlink(missing_ok=True)
-            best[name] = min(best[name], wall(cmd))
+            seconds, cpu_seconds = run_timed(cmd)
+            best[name] = min(best[name], seconds)
+            if cpu is not None:
+                cpu[name] = min(cpu.get(name, math.inf), cpu_seconds)
     return best
 
 
@@ -128,14 +137,17 @@ def tree_bytes(path: Path) -> int:
 def check_vs_openspiel(games: int, runs: int) -> None:
     records, replays = games_file(games)
     n = lines(records)
+    cpu: dict[str, float] = {}
     best = best_of(runs, {
         "check": ([*TAROCK, "check", "--format", "json", str(records)], None),
         "openspiel": ([sys.executable, "-c", _OPENSPIEL_REPLAY, str(replays)], None),
-    })
+    }, cpu)
     print(f"1. check -f json vs OpenSpiel's replay, {n:,} games, whole processes, best of {runs}")
     for name, seconds in best.items():
-        print(f"   {name:<10} {seconds:7.2f} s  {n / seconds:9,.0f} deals/s")
-    print(f"   ratio (OpenSpiel time / check time): {best['openspiel'] / best['check']:.2f}×  (target ≥ 1.0)\n")
+        print(f"   {name:<10} {seconds:7.2f} s  {n / seconds:9,.0f} deals/s   CPU {cpu[name]:5.2f} s")
+    print(f"   ratio (OpenSpiel time / check time): {best['openspiel'] / best['check']:.2f}×  (target ≥ 1.0)")
+    print(f"   by CPU (least of {runs} each; a shared machine moves wall times more): "
+          f"{cpu['openspiel'] / cpu['check']:.2f}×\n")
 
 
 def ingest_vs_copies(deals: int, runs: int) -> Path:

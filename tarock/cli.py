@@ -1,10 +1,11 @@
 """The ``tarock`` command line: the one entry module that may reach every layer.
 
 Commands import what they need inside their bodies, so ``tarock check``
-starts without loading the store's libraries.
+starts without loading the store's libraries.  The annotations are evaluated as the module is defined (no
+``from __future__ import annotations``): typer reads every command's signature as any command starts, and from
+strings it evaluates each annotation twice (``inspect.signature`` and ``get_type_hints``), which cost a quarter
+of building the command tree.
 """
-
-from __future__ import annotations
 
 import os
 import sys
@@ -15,6 +16,7 @@ from typing import Annotated, Any, Optional
 import orjson
 import typer
 
+from tarock.cli_params import light_runtime_param
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
 
@@ -50,6 +52,9 @@ def _usage_name(self: Any) -> str:
 typer.core.TyperOption.display_type_rich = _plain_metavar  # type: ignore[method-assign]
 typer.core.TyperArgument.display_type_rich = _plain_metavar  # type: ignore[method-assign]
 typer.core.TyperArgument._usage_display_name = _usage_name  # type: ignore[method-assign]
+# typer builds a pydantic adapter for every parameter of the command run, about 0.1 s of CPU as a command
+# starts; plain values are coerced without it, the same way (tarock/cli_params.py).
+typer.core.build_runtime_param = light_runtime_param
 
 app = typer.Typer(
     add_completion=False,
@@ -210,7 +215,9 @@ def check(
     line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
             f"{n_findings} findings" + (f"; {duplicates} duplicates not counted again" if duplicates else ""))
     typer.echo(line, err=fmt is Format.json)
-    raise typer.Exit(1 if counts["renons"] or counts["error"] else 0)
+    code = 1 if counts["renons"] or counts["error"] else 0
+    _END_AT_ONCE[0] = True
+    raise typer.Exit(code)
 
 
 class SheetFormat(str, Enum):
@@ -482,7 +489,7 @@ def ingest(
         _rate(target, quiet, incremental=True)
     except StoreBusy as exc:  # another ingest took the store meanwhile: it updates them when it ends
         typer.echo(f"tarock: ratings not updated: {exc}", err=True)
-    _SKIP_TEARDOWN[0] = True
+    _END_AT_ONCE[0] = True
     raise typer.Exit(summary.exit_code)
 
 
@@ -920,26 +927,36 @@ def dashboard(
     raise typer.Exit(launch.run_dashboard(store, port, host=host, allow_uploads=allow_uploads))
 
 
-_SKIP_TEARDOWN = [False]
-"""Set by a command that has finished everything it writes and holds nothing open (``tarock ingest``): ``main``
-then ends the process without Python's teardown."""
+_END_AT_ONCE = [False]
+"""Set by a command that has finished everything it writes and holds nothing open (``tarock ingest``,
+``tarock check``): ``main`` then ends the process without Python's teardown."""
+
+
+def _flushed() -> bool:
+    """Whether stdout and stderr could be flushed (not: a closed pipe, which the usual exit then reports)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def main() -> None:
     """Console-script entry point.
 
-    After ``tarock ingest`` the interpreter's teardown (freeing every module of pyarrow, polars, DuckDB and
-    pandas, joining their thread pools) took 0.2-0.7 s of the command's wall time (docs/performance.md,
-    "``tarock ingest`` end to end"); its files are closed and published, its workers joined and the store's
-    lock let go by then, so the process ends at once with the command's exit status once the output is
-    flushed.  Every other command, and the CLI called in-process (tests), exits as usual.
+    The interpreter's teardown frees every module and object one by one: after ``tarock ingest`` (pyarrow,
+    polars, DuckDB and pandas, their thread pools) 0.2-0.7 s of the command's wall time, after ``tarock check``
+    one key and first copy per deal (``SessionScorer.loose``), about 7 % of a 30,000-record run's CPU
+    (docs/performance.md).  When such a command has finished (its files closed and published, its workers
+    joined, the store's lock let go) the process ends with its exit status once the output is flushed.
+    Every other command, and the CLI called in-process (tests), exits as usual.
     """
+    _END_AT_ONCE[0] = False
     try:
         app()
     except SystemExit as done:
-        if _SKIP_TEARDOWN[0] and (done.code is None or isinstance(done.code, int)):
-            sys.stdout.flush()
-            sys.stderr.flush()
+        if _END_AT_ONCE[0] and (done.code is None or isinstance(done.code, int)) and _flushed():
             os._exit(done.code or 0)
         raise
 

@@ -782,7 +782,7 @@ static int blank(const char *s, Py_ssize_t len) {
     return 1;
 }
 
-#define OUT_FLUSH (1 << 20)  /* check_lines stops once ``out`` holds this much (1 MiB), so the caller writes it out */
+#define OUT_FLUSH (1 << 16)  /* check_lines stops once ``out`` holds this much (64 KiB), so the caller writes it out */
 
 /* check_lines(context, chunk, pos, line, max_line_bytes) -> (pos, line, written, verdict):
  * tarock.formats.reader.read_records's ``take_lines``: check_json on each whole line of ``chunk`` from ``pos`` on

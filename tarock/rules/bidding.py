@@ -80,6 +80,7 @@ def run_bidding(bids: list[tuple[int, str]], names: tuple[str, ...], rules: Bidd
     declaration).  A bid out of turn is reported and then taken as spoken.
     """
     n_players = len(names)
+    others = range(1, n_players)
     passed: set[int] = set()
     spoken: set[int] = set()  # seats that have spoken in the current round
     holders: list[int] = []
@@ -89,10 +90,10 @@ def run_bidding(bids: list[tuple[int, str]], names: tuple[str, ...], rules: Bidd
     forehand_spoke = False
 
     def others_out() -> bool:
-        return all(s in passed for s in range(1, n_players))
+        return passed.issuperset(others)
 
     def forehand_choice() -> bool:
-        return not holders and others_out() and rules.forehand_keeps_choice
+        return rules.forehand_keeps_choice and not holders and others_out()
 
     def expected() -> int | None:
         for s in rules.order:
@@ -101,20 +102,19 @@ def run_bidding(bids: list[tuple[int, str]], names: tuple[str, ...], rules: Bidd
         return None
 
     for i, (seat, bid) in enumerate(bids):
-        who = names[seat]
         if done:
-            errors.append((i, seat, f"{who} bid {bid} after the bidding had ended"))
+            errors.append((i, seat, f"{names[seat]} bid {bid} after the bidding had ended"))
             continue
         turn = expected()
         if turn is None:
             spoken.clear()
             turn = expected()
         if turn is not None and seat != turn:
-            errors.append((i, seat, f"{who} spoke out of turn: it was {names[turn]}'s turn to bid"))
+            errors.append((i, seat, f"{names[seat]} spoke out of turn: it was {names[turn]}'s turn to bid"))
         spoken.add(seat)
         opening = seat == 0 and not forehand_spoke
         forehand_spoke = forehand_spoke or seat == 0
-        error = _bid_error(seat, bid, passed, holders, best, names, rules, forehand_choice() and seat == 0,
+        error = _bid_error(seat, bid, passed, holders, best, names, rules, seat == 0 and forehand_choice(),
                            others_out(), opening)
         if error:
             errors.append((i, seat, error))
@@ -128,10 +128,10 @@ def run_bidding(bids: list[tuple[int, str]], names: tuple[str, ...], rules: Bidd
                 holders = [seat]
             best = contract
             passed.discard(seat)
-        active = [s for s in range(n_players) if s not in passed]
-        final_declaration = i + 1 < len(bids) and bids[i + 1][0] in holders and bids[i + 1][1] != "pass"
-        if holders:
-            done = active == sorted(holders) and not final_declaration
+        active = n_players - len(passed)  # seats still in
+        if holders:  # over once only the holders are still in, unless the winner raises (the final declaration)
+            final_declaration = i + 1 < len(bids) and bids[i + 1][0] in holders and bids[i + 1][1] != "pass"
+            done = active == len(holders) and passed.isdisjoint(holders) and not final_declaration
         else:  # everyone passed: over, unless forehand still has the forehand-only choice to make
             done = not active and (not forehand_choice() or (bid == "pass" and seat == 0))
     if not holders:
