@@ -567,10 +567,12 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         e->visits_at[__builtin_popcountll(e->hands[seat])]++;
         if (points && (rem <= alpha || beta <= 0)) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
         if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
-        /* the key's bucket is fetched from memory while the sure points are counted */
+        /* the key's bucket (its first two cache lines: the entries a probe reads first) and the payoff-similarity
+         * table's are fetched from memory while the sure points are counted */
         pack_keys(e, live, key);
         uint64_t h = hash_of(e, key, seat), ch = 0;
         __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
+        __builtin_prefetch((const char *)&e->tt[h & e->tt_mask & ~3ULL] + 64);
         if (e->sim) {
             coarse_keys(e, live, ckey);
             ch = hash_of(e, ckey, seat);
