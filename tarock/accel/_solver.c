@@ -27,6 +27,37 @@
 
 #include "kernel.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* The tables' memory: on Linux whole 2 MB pages asked for as transparent huge pages (``madvise``), since a
+ * probe is a random access into up to 300 MB and with 4 KB pages most probes also missed the TLB
+ * (docs/solver.md, "Speed"); anonymous pages come zeroed.  Elsewhere calloc.  ``bytes`` is the table's size, the
+ * same to free it. */
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define TABLE_PAGE ((size_t)2 << 20)
+static size_t table_len(size_t bytes) { return (bytes + TABLE_PAGE - 1) & ~(TABLE_PAGE - 1); }
+
+static void *table_alloc(size_t bytes) {
+    size_t len = table_len(bytes);
+    uint8_t *raw = mmap(NULL, len + TABLE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    uint8_t *p = (uint8_t *)(((uintptr_t)raw + TABLE_PAGE - 1) & ~(uintptr_t)(TABLE_PAGE - 1));
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (raw + TABLE_PAGE > p) munmap(p + len, (size_t)(raw + TABLE_PAGE - p));
+    madvise(p, len, MADV_HUGEPAGE);
+    return p;
+}
+
+static void table_free(void *p, size_t bytes) {
+    if (p) munmap(p, table_len(bytes));
+}
+#else
+static void *table_alloc(size_t bytes) { return PyMem_Calloc(bytes, 1); }
+static void table_free(void *p, size_t bytes) { (void)bytes; PyMem_Free(p); }
+#endif
+
 static const KernelApi *kernel = NULL;
 
 /* The search counts cards with popcount at every node: on x86-64 the POPCNT instruction (every x86-64 CPU since
@@ -188,6 +219,13 @@ static void similarity_gap(const Engine *e, uint64_t now, uint64_t then, int *do
     *up = hi;
 }
 
+/* Whether two keys of ``n`` hands are equal: inline, where libc's memcmp was a call per table entry compared. */
+static inline int same_key(const uint64_t *a, const uint64_t *b, int n) {
+    uint64_t d = 0;
+    for (int i = 0; i < n; i++) d |= a[i] ^ b[i];
+    return !d;
+}
+
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
     return x;
@@ -205,7 +243,7 @@ static Entry *lookup(Engine *e, const uint64_t *key, int leader, uint64_t h) {
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
         if (!x->used) return NULL;
-        if (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n)) return x;
+        if (x->leader == leader && same_key(x->hands, key, e->n)) return x;
     }
     return NULL;
 }
@@ -218,7 +256,7 @@ static Entry *slot(Engine *e, const uint64_t *key, int leader) {
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used || (x->leader == leader && !memcmp(x->hands, key, sizeof(uint64_t) * (size_t)e->n))) return x;
+        if (!x->used || (x->leader == leader && same_key(x->hands, key, e->n))) return x;
         if (!victim || x->cards < victim->cards) victim = x;
     }
     return victim;
@@ -231,7 +269,7 @@ static void sim_grow(Engine *e);
 
 static int grow(Engine *e) {
     size_t size = (size_t)(e->tt_mask + 1);
-    Entry *old = e->tt, *tt = PyMem_Calloc(2 * size, sizeof(Entry));
+    Entry *old = e->tt, *tt = table_alloc(2 * size * sizeof(Entry));
     if (!tt) return 0;
     e->tt = tt;
     e->tt_mask = 2 * size - 1;
@@ -243,7 +281,7 @@ static int grow(Engine *e) {
         if (!x->used) e->used++;
         *x = old[i];
     }
-    PyMem_Free(old);
+    table_free(old, size * sizeof(Entry));
     return 1;
 }
 
@@ -255,12 +293,12 @@ static void store(Engine *e, const uint64_t *key, int leader, int cards, int val
     else { low = value; high = INF; }
     Entry *victim = slot(e, key, leader);
     e->stat[ST_STORES]++;
-    if (victim->used && (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n))
+    if (victim->used && (victim->leader != leader || !same_key(victim->hands, key, e->n))
         && e->tt_mask + 1 < e->tt_max && e->used * 2 > (Py_ssize_t)(e->tt_mask + 1) && grow(e))
         victim = slot(e, key, leader);
     if (!victim->used) {
         e->used++;
-    } else if (victim->leader != leader || memcmp(victim->hands, key, sizeof(uint64_t) * (size_t)e->n)) {
+    } else if (victim->leader != leader || !same_key(victim->hands, key, e->n)) {
         e->stat[ST_EVICTIONS]++;
     } else {
         if (victim->low > low) low = victim->low;
@@ -283,7 +321,7 @@ static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, int n, const uint64_t *c
     for (int i = 0; i < 4; i++) {
         SimEntry *y = &sim[(h & mask & ~3ULL) + (uint64_t)i];
         if (!y->used) { if (!victim || victim->used) victim = y; continue; }
-        if (y->leader == leader && y->live == live && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)n)) return y;
+        if (y->leader == leader && y->live == live && same_key(y->hands, ckey, n)) return y;
         if (!victim || (victim->used && __builtin_popcountll(y->live) < __builtin_popcountll(victim->live)))
             victim = y;
     }
@@ -294,7 +332,7 @@ static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, int n, const uint64_t *c
  * out of memory it stays as it is. */
 static void sim_grow(Engine *e) {
     size_t size = (size_t)(e->sim_mask + 1);
-    SimEntry *old = e->sim, *sim = PyMem_Calloc(2 * size, sizeof(SimEntry));
+    SimEntry *old = e->sim, *sim = table_alloc(2 * size * sizeof(SimEntry));
     if (!sim) return;
     for (size_t i = 0; i < size; i++) {
         if (!old[i].used) continue;
@@ -303,7 +341,7 @@ static void sim_grow(Engine *e) {
     }
     e->sim = sim;
     e->sim_mask = 2 * size - 1;
-    PyMem_Free(old);
+    table_free(old, size * sizeof(SimEntry));
 }
 
 /* What a search in (alpha, beta) proved, in the payoff-similarity table: merged with the entry of the same
@@ -315,7 +353,7 @@ static void sim_store(Engine *e, const uint64_t *ckey, int leader, uint64_t live
     else { low = value; high = INF; }
     SimEntry *y = sim_slot(e->sim, e->sim_mask, e->n, ckey, leader, live, hash_of(e, ckey, leader));
     if (y->used && y->leader == leader && y->live == live
-        && !memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n)) {
+        && same_key(y->hands, ckey, e->n)) {
         if (y->low > low) low = y->low;
         if (y->high < high) high = y->high;
     }
@@ -335,7 +373,7 @@ static int sim_bounds(const Engine *e, const uint64_t *ckey, int leader, uint64_
     int found = 0;
     for (int i = 0; i < 4; i++) {
         const SimEntry *y = &e->sim[(h & e->sim_mask & ~3ULL) + (uint64_t)i];
-        if (!y->used || y->leader != leader || memcmp(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n)) continue;
+        if (!y->used || y->leader != leader || !same_key(y->hands, ckey, e->n)) continue;
         int down, up;
         similarity_gap(e, live, y->live, &down, &up);
         if (y->low + down > *low) *low = y->low + down;
@@ -529,10 +567,17 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         e->visits_at[__builtin_popcountll(e->hands[seat])]++;
         if (points && (rem <= alpha || beta <= 0)) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
         if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
-        /* the key's bucket is fetched from memory while the sure points are counted */
+        /* the key's bucket (its first two cache lines: the entries a probe reads first) and the payoff-similarity
+         * table's are fetched from memory while the sure points are counted */
         pack_keys(e, live, key);
-        uint64_t h = hash_of(e, key, seat);
+        uint64_t h = hash_of(e, key, seat), ch = 0;
         __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
+        __builtin_prefetch((const char *)&e->tt[h & e->tt_mask & ~3ULL] + 64);
+        if (e->sim) {
+            coarse_keys(e, live, ckey);
+            ch = hash_of(e, ckey, seat);
+            __builtin_prefetch(&e->sim[ch & e->sim_mask & ~3ULL]);
+        }
         if (points) {
             int holder = -1, run = sure_thirds(e, live, &holder), quick = quick_thirds(e, seat);
             int ours = run && (e->side >> holder & 1) ? run : 0, theirs = run - ours;
@@ -551,9 +596,8 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             lead = x->best;
         }
         if (e->sim) {  /* payoff-similarity: searched positions of the same coarse key bound this one */
-            coarse_keys(e, live, ckey);
             int low = -INF, high = INF;
-            if (sim_bounds(e, ckey, seat, live, hash_of(e, ckey, seat), &low, &high)) {
+            if (sim_bounds(e, ckey, seat, live, ch, &low, &high)) {
                 e->stat[ST_SIM_FOUND]++;
                 if (low >= beta) { e->stat[ST_SIM_CUT]++; return low; }
                 if (high <= alpha) { e->stat[ST_SIM_CUT]++; return high; }
@@ -687,8 +731,8 @@ static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t size, const char 
 
 static void engine_dealloc(Engine *e) {
     Py_XDECREF(e->rules_obj);
-    PyMem_Free(e->tt);
-    PyMem_Free(e->sim);
+    if (e->tt) table_free(e->tt, sizeof(Entry) * (size_t)(e->tt_mask + 1));
+    if (e->sim) table_free(e->sim, sizeof(SimEntry) * (size_t)(e->sim_mask + 1));
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -737,20 +781,20 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
      * the bonus card (the bring-home king: its trick brings the talon home) */
     e->nsuits = 0;
     e->suit_runs = 0;
-    PyMem_Free(e->sim);
+    if (e->sim) table_free(e->sim, sizeof(SimEntry) * (size_t)(e->sim_mask + 1));
     e->sim = NULL;
     if (e->goal == GOAL_POINTS) {
         e->suit_block[e->nsuits++] = ((1ULL << MOND) - 1) & ~(1ULL << PAGAT_CARD);
         for (int s = 0; s < 4; s++) e->suit_block[e->nsuits++] = (0xFFULL << (22 + 8 * s)) & ~e->bonus_bit;
         for (int b = 0; b < e->nsuits; b++) e->suit_runs |= e->suit_block[b];
         size_t sim_size = (size_t)1 << (start_bits - 1);  /* half the main table's entries, grown with it */
-        e->sim = PyMem_Calloc(sim_size, sizeof(SimEntry));
+        e->sim = table_alloc(sim_size * sizeof(SimEntry));
         if (!e->sim) { PyErr_NoMemory(); return -1; }
         e->sim_mask = sim_size - 1;
     }
-    PyMem_Free(e->tt);
+    if (e->tt) table_free(e->tt, sizeof(Entry) * (size_t)(e->tt_mask + 1));
     size_t size = (size_t)1 << start_bits;
-    e->tt = PyMem_Calloc(size, sizeof(Entry));
+    e->tt = table_alloc(size * sizeof(Entry));
     if (!e->tt) { PyErr_NoMemory(); return -1; }
     e->tt_mask = size - 1;
     e->tt_max = (uint64_t)1 << tt_bits;
