@@ -1,7 +1,8 @@
 """The command line's parameters turned into values without loading pydantic, when they are plain.
 
-typer 0.29 (pinned: ``tests/test_cli_help.py`` reads its help) coerces every parameter of the command being
-run through a pydantic ``TypeAdapter`` that it builds as the command starts, even a parameter left at its
+typer 0.29 (pinned in pyproject.toml: ``tests/test_cli_help.py`` reads its help, and this module its
+internals) coerces every parameter of the command being run through a pydantic ``TypeAdapter`` that it
+builds as the command starts, even a parameter left at its
 default: importing pydantic and building the adapters costs about 0.1 s of CPU, more than a third of
 ``tarock check``'s start-up and a tenth of its whole run over 30,000 records (docs/performance.md).
 
