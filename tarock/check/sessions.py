@@ -12,8 +12,10 @@ order (a few integers per session, the list of ``seq`` only for a session out of
 reads a record that names no session no further than that); then
 ``SessionOrderer`` hands the deals over in scoring order — a deal of an in-order session at once, a deal
 of an out-of-order session buffered until every deal before it has come — and says when a session is
-over, so its ledger and its set of content hashes can go.  ``check_stream`` is the whole thing for the
-checker; ``tarock score`` and ingest use it too.
+over, so its ledger and its set of content hashes can go.  A deal outside any session is remembered for the
+whole run, so ``check_stream`` keeps only its place (``tarock.check.first_copies``: the file, line and byte
+offset, one int) where its file can be read at an offset, and reads the first copy again when a copy comes.
+``check_stream`` is the whole thing for the checker; ``tarock score`` and ingest use it too.
 """
 
 from __future__ import annotations
