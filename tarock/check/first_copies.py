@@ -11,7 +11,9 @@ Only an uncompressed JSON Lines file can be read at an offset the way ``tarock.f
 reads it (``start_byte``).  ``.json`` files (a list's elements are cut out of the text as it streams by),
 ``.trk`` files (a deal spans many lines) and anything gzipped (an offset into the decompressed bytes can only
 be reached by decompressing from the start) have no place: their deals keep the first copy's result, or the
-fast path's ``(file, line, text)``, as before.
+fast path's ``(file, line, text)``, as before.  OpenSpiel's logs and score sheets are not read by ``check``
+itself: ``tarock import`` turns them into JSON Lines records, which have places -- but a sheet-only record
+keeps its result (``SessionScorer._remember_loose``: the sheet audit of loose deals carries a state).
 
 Where a line starts is learnt as the reader reads (``LineStarts``): its ``take_lines`` is offered each chunk
 of the file from the start of the line it cuts next, so the offset of a line is the chunk's own offset plus
