@@ -5,8 +5,10 @@ polars' bare JSON→Parquet copies, the store against the bare Parquet, and a qu
                                                [--only check|ingest|sql ...] [--no-bytecode]
 
 1. ``tarock check --format json FILE`` over ``--games`` OpenSpiel games turned into our records
-   (``bench/bench_openspiel.py``'s games), against a Python process that loads the same games' parameters
-   and actions and replays them in pyspiel (``apply_action`` for every action: the bare replay).
+   (``bench/bench_openspiel.py``'s games, made 30,000 at a time), against a Python process that loads the
+   same games' parameters and actions and replays them in pyspiel (``apply_action`` for every action: the
+   bare replay); each process's peak resident set is printed beside its times (no record names a session,
+   so check's memory of its deals is the duplicate check's: docs/records.md, "Sessions").
 2. ``tarock ingest --executor local:2`` of ``--deals`` generated deals (``bench/bench_ingest.py``'s file),
    against ``COPY (SELECT * FROM read_json(…)) TO 'x.parquet'`` in DuckDB with 2 threads and polars'
    ``scan_ndjson(…).sink_parquet(…)``.
@@ -42,6 +44,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 OUT = BENCH / "out"
 TAROCK = [sys.executable, "-m", "tarock.cli"]
+_GNU_TIME = "/usr/bin/time"
 
 _OPENSPIEL_REPLAY = """
 import json, sys
@@ -72,33 +75,48 @@ def byte_compile() -> None:
         compileall.compile_dir(ROOT / package, quiet=1)
 
 
-def run_timed(cmd: Sequence[str]) -> tuple[float, float]:
+def run_timed(cmd: Sequence[str], peaks: dict[str, int] | None = None, name: str = "") -> tuple[float, float]:
     """Seconds one whole process takes, wall and CPU (user + system, its own and its children's), its output
-    discarded; it must succeed, else its stderr is shown."""
+    discarded; it must succeed (``check``: exit status 0 or 1, a deal with a renons or an error, which some of
+    300,000 OpenSpiel games hold), else its stderr is shown.  With ``peaks`` (and GNU time at ``/usr/bin/time``),
+    the process's peak resident set (KiB, time's ``%M``) goes into ``peaks[name]`` when it is the largest yet:
+    run under ``time``, which forks it from its own small process (a child forked from this one would report
+    this process's peak, the games made here included, as its own)."""
+    measure = peaks is not None and os.access(_GNU_TIME, os.X_OK)
+    peak_file = OUT / "peak-rss.txt"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run([_GNU_TIME, "-f", "%M", "-o", str(peak_file), *cmd] if measure else cmd, cwd=ROOT,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
+    if done.returncode not in ((0, 1) if "check" in cmd else (0,)):
         sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}")
+    if measure and peaks is not None:
+        peaks[name] = max(peaks.get(name, 0), int(peak_file.read_text().split()[-1]))
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def best_of(runs: int, commands: dict[str, tuple[Sequence[str], Path | None]],
-            cpu: dict[str, float] | None = None) -> dict[str, float]:
+            cpu: dict[str, float] | None = None, peaks: dict[str, int] | None = None) -> dict[str, float]:
     """The best wall time of each command over ``runs`` turns (and into ``cpu``, when given, its least CPU
-    time); a path given beside a command is deleted before each of its runs (the output it writes)."""
+    time; into ``peaks`` its largest peak resident set, KiB); a path given beside a command is deleted before
+    each of its runs (the output it writes)."""
     best = dict.fromkeys(commands, math.inf)
     for _ in range(runs):
         for name, (cmd, output) in commands.items():
             if output is not None:
                 shutil.rmtree(output, ignore_errors=True) if output.is_dir() else output.unlink(missing_ok=True)
-            seconds, cpu_seconds = run_timed(cmd)
+            seconds, cpu_seconds = run_timed(cmd, peaks, name)
             best[name] = min(best[name], seconds)
             if cpu is not None:
                 cpu[name] = min(cpu.get(name, math.inf), cpu_seconds)
     return best
+
+
+_BATCH = 30_000
+"""More games than this are made in batches of this many (each batch's seeds after the last's), so memory
+holds one batch at a time."""
 
 
 def games_file(games: int) -> tuple[Path, Path]:
@@ -108,10 +126,17 @@ def games_file(games: int) -> tuple[Path, Path]:
         sys.path.insert(0, str(BENCH))
         from bench_openspiel import make_games, to_records
 
-        made = make_games(games, 1)
-        records.write_bytes(b"\n".join(to_records(made)) + b"\n")
-        replays.write_text(json.dumps([({"players": g["players"], "rng_seed": g["rng_seed"]}, g["actions"])
-                                       for g in made]))
+        made_count, seed = 0, 1
+        with open(records, "wb") as out, open(replays, "w") as replay:
+            replay.write("[")
+            while made_count < games:
+                made = make_games(games if games <= _BATCH else _BATCH, seed)
+                out.write(b"\n".join(to_records(made)) + b"\n")
+                replay.write(", " * (made_count > 0) + json.dumps(
+                    [({"players": g["players"], "rng_seed": g["rng_seed"]}, g["actions"]) for g in made])[1:-1])
+                made_count += len(made)
+                seed += len(made)
+            replay.write("]")
     return records, replays
 
 
@@ -138,13 +163,15 @@ def check_vs_openspiel(games: int, runs: int) -> None:
     records, replays = games_file(games)
     n = lines(records)
     cpu: dict[str, float] = {}
+    peaks: dict[str, int] = {}
     best = best_of(runs, {
         "check": ([*TAROCK, "check", "--format", "json", str(records)], None),
         "openspiel": ([sys.executable, "-c", _OPENSPIEL_REPLAY, str(replays)], None),
-    }, cpu)
+    }, cpu, peaks)
     print(f"1. check -f json vs OpenSpiel's replay, {n:,} games, whole processes, best of {runs}")
     for name, seconds in best.items():
-        print(f"   {name:<10} {seconds:7.2f} s  {n / seconds:9,.0f} deals/s   CPU {cpu[name]:5.2f} s")
+        peak = f"   peak RSS {peaks[name] / 1024:6.1f} MiB" if name in peaks else ""
+        print(f"   {name:<10} {seconds:7.2f} s  {n / seconds:9,.0f} deals/s   CPU {cpu[name]:5.2f} s{peak}")
     print(f"   ratio (OpenSpiel time / check time): {best['openspiel'] / best['check']:.2f}×  (target ≥ 1.0)")
     print(f"   by CPU (least of {runs} each; a shared machine moves wall times more): "
           f"{cpu['openspiel'] / cpu['check']:.2f}×\n")

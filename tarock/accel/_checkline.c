@@ -229,7 +229,7 @@ done:
     X(C_SHA256, "sha256") X(C_FORMAT, "format") X(C_PLAIN_DATE, "plain_date") X(C_ROSTERS, "rosters")           \
     X(C_ROSTER_OF, "roster_of") X(C_SPECS, "specs") X(C_SPEC_OF, "spec_of") X(C_BIDS, "bids")                   \
     X(C_BIDDING_AGREES, "bidding_agrees") X(C_SORT_OPTIONS, "sort_options") X(C_SCORER, "scorer")               \
-    X(C_SCRATCH, "scratch") X(C_LOOSE, "loose") X(C_WRITTEN, "written")
+    X(C_SCRATCH, "scratch") X(C_LOOSE, "loose") X(C_WRITTEN, "written") X(C_FILE_INDEX, "file_index")
 enum { CONTEXT(ENUM) C_SIZE };
 static const char *context_names[C_SIZE] = {CONTEXT(NAME)};
 
@@ -486,7 +486,26 @@ static int named_first = 0;  /* whether the last record read needed the named pl
 /* check_record: 1 when the record's JSON line was written to the context's ``out``, 0 to decline, -1 on an error,
  * NOT_NAMED (nothing changed but the struct) when ``named`` and some play is not written "Name:CODE".
  * ``record`` is the decoded struct (``named``: by the decoding that reads "Name:CODE" plays). */
-static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObject *data, int named) {
+/* The place of a first copy (tarock.check.first_copies.place_of): its byte offset from bit 64 up, its line in the
+ * LINE_BITS above the file's index in the low FILE_BITS; NULL with no error set when it has none (no offset, a
+ * file that cannot be read at an offset: index -1, or numbers past the fields).  A new reference. */
+#define FILE_BITS 24
+#define LINE_BITS 40
+static PyObject *place_of(PyObject *ctx, PyObject *line, long long offset) {
+    long long index = PyLong_AsLongLong(CTX(C_FILE_INDEX)), line_no = PyLong_AsLongLong(line);
+    if (PyErr_Occurred()) return NULL;
+    if (offset < 0 || index < 0 || index >= (1LL << FILE_BITS) || line_no <= 0 || line_no >= (1LL << LINE_BITS))
+        return NULL;
+    PyObject *low = PyLong_FromUnsignedLongLong((unsigned long long)line_no << FILE_BITS | (unsigned long long)index);
+    if (!low || offset == 0) return low;
+    PyObject *high = PyLong_FromLongLong(offset), *shift = PyLong_FromLong(64), *shifted = NULL, *place = NULL;
+    if (high && shift && (shifted = PyNumber_Lshift(high, shift))) place = PyNumber_Or(shifted, low);
+    Py_XDECREF(high); Py_XDECREF(shift); Py_XDECREF(shifted); Py_DECREF(low);
+    return place;
+}
+
+static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObject *data, int named,
+                        long long offset) {
     PyObject *field[N_ATTRS] = {NULL}, *more[N_MORE] = {NULL};
     PyObject *players = NULL, *roster = NULL, *canonical = NULL, *hash = NULL, *digest = NULL, *key16 = NULL;
     PyObject *spec_key = NULL, *options_key = NULL, *spec = NULL, *bidding_key = NULL, *agrees = NULL;
@@ -697,9 +716,11 @@ static int check_record(PyObject *ctx, PyObject *record, PyObject *line, PyObjec
         || PUT_LITERAL(&b, ",\"penalty\":\"none\",\"unpenalised\":null,\"recorded\":") < 0
         || (sheet ? put_sheet(&b, sheet, players, texts) : PUT_LITERAL(&b, "null")) < 0 || PUT_LITERAL(&b, "}\n") < 0)
         goto done;
-    /* the first copy of a deal outside any session: a later copy's result is this one's (tarock.check.sessions) */
-    if (!(marker = PyTuple_Pack(3, CTX(C_FILE), line, data)) || PyDict_SetItem(CTX(C_LOOSE), key16, marker) < 0)
-        goto done;
+    /* the first copy of a deal outside any session: a later copy's result is this one's, worked out again from
+     * its place, or else from its text (tarock.check.sessions.SessionScorer.first_copy) */
+    marker = place_of(ctx, line, offset);
+    if (!marker && (PyErr_Occurred() || !(marker = PyTuple_Pack(3, CTX(C_FILE), line, data)))) goto done;
+    if (PyDict_SetItem(CTX(C_LOOSE), key16, marker) < 0) goto done;
     PyObject *out = CTX(C_OUT);
     Py_ssize_t at = PyByteArray_GET_SIZE(out);
     if (PyByteArray_Resize(out, at + b.len) < 0) goto done;
@@ -721,7 +742,7 @@ done:
 /* One line's verdict: the context's ``written`` when its JSON line was written, None when the text is no plain
  * record (neither decoding reads it), else the decoded record (the struct, in canonical shape as far as it was
  * made so: what tarock.formats.decode.plain_of then reads as ValidPlainReader would).  NULL on an error. */
-static PyObject *verdict(PyObject *ctx, PyObject *line, PyObject *data) {
+static PyObject *verdict(PyObject *ctx, PyObject *line, PyObject *data, long long offset) {
     /* first the decoding the last record needed (tarock.formats.decode.ValidPlainReader: the named plays' decoding
      * reads every text the codes' decoding reads) */
     int named = named_first;
@@ -735,7 +756,7 @@ static PyObject *verdict(PyObject *ctx, PyObject *line, PyObject *data) {
         }
         named = 1;
     }
-    int rc = check_record(ctx, record, line, data, named);
+    int rc = check_record(ctx, record, line, data, named, offset);
     if (rc == NOT_NAMED) {  /* plays written as codes, most likely: the codes' decoding, first from now on */
         named_first = 0;
         Py_DECREF(record);
@@ -743,7 +764,7 @@ static PyObject *verdict(PyObject *ctx, PyObject *line, PyObject *data) {
             if (!decode_failed(ctx)) return NULL;
             Py_RETURN_NONE;  /* the named plays' decoding read it, but not every play is named: no plain record */
         }
-        rc = check_record(ctx, record, line, data, 0);
+        rc = check_record(ctx, record, line, data, 0, offset);
     } else if (named) {
         named_first = 1;
     }
@@ -764,15 +785,18 @@ static int check_context(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
     return 0;
 }
 
-/* check_json(context, line, data) -> the verdict on line ``line`` of a JSON Lines file (``data``, its text): the
- * context's ``written`` when it is a plain, clean record outside any session, checked here (the kernel's replay,
- * the compiled scorer) and its check result's JSON line appended to ``out``, byte for byte what encoding the usual
- * path's result gives (tests/check/test_check_json_line.py); None when the text is no plain record; else the
- * decoded record, which goes the usual way (nothing the caller keeps was changed).  ``context`` is laid out by
- * ``CONTEXT_FIELDS``. */
+/* check_json(context, line, data, offset) -> the verdict on line ``line`` of a JSON Lines file (``data``, its
+ * text, starting at byte ``offset`` of the file, -1 when not known): the context's ``written`` when it is a plain,
+ * clean record outside any session, checked here (the kernel's replay, the compiled scorer) and its check result's
+ * JSON line appended to ``out``, byte for byte what encoding the usual path's result gives
+ * (tests/check/test_check_json_line.py), its place (or else its text) kept in ``loose``; None when the text is no
+ * plain record; else the decoded record, which goes the usual way (nothing the caller keeps was changed).
+ * ``context`` is laid out by ``CONTEXT_FIELDS``. */
 static PyObject *py_check_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (check_context(args, nargs, 3, "check_json(context, line, data)") < 0) return NULL;
-    return verdict(args[0], args[1], args[2]);
+    if (check_context(args, nargs, 4, "check_json(context, line, data, offset)") < 0) return NULL;
+    long long offset = PyLong_AsLongLong(args[3]);
+    if (offset == -1 && PyErr_Occurred()) return NULL;
+    return verdict(args[0], args[1], args[2], offset);
 }
 
 /* Whether a line is blank: empty, or ASCII white space only (bytes.isspace). */
@@ -784,18 +808,21 @@ static int blank(const char *s, Py_ssize_t len) {
 
 #define OUT_FLUSH (1 << 16)  /* check_lines stops once ``out`` holds this much (64 KiB), so the caller writes it out */
 
-/* check_lines(context, chunk, pos, line, max_line_bytes) -> (pos, line, written, verdict):
+/* check_lines(context, chunk, pos, line, max_line_bytes, base) -> (pos, line, written, verdict):
  * tarock.formats.reader.read_records's ``take_lines``: check_json on each whole line of ``chunk`` from ``pos`` on
  * (line number ``line`` there; a blank line skipped), as long as it writes them, up to a line longer than
- * ``max_line_bytes``, one not ended in the chunk, or once ``out`` holds OUT_FLUSH bytes.  Gives where it stopped,
- * how many lines it wrote, and the verdict on the line it stopped at when check_json did not write it (None when
- * it stopped for another reason; the verdict None is given as ``False``: no plain record). */
+ * ``max_line_bytes``, one not ended in the chunk, or once ``out`` holds OUT_FLUSH bytes.  ``base`` is the file
+ * offset of the chunk's first byte (-1: not known), so a line's offset is ``base`` plus its position.  Gives where
+ * it stopped, how many lines it wrote, and the verdict on the line it stopped at when check_json did not write it
+ * (None when it stopped for another reason; the verdict None is given as ``False``: no plain record). */
 static PyObject *py_check_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (check_context(args, nargs, 5, "check_lines(context, chunk, pos, line, max_line_bytes)") < 0) return NULL;
+    if (check_context(args, nargs, 6, "check_lines(context, chunk, pos, line, max_line_bytes, base)") < 0)
+        return NULL;
     PyObject *ctx = args[0], *chunk = args[1];
     if (!PyBytes_Check(chunk)) { PyErr_SetString(PyExc_TypeError, "check_lines: the chunk must be bytes"); return NULL; }
     Py_ssize_t pos = PyLong_AsSsize_t(args[2]), line_no = PyLong_AsSsize_t(args[3]);
     Py_ssize_t max_bytes = PyLong_AsSsize_t(args[4]);
+    long long base = PyLong_AsLongLong(args[5]);
     if (PyErr_Occurred()) return NULL;
     const char *s = PyBytes_AS_STRING(chunk);
     Py_ssize_t len = PyBytes_GET_SIZE(chunk), written = 0;
@@ -807,7 +834,7 @@ static PyObject *py_check_lines(PyObject *self, PyObject *const *args, Py_ssize_
         if (end - pos > max_bytes) break;
         if (blank(s + pos, end - pos)) { pos = end + 1; line_no++; continue; }
         PyObject *data = PyBytes_FromStringAndSize(s + pos, end - pos), *line = PyLong_FromSsize_t(line_no);
-        PyObject *got = data && line ? verdict(ctx, line, data) : NULL;
+        PyObject *got = data && line ? verdict(ctx, line, data, base < 0 ? -1 : base + pos) : NULL;
         Py_XDECREF(data);
         Py_XDECREF(line);
         if (!got) { Py_DECREF(stopped); return NULL; }
@@ -841,9 +868,10 @@ static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, "The JSON text of every card code and every card's points, by card index."},
     {"replay", py_replay, METH_VARARGS, "A plain clean Slovenian record's seats, facts and tricks JSON, else None."},
     {"check_json", (PyCFunction)(void (*)(void))py_check_json, METH_FASTCALL,
-     "check_json(context, line, data): a plain clean record's check result written as its JSON line."},
+     "check_json(context, line, data, offset): a plain clean record's check result written as its JSON line."},
     {"check_lines", (PyCFunction)(void (*)(void))py_check_lines, METH_FASTCALL,
-     "check_lines(context, chunk, pos, line, max_line_bytes): check_json on each line of a chunk while it writes."},
+     "check_lines(context, chunk, pos, line, max_line_bytes, base): check_json on each line of a chunk while it "
+     "writes."},
     {NULL, NULL, 0, NULL},
 };
 

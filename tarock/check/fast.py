@@ -42,6 +42,7 @@ from tarock import accel
 from tarock.accel.lane import bidding_agrees, plan_for
 from tarock.accel.scorer import plan_of, prepared, roster_of
 from tarock.cards import CARD_POINTS, CODES
+from tarock.check.first_copies import LineStarts
 from tarock.check.result import BreakdownLine, DealCheck, Trick
 from tarock.formats.decode import PLAIN_PARTS, Plain, plain_of
 from tarock.options import OptionError, SlovenianOptions, options_for
@@ -93,29 +94,36 @@ class Lines(NamedTuple):
 class LineChecker:
     """The C calls of ``FastCheck.line_checker`` for one file, with their context: ``take_lines`` and ``take``
     for ``read_records``.  ``take_lines`` stops at a line it does not write; its verdict on that line is kept for
-    ``take``, which is asked about that very line next."""
+    ``take``, which is asked about that very line next.  ``starts`` (None for a file that cannot be read at an
+    offset) learns where each line starts, which the C calls note as the place of a first copy."""
 
-    __slots__ = ("_context", "_check_json", "_check_lines", "_pending_line", "_pending")
+    __slots__ = ("_context", "_check_json", "_check_lines", "_pending_line", "_pending", "_starts")
 
-    def __init__(self, context: tuple[Any, ...], checkline: ModuleType) -> None:
+    def __init__(self, context: tuple[Any, ...], checkline: ModuleType, starts: LineStarts | None) -> None:
         self._context = context
         self._check_json: Callable[..., Any] = checkline.check_json
         self._check_lines: Callable[..., tuple[int, int, int, Any]] = checkline.check_lines
         self._pending_line = -1
         self._pending: Any = None
+        self._starts = starts
 
     def take_lines(self, chunk: bytes, pos: int, line: int, max_bytes: int) -> tuple[int, int, Lines | None]:
-        pos, line, written, stopped = self._check_lines(self._context, chunk, pos, line, max_bytes)
+        starts = self._starts
+        base = -1 if starts is None else starts.enter(chunk, pos)
+        pos, line, written, stopped = self._check_lines(self._context, chunk, pos, line, max_bytes, base)
+        if starts is not None:
+            starts.left(pos, line)
         if stopped is not None:
             self._pending_line, self._pending = line, None if stopped is False else stopped
         return pos, line, Lines(written) if written else None
 
     def take(self, line: int, data: bytes) -> Plain | Written | None:
+        at = -1 if self._starts is None else self._starts.take(line, data)
         if line == self._pending_line:
             self._pending_line = -1
             verdict = self._pending
         else:
-            verdict = self._check_json(self._context, line, data)
+            verdict = self._check_json(self._context, line, data, at)
         if verdict is None or verdict is WRITTEN:
             return verdict
         return plain_of(line, data, verdict)  # read as ValidPlainReader reads it: the usual fast path
@@ -264,13 +272,16 @@ class FastCheck:
         )
 
     def line_checker(self, file: str, out: bytearray, loose: dict[bytes, Any],
-                     reader: Callable[[int, bytes], Plain | None]) -> LineChecker:
+                     reader: Callable[[int, bytes], Plain | None], file_index: int = -1,
+                     starts: LineStarts | None = None) -> LineChecker:
         """``read_records``'s ``take`` and ``take_lines`` for the lines of ``file`` (a JSON Lines file): a plain,
         clean record outside any session is checked in C (``_checkline.check_lines``, many lines in one call, or
         ``check_json``: the reading ``reader`` does, the content hash, the kernel's replay, the compiled scorer)
         and its check result's JSON line appended to ``out`` (yielded as ``Written``; its content hash noted in
-        ``loose`` with where it was, ``SessionScorer.first_copy``); any other plain record is read as ``reader``
-        reads it (the usual ``score_plain``); anything else is the reader's."""
+        ``loose`` with where it was, ``SessionScorer.first_copy``: its place, ``tarock.check.first_copies``, by
+        ``file_index`` (the file's among the run's) and where ``starts`` says its line starts, or else its text);
+        any other plain record is read as ``reader`` reads it (the usual ``score_plain``); anything else is the
+        reader's.  Without ``starts`` (a file that cannot be read at an offset) no place is noted."""
         values: dict[str, Any] = {
             "out": out, "file": file, "file_json": _ENCODE(file), "sha256": hashlib.sha256,
             "decode": PLAIN_PARTS.decode, "decode_named": PLAIN_PARTS.decode_named,
@@ -279,8 +290,9 @@ class FastCheck:
             "rosters": self._line_rosters, "roster_of": self._line_roster, "specs": self._line_specs,
             "spec_of": self._line_spec, "bidding_agrees": self._line_bidding_agrees, "sort_options": _sorted_options,
             "scorer": self._score, "scratch": self._scratch, "loose": loose, "written": WRITTEN,
+            "file_index": file_index if starts is not None else -1,
         }
-        return LineChecker(tuple(values[name] for name in self._context_fields), self._checkline)
+        return LineChecker(tuple(values[name] for name in self._context_fields), self._checkline, starts)
 
     def _line_roster(self, players: tuple[str, ...]) -> tuple[Any, ...] | None:
         """``check_json``'s roster of a table (laid out by ``ROSTER_FIELDS``), or None when the reader or the

@@ -12,8 +12,10 @@ order (a few integers per session, the list of ``seq`` only for a session out of
 reads a record that names no session no further than that); then
 ``SessionOrderer`` hands the deals over in scoring order — a deal of an in-order session at once, a deal
 of an out-of-order session buffered until every deal before it has come — and says when a session is
-over, so its ledger and its set of content hashes can go.  ``check_stream`` is the whole thing for the
-checker; ``tarock score`` and ingest use it too.
+over, so its ledger and its set of content hashes can go.  A deal outside any session is remembered for the
+whole run, so ``check_stream`` keeps only its place (``tarock.check.first_copies``: the file, line and byte
+offset, one int) where its file can be read at an offset, and reads the first copy again when a copy comes.
+``check_stream`` is the whole thing for the checker; ``tarock score`` and ingest use it too.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ import msgspec
 from msgspec.structs import replace
 
 from tarock.check.fast import CHECKLINE, WRITTEN, FastCheck, Lines, Written
+from tarock.check.first_copies import LineStarts, noting, read_place, seekable
 from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
 from tarock.findings import SEVERITY
 from tarock.formats.decode import Int, Plain, ValidPlainReader
 from tarock.formats.items import ReaderLimits, ReadItem
-from tarock.formats.reader import iter_record_files, plain_lines_without, read_line, read_records
+from tarock.formats.reader import TakeLines, iter_record_files, plain_lines_without, read_line, read_records
 from tarock.rules.sessions import SessionLedger
 
 if TYPE_CHECKING:
@@ -46,8 +49,14 @@ T = TypeVar("T")
 _NO_SEQ = float("-inf")
 
 FirstCopy = tuple[str, int, bytes]
-"""Where the fast path read the first copy of a deal outside any session whose result it wrote itself: the
-file, the line and the record's text (``SessionScorer.first_copy``)."""
+"""Where the fast path read the first copy of a deal outside any session whose result it wrote itself, in a file
+that cannot be read at an offset (``tarock.check.first_copies``): the file, the line and the record's text
+(``SessionScorer.first_copy``)."""
+
+
+class FirstCopyChanged(ValueError):
+    """The line a first copy was read from holds another deal when it is read again for a copy: its file changed
+    while it was checked."""
 
 
 @dataclass(slots=True)
@@ -172,6 +181,11 @@ def content_hash(deal: Deal) -> str:
     return hashlib.sha256(dumps(deal).encode()).hexdigest()
 
 
+def _changed(file: str, line: int) -> FirstCopyChanged:
+    return FirstCopyChanged(f"{file}:{line} changed while it was checked: that line no longer holds the deal "
+                            "first read there, of which a copy came later")
+
+
 def w_seq(message: str, file: str | None, line: int | None) -> CheckedFinding:
     return CheckedFinding("W_SEQ", SEVERITY["W_SEQ"], message, None, None, None, None, file, line)
 
@@ -200,9 +214,13 @@ class SessionScorer:
         self._checker = checker
         self.ledgers: dict[str, SessionLedger] = {} if checker is None else checker.ledgers
         self.states: dict[str, _SessionState] = {}
-        self.loose: dict[bytes, DealCheck | FirstCopy] = {}
-        """Deals outside any session, by content hash (its first 16 bytes): the first copy's result, or where
-        the fast path read a first copy whose result it wrote itself (``FastCheck.line_checker``)."""
+        self.loose: dict[bytes, DealCheck | FirstCopy | int] = {}
+        """Deals outside any session, by content hash (its first 16 bytes): the first copy's place (an int:
+        ``tarock.check.first_copies``), where it has one; else its result or, when the fast path wrote that
+        itself (``FastCheck.line_checker``), where it read it and its text.  ``first_copy`` works a result out
+        again from a place or a text."""
+        self.files: list[str] = []
+        """The run's files, by the index a place holds (``check_stream``'s)."""
         self.fast: FastCheck | None = None
         self.limits = ReaderLimits()
         """What ``first_copy`` reads a copy with: ``check_stream``'s."""
@@ -237,27 +255,48 @@ class SessionScorer:
 
     def first_copy(self, key: bytes) -> DealCheck | None:
         """The result of the first copy of a deal outside any session (``key``: 16 bytes of its content hash),
-        if there was one.  Where the fast path wrote that result itself, it is worked out again here from the
-        first copy's text: outside a session a deal's result depends on nothing but its text (no ledger), and
-        the fast path's and the usual path's results are the same."""
+        if there was one.  Where only its place was kept, its line is read again from its file and its result
+        worked out again, each time a copy comes; where the fast path wrote that result itself and kept the
+        text, it is worked out from the text (once: then kept).  Outside a session a deal's result depends on
+        nothing but its text (no ledger), and the fast path's and the usual path's results are the same."""
         first = self.loose.get(key)
-        if type(first) is not tuple:
-            return first  # type: ignore[return-value]  # a DealCheck, or None
-        file, line, data = first
-        plain = ValidPlainReader()(line, data)
+        if first is None or type(first) is DealCheck:
+            return first
+        if type(first) is int:
+            return self._check_again(key, *read_place(self.files, first), reread=True)
+        assert type(first) is tuple
+        result = self.loose[key] = self._check_again(key, *first, reread=False)
+        return result
+
+    def _check_again(self, key: bytes, file: str, line: int, data: bytes, reread: bool) -> DealCheck:
+        """The check result of the first copy of a deal outside any session, from its text (``reread``: as read
+        again from its file now, so it must still hold that deal): by the fast path when it vouches, else the
+        usual way."""
+        plain = None if self.fast is None else ValidPlainReader()(line, data)
+        if reread and plain is not None and plain.digest[:32] != key.hex():
+            raise _changed(file, line)
         result = None if plain is None or self.fast is None else self.fast.check(plain, file, self.ledgers)
         if result is None:
             deal = read_line(file, line, data, self.limits).deal
-            assert deal is not None  # the fast path took it: a valid record
+            if reread and (deal is None or (plain is None and content_hash(deal)[:32] != key.hex())):
+                raise _changed(file, line)
+            assert deal is not None  # read before as a valid record
             result = self.checker.check_deal(deal, file, line)
-        self.loose[key] = result
         return result
 
-    def remember(self, deal: Deal, digest: str, result: DealCheck) -> None:
+    def remember(self, deal: Deal, digest: str, result: DealCheck, place: int | None = None) -> None:
+        """Note ``result`` as the first copy's of ``deal`` (content hash ``digest``); ``place``: where a deal
+        outside any session was read (``tarock.check.first_copies``), kept in its stead."""
         if deal.session is None:
-            self.loose[bytes.fromhex(digest[:32])] = result
+            self._remember_loose(bytes.fromhex(digest[:32]), result, place)
         else:
             self._state(deal.session).seen[digest] = result
+
+    def _remember_loose(self, key: bytes, result: DealCheck, place: int | None) -> None:
+        """A deal outside any session: its place rather than its result, where it has one.  A sheet-only deal's
+        result is kept: the sheet audit of loose deals keeps a running state (``Checker.sheet_summary``), so
+        its result does not depend on its text alone."""
+        self.loose[key] = result if place is None or result.sheet_only else place
 
     def seq_warnings(self, session: str | None, seq: int | None, file: str | None,
                      line: int | None) -> list[CheckedFinding]:
@@ -279,18 +318,18 @@ class SessionScorer:
         state.last_seq, state.last_place = seq, f"{file}:{line}"
         return out
 
-    def score_plain(self, plain: Plain, file: str, fast: FastCheck, limits: ReaderLimits) -> DealCheck:
+    def score_plain(self, plain: Plain, file: str, fast: FastCheck, limits: ReaderLimits,
+                    place: int | None = None) -> DealCheck:
         """``score``'s result for a plain record (``ValidPlainReader``) read from ``file``: by the fast path
-        when it vouches for the deal, else read and checked the usual way."""
+        when it vouches for the deal, else read and checked the usual way (``place``: ``remember``'s)."""
         session, digest = plain.session, plain.digest
         key: Any
-        seen: dict[Any, Any]
         if session is None:
-            key, seen = bytes.fromhex(digest[:32]), self.loose
+            key = bytes.fromhex(digest[:32])
             first = self.first_copy(key)
         else:
-            key, seen = digest, self._state(session).seen
-            first = seen.get(key)
+            key = digest
+            first = self._state(session).seen.get(key)
         if first is not None:
             return replace(first, file=file, line=plain.line, findings=[],
                            duplicate_of=f"{first.file}:{first.line}")
@@ -302,13 +341,16 @@ class SessionScorer:
             result = self.checker.check_deal(deal, file, plain.line)
         if extra:
             result = replace(result, findings=result.findings + extra)
-        seen[key] = result
+        if session is None:
+            self._remember_loose(key, result, place)
+        else:
+            self._state(session).seen[key] = result
         return result
 
     def score(self, deal: Deal, file: str | None, line: int | None, digest: str | None = None,
-              warnings: list[CheckedFinding] | None = None) -> tuple[DealCheck, bool]:
+              warnings: list[CheckedFinding] | None = None, place: int | None = None) -> tuple[DealCheck, bool]:
         """The check result of a deal handed over in scoring order, and whether it is a copy (``warnings``:
-        its ``seq_warnings`` when already asked)."""
+        its ``seq_warnings`` when already asked; ``place``: ``remember``'s)."""
         digest = digest if digest is not None else content_hash(deal)
         first = self.seen(deal, digest)
         if first is not None:
@@ -318,7 +360,7 @@ class SessionScorer:
         result = self.checker.check_deal(deal, file, line)
         if extra:
             result = replace(result, findings=result.findings + extra)
-        self.remember(deal, digest, result)
+        self.remember(deal, digest, result, place)
         return result, False
 
 
@@ -386,16 +428,19 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
     plan = plan_files(paths, limits)
     scorer = SessionScorer(plan, overrides)
     fast = FastCheck.make(overrides)
-    scorer.fast, scorer.limits = fast, limits
+    scorer.fast, scorer.limits, scorer.files = fast, limits, [str(path) for path in paths]
     reader = None if fast is None else ValidPlainReader()
     orderer: SessionOrderer[tuple[str, Plain | ReadItem]] = SessionOrderer(plan, scorer.close)
-    for path in paths:
+    for index, path in enumerate(paths):
         file = str(path)
+        starts = LineStarts() if seekable(file) else None  # where its lines start: the places of first copies
         take: Callable[[int, bytes], Plain | Written | None] | None = reader
-        take_lines = None
+        take_lines: TakeLines | None = None
         if fast is not None and reader is not None and out is not None:
-            lines = fast.line_checker(file, out, scorer.loose, reader)
+            lines = fast.line_checker(file, out, scorer.loose, reader, index, starts)
             take, take_lines = lines.take, lines.take_lines
+        elif starts is not None:
+            take, take_lines = noting(starts, reader)
         for entry in read_records(path, limits, take=take, take_lines=take_lines):
             if entry is WRITTEN or type(entry) is Lines:
                 yield entry
@@ -411,7 +456,8 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
                     continue
                 session, seq = deal.session, deal.seq
             if session is None:  # scored where it comes (SessionOrderer.push hands it over at once)
-                yield _score_entry(scorer, fast, (file, entry), limits)
+                place = None if starts is None else starts.place(index, entry.line)
+                yield _score_entry(scorer, fast, (file, entry), limits, place)
                 continue
             for ready in orderer.push(session, seq, (file, entry)):
                 yield _score_entry(scorer, fast, ready, limits)
@@ -420,13 +466,13 @@ def check_stream(files: Sequence[str | os.PathLike[str]], overrides: dict[str, o
 
 
 def _score_entry(scorer: SessionScorer, fast: FastCheck | None, ready: tuple[str, Plain | ReadItem],
-                 limits: ReaderLimits) -> DealCheck:
+                 limits: ReaderLimits, place: int | None = None) -> DealCheck:
     file, entry = ready
     if type(entry) is Plain:
         assert fast is not None
-        return scorer.score_plain(entry, file, fast, limits)
+        return scorer.score_plain(entry, file, fast, limits, place)
     assert isinstance(entry, ReadItem) and entry.deal is not None
-    return scorer.score(entry.deal, entry.file, entry.line)[0]
+    return scorer.score(entry.deal, entry.file, entry.line, place=place)[0]
 
 
 def ordered(entries: Iterable[T], key: Callable[[T], tuple[str | None, int | None]]) -> list[T]:
