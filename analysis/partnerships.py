@@ -42,14 +42,15 @@ SELECT * FROM (
 ORDER BY player, {role_rank}, {contract_rank}
 """
 
-# ``r.role = 'declarer'`` adds nothing to ``r.player = d.declarer`` (the declarer's row has that role:
-# docs/store.md) but is filtered in the scan, so only a quarter of results' rows reach the join (issue 22).
+# A deal with a partner has one ``results`` row with ``role = 'declarer'``, the declarer's (several only in
+# Königrufen's parallel negative games, which have no partner: docs/store.md), so that filter, applied in the
+# scan, picks the declarer's row alone: a quarter of results' rows reach the join, which compares no names.
 _PAIRS = """
 SELECT least(d.declarer, d.partner) AS player_a, greatest(d.declarer, d.partner) AS player_b,
        count(*) AS deals, count(*) FILTER (WHERE d.won) AS wins, avg(r.score) AS mean_score
 FROM deals d
 JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
-    AND r.player = d.declarer AND r.role = 'declarer'
+    AND r.role = 'declarer'
 WHERE {where} AND d.partner IS NOT NULL AND d.partner <> d.declarer AND {pair}
 GROUP BY ALL
 """
