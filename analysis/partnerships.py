@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis import pair_totals
+from analysis import totals
 from analysis.filters import NO_FILTERS, Filters, deal_where
 from analysis.sql import TRUE, Fragment, run
 from analysis.stats import with_rate
@@ -55,7 +55,7 @@ def roles(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 def partners(store: Store, filters: Filters = NO_FILTERS, min_deals: int = MIN_PAIR_DEALS) -> pl.DataFrame:
     """Per pair (player_a < player_b): deals, wins, win_rate, ci_low, ci_high, mean_score, ranked (at
     least ``min_deals`` deals) and rank (1 best by ci_low; null when not ranked), ranked pairs first."""
-    summed = pair_totals.sums(store, filters)
+    summed = totals.pair_sums(store, filters)
     frame = with_rate(summed.with_columns((pl.col("score_sum") / pl.col("scored")).alias("mean_score"))
                       .drop("scored", "score_sum"), "wins", "deals", "win_rate")
     frame = frame.with_columns((pl.col("deals") >= min_deals).alias("ranked"))
