@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analysis import totals
 from analysis.filters import NO_FILTERS, Filters, deal_where
 from analysis.sql import TRUE, Fragment, run
 from analysis.stats import with_rate
@@ -42,19 +43,6 @@ SELECT * FROM (
 ORDER BY player, {role_rank}, {contract_rank}
 """
 
-# ``r.role = 'declarer'`` adds nothing to ``r.player = d.declarer`` (the declarer's row has that role:
-# docs/store.md) but is filtered in the scan, so only a quarter of results' rows reach the join (issue 22).
-_PAIRS = """
-SELECT least(d.declarer, d.partner) AS player_a, greatest(d.declarer, d.partner) AS player_b,
-       count(*) AS deals, count(*) FILTER (WHERE d.won) AS wins, avg(r.score) AS mean_score
-FROM deals d
-JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
-    AND r.player = d.declarer AND r.role = 'declarer'
-WHERE {where} AND d.partner IS NOT NULL AND d.partner <> d.declarer AND {pair}
-GROUP BY ALL
-"""
-
-
 def roles(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     """Per player, role (declarer, partner, defender) and contract: deals, wins, win_rate, ci_low, ci_high,
     mean_score.  With a ``player`` filter, only that player's rows."""
@@ -67,10 +55,9 @@ def roles(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 def partners(store: Store, filters: Filters = NO_FILTERS, min_deals: int = MIN_PAIR_DEALS) -> pl.DataFrame:
     """Per pair (player_a < player_b): deals, wins, win_rate, ci_low, ci_high, mean_score, ranked (at
     least ``min_deals`` deals) and rank (1 best by ci_low; null when not ranked), ranked pairs first."""
-    pair = TRUE if filters.player is None else Fragment("$f_player IN (d.declarer, d.partner)",
-                                                        {"f_player": filters.player})
-    frame = with_rate(run(store, _PAIRS, where=deal_where(filters, "d", declared=True), pair=pair),
-                      "wins", "deals", "win_rate")
+    summed = totals.pair_sums(store, filters)
+    frame = with_rate(summed.with_columns((pl.col("score_sum") / pl.col("scored")).alias("mean_score"))
+                      .drop("scored", "score_sum"), "wins", "deals", "win_rate")
     frame = frame.with_columns((pl.col("deals") >= min_deals).alias("ranked"))
     ranked = frame.filter(pl.col("ranked")).sort(["ci_low", "deals", "player_a", "player_b"],
                                                  descending=[True, True, False, False])

@@ -25,33 +25,11 @@ from __future__ import annotations
 
 import polars as pl
 
+from analysis import totals
 from analysis.filters import NO_FILTERS, Filters, child_where, deal_where, needs_deals, partition_where
-from analysis.sql import TRUE, Fragment, run
+from analysis.sql import Fragment, run
 from analysis.stats import rate
 from analysis.store import Store
-
-_PLAYERS = """
-WITH seats AS (
-    SELECT r.player, count(*) AS deals,
-           count(*) FILTER (WHERE r.role = 'declarer' AND r.won IS NOT NULL) AS declared,
-           count(*) FILTER (WHERE r.role = 'declarer' AND r.won) AS won,
-           avg(r.score) AS score_per_deal,
-           CAST(coalesce(sum(r.score), 0) AS BIGINT) AS total_score,
-           CAST(coalesce(sum(r.radelci_after - r.radelci_before), 0) AS BIGINT) AS radelci
-    FROM stored.results r
-    WHERE {results_where} AND {results_only}
-    GROUP BY r.player
-),
-renons AS (
-    SELECT f.player, count(*) AS renons
-    FROM stored.findings f
-    WHERE f.severity = 'renons' AND {findings_where} AND {findings_only}
-    GROUP BY f.player
-)
-SELECT s.*, coalesce(n.renons, 0) AS renons
-FROM seats s LEFT JOIN renons n ON n.player = s.player
-ORDER BY s.player
-"""
 
 _RENONS = """
 WITH played AS (
@@ -78,24 +56,20 @@ too: docs/store.md), and its dictionary-coded ``player`` column reads several ti
 every deal's list of names (issue 22: the sidebar asks it on every page)."""
 
 
-def _only(filters: Filters, alias: str) -> Fragment:
-    """Rows of the filtered player only (when the filters name one)."""
-    if filters.player is None:
-        return TRUE
-    return Fragment(f"{alias}.player = $f_player", {"f_player": filters.player})
-
-
 def _where(filters: Filters) -> dict[str, Fragment]:
-    return {"results_where": child_where(filters, "r"), "results_only": _only(filters, "r"),
-            "findings_where": child_where(filters, "f"), "findings_only": _only(filters, "f")}
+    return {"results_where": child_where(filters, "r"), "results_only": totals.player_only(filters, "r"),
+            "findings_where": child_where(filters, "f"), "findings_only": totals.player_only(filters, "f")}
 
 
 def players(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
-    """One row per player: deals, declared, won, score_per_deal, total_score, radelci (balance), renons,
-    win_rate (won / declared) and renons_rate (renons per deal played)."""
-    frame = run(store, _PLAYERS, **_where(filters))
-    return frame.with_columns(rate("won", "declared").alias("win_rate"),
-                              rate("renons", "deals").alias("renons_rate"))
+    """One row per player, sorted: deals, declared, won, score_per_deal, total_score, radelci (balance),
+    renons, win_rate (won / declared) and renons_rate (renons per deal played)."""
+    summed = totals.player_sums(store, filters)
+    return summed.select(
+        "player", "deals", "declared", "won", (pl.col("score_sum") / pl.col("scored")).alias("score_per_deal"),
+        pl.col("score_sum").fill_null(0).alias("total_score"), "radelci", "renons",
+        rate("won", "declared").alias("win_rate"), rate("renons", "deals").alias("renons_rate"),
+    ).sort("player")
 
 
 def player_renons(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
@@ -105,6 +79,8 @@ def player_renons(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 
 def player_names(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     """Every player who sat in a filtered deal, sorted (a picker's list: ``player``)."""
+    if (names := totals.player_names(store, filters)) is not None:
+        return names
     if not needs_deals(filters):
         return run(store, _NAMES_OF_RESULTS, where=partition_where(filters, "r"))
     return run(store, _NAMES, where=deal_where(filters))

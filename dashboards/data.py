@@ -170,8 +170,9 @@ class FilterChoices:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _filter_choices(path: str) -> FilterChoices:
-    span = _span(path, Filters())
+    ask_ahead(partial(_span, path, Filters()))  # beside the names: every cold page waits for the sidebar
     names = players.player_names(_store(path))["player"]
+    span = _span(path, Filters())
     return FilterChoices(RULESETS, tuple(names), span["date_from"], span["date_to"])
 
 

@@ -28,6 +28,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analysis.totals import update as update_totals
 from analysis.ratings import update as update_ratings
 from dashboards.launch import MAX_UPLOAD_MB
 from ingest.commands import ingest
@@ -131,7 +132,8 @@ def _write_new(path: Path, data: bytes) -> None:
 def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResult:
     """Check every ``(name, content)`` upload, then ingest the accepted ones into ``store_dir`` in one run.
 
-    The store's ratings are brought up to date after (``analysis.ratings.update``: the new deals only).
+    The store's ratings and totals are brought up to date after (``analysis.ratings.update``: the new
+    deals only; ``analysis.totals.update``).
     Raises what ``ingest.commands.ingest`` raises (``StoreBusy`` while another
     ingest holds the store, ``GenerationMismatch`` for a store scored under
     other options).
@@ -169,6 +171,7 @@ def ingest_uploads(files: list[tuple[str, bytes]], store_dir: str) -> UploadResu
         if accepted:
             result.summary = ingest(accepted, store_dir, executor="local:1", quiet=True)
             update_ratings(store_dir)  # as `tarock ingest` does: the Players page's ratings include the upload
+            update_totals(store_dir)  # and its players' and pairs' totals
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return result

@@ -31,6 +31,7 @@ the group's marker is the one step that swaps them for it.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 import shutil
@@ -196,6 +197,21 @@ class StoreLayout:
             return (None,)
         return (current, of(self.current_file), of(self.root / current / MARKERS),
                 of(self.duplicates_path(current)), *(of(self.derived_path(current, t)) for t in DERIVED_TABLES))
+
+    def content_id(self) -> str | None:
+        """What the stored deals are, in 32 hex digits: the current generation and the names of its completion
+        markers (a shard's key names its source file's fingerprint and lines: ``ingest.shards.shard_key``), so
+        the same for the same deals wherever the store is copied, and new whenever an ingest publishes or
+        retires a shard (``duplicates`` changes only then).  A derived table computed from the deals records
+        the id it was computed from, and is current while the store's id is that.  None for a new store."""
+        current = self.read_current()
+        if current is None:
+            return None
+        try:
+            names = sorted(os.listdir(self.root / current / MARKERS))
+        except FileNotFoundError:
+            names = []
+        return hashlib.sha256("\n".join([current, *names]).encode()).hexdigest()[:32]
 
     def generations(self) -> list[str]:
         """Every generation directory present."""

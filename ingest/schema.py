@@ -279,6 +279,36 @@ RATINGS = pa.schema([
 ``deals``, ``results`` and ``hands`` in ``<generation>/ratings/ratings.parquet``; docs/analysis.md, Ratings).
 Only what the pages read, in small types: a deal's filters apply to its own ``date`` and ``contract``."""
 
+PLAYER_TOTALS = pa.schema([
+    pa.field("ruleset", _STR, nullable=False),
+    pa.field("n_players", _I32, nullable=False),
+    pa.field("player", _STR, nullable=False),
+    pa.field("deals", _I64, nullable=False),
+    pa.field("declared", _I64, nullable=False),
+    pa.field("won", _I64, nullable=False),
+    pa.field("scored", _I64, nullable=False),
+    pa.field("score_sum", _I64),
+    pa.field("radelci", _I64, nullable=False),
+    pa.field("renons", _I64, nullable=False),
+])
+"""A derived table: per ruleset, table size and player, the sums the Players page's table is made of
+(``analysis/totals.py`` keeps it in ``<generation>/player_totals/player_totals.parquet``, valid for the store
+content it was computed from; docs/store.md)."""
+
+PAIR_TOTALS = pa.schema([
+    pa.field("ruleset", _STR, nullable=False),
+    pa.field("n_players", _I32, nullable=False),
+    pa.field("player_a", _STR, nullable=False),
+    pa.field("player_b", _STR, nullable=False),
+    pa.field("deals", _I64, nullable=False),
+    pa.field("wins", _I64, nullable=False),
+    pa.field("scored", _I64, nullable=False),
+    pa.field("score_sum", _I64),
+])
+"""A derived table: per ruleset, table size and declarer-partner pair, the sums the Players page's pairs are
+made of (``analysis/totals.py`` keeps it in ``<generation>/pair_totals/pair_totals.parquet``, valid for
+the store content it was computed from; docs/store.md)."""
+
 CARD_ANALYSIS = pa.schema([
     pa.field("deal_id", _STR, nullable=False),
     pa.field("trick", _I32, nullable=False),
@@ -316,7 +346,8 @@ SHARD_TABLES: dict[str, pa.Schema] = {
 DEAL_TABLES = tuple(name for name in SHARD_TABLES if name != "rejects")
 """Tables with one or more rows per stored deal copy, partitioned by ``PARTITION_COLUMNS`` and deduplicated."""
 
-DERIVED_TABLES: dict[str, pa.Schema] = {"ratings": RATINGS}
+DERIVED_TABLES: dict[str, pa.Schema] = {"ratings": RATINGS, "player_totals": PLAYER_TOTALS,
+                                        "pair_totals": PAIR_TOTALS}
 """Tables computed from the others after an ingest, one file per generation (``StoreLayout.derived_path``)."""
 
 TABLES: dict[str, pa.Schema] = {**SHARD_TABLES, "duplicates": DUPLICATES, "ingest_runs": INGEST_RUNS,

@@ -98,6 +98,15 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ('mu', 'FLOAT'), ('sigma', 'FLOAT'), ('taroks', 'TINYINT'), ('kings', 'TINYINT'),
         ('latest', 'BOOLEAN'),
     ),
+    'player_totals': (
+        ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'), ('player', 'VARCHAR'), ('deals', 'BIGINT'),
+        ('declared', 'BIGINT'), ('won', 'BIGINT'), ('scored', 'BIGINT'), ('score_sum', 'BIGINT'),
+        ('radelci', 'BIGINT'), ('renons', 'BIGINT'),
+    ),
+    'pair_totals': (
+        ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'), ('player_a', 'VARCHAR'), ('player_b', 'VARCHAR'),
+        ('deals', 'BIGINT'), ('wins', 'BIGINT'), ('scored', 'BIGINT'), ('score_sum', 'BIGINT'),
+    ),
     'card_analysis': (
         ('deal_id', 'VARCHAR'), ('trick', 'INTEGER'), ('order', 'INTEGER'), ('player', 'VARCHAR'),
         ('card', 'VARCHAR'), ('best_cards', 'VARCHAR[]'), ('best_points', 'INTEGER'),
@@ -123,7 +132,7 @@ DEAL_ONLY_KEY: tuple[str, ...] = (
 """``ingest.schema.DEAL_ONLY_KEY``: the key columns only ``deals`` stores."""
 
 DERIVED_TABLES: tuple[str, ...] = (
-    'ratings',
+    'ratings', 'player_totals', 'pair_totals',
 )
 """``ingest.schema.DERIVED_TABLES``' names."""
 

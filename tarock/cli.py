@@ -487,8 +487,9 @@ def ingest(
     print_summary(summary)
     try:
         _rate(target, quiet, incremental=True)
+        _sum_up(target)
     except StoreBusy as exc:  # another ingest took the store meanwhile: it updates them when it ends
-        typer.echo(f"tarock: ratings not updated: {exc}", err=True)
+        typer.echo(f"tarock: ratings and totals not updated: {exc}", err=True)
     _END_AT_ONCE[0] = True
     raise typer.Exit(summary.exit_code)
 
@@ -507,6 +508,14 @@ def _rate(store: Path, quiet: bool = False, *, incremental: bool) -> None:
     if not quiet:
         again = f", {done.restarted} pool(s) rated again from the start" if done.restarted else ""
         typer.echo(f"ratings: {done.deals:,} deals rated, {done.rows:,} rows in {done.seconds:.1f}s{again}")
+
+
+def _sum_up(store: Path) -> None:
+    """Bring the store's derived ``player_totals`` and ``pair_totals`` up to date (the Players page's table and
+    pairs: docs/store.md)."""
+    from analysis.totals import update
+
+    update(store)
 
 
 @ratings_app.command("rebuild")
