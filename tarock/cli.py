@@ -956,8 +956,8 @@ def main() -> None:
 
     The interpreter's teardown frees every module and object one by one: after ``tarock ingest`` (pyarrow,
     polars, DuckDB and pandas, their thread pools) 0.2-0.7 s of the command's wall time, after ``tarock check``
-    one key and first copy per deal (``SessionScorer.loose``), about 7 % of a 30,000-record run's CPU
-    (docs/performance.md).  When such a command has finished (its files closed and published, its workers
+    one key and one place per loose deal (``SessionScorer.loose``), about 7 % of a 30,000-record run's CPU when it
+    kept each first copy's text (docs/performance.md).  When such a command has finished (its files closed and published, its workers
     joined, the store's lock let go) the process ends with its exit status once the output is flushed.
     Every other command, and the CLI called in-process (tests), exits as usual.
     """
