@@ -85,11 +85,19 @@ static const char *const STAT_NAMES[N_STATS] = {
 #define SKIS 21
 #define TRULA ((1ULL << PAGAT_CARD) | (1ULL << MOND) | (1ULL << SKIS))
 
+/* The main table's entry, 32 bytes (a bucket of four is two cache lines): the position's key as three words
+ * (``main_key``) -- the packed live cards with the leader above them, and which packed cards the odd seats and
+ * seats 2 and 3 hold: two bits of each card's owner, so the key is exact for up to four hands -- the bounds proved
+ * on its thirds to come (``±INF`` as ``INT16_MIN``/``INT16_MAX``: ``to_bound``), the best lead and the cards
+ * left.  A free entry's first word is 0 (a stored position has live cards). */
 typedef struct {
-    uint64_t hands[MAX_SEATS];
-    int32_t low, high;
-    int8_t leader, best, cards, used;
+    uint64_t key[3];
+    int16_t low, high;
+    int8_t best, cards;
 } Entry;
+_Static_assert(sizeof(Entry) == 32, "a main-table entry is 32 bytes");
+
+#define LEADER_SHIFT 56  /* the leader's place in the key's first word, above the 54 cards */
 
 /* The payoff-similarity table's entry (``sim_store``): a searched position filed by its coarse key -- every plain
  * suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points -- with
@@ -145,32 +153,47 @@ static uint64_t pack(const Engine *e, uint64_t hand, uint64_t live) {
     return out;
 }
 
-/* The hands' table key: each hand packed as ``pack`` does.  With BMI2 (``pack_keys_bmi2``) a hand's run cards are
- * gathered by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the
- * order within a run is kept because both masks count the same cards per run. */
-static void pack_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
-    for (int i = 0; i < e->n; i++) key[i] = pack(e, e->hands[i], live);
+/* The main table's key of the hands with ``leader`` to lead (``Entry``): the live cards, the odd seats' cards and
+ * seats 2 and 3's cards, each packed as ``pack`` does -- the same position exactly when every hand packs the same
+ * (the owner of each packed card is its two bits).  With BMI2 (``main_key_bmi2``) a mask's run cards are gathered
+ * by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the order
+ * within a run is kept because both masks count the same cards per run. */
+static void main_key_portable(const Engine *e, uint64_t live, int leader, uint64_t *out) {
+    uint64_t odd = 0, upper = 0;
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = pack(e, live, live) | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = pack(e, odd, live);
+    out[2] = pack(e, upper, live);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_BMI2_PATH 1
-__attribute__((target("bmi2,popcnt"))) static void pack_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
-    uint64_t from = live & e->runs, to = 0;
+__attribute__((target("bmi2,popcnt"))) static void main_key_bmi2(const Engine *e, uint64_t live, int leader,
+                                                                 uint64_t *out) {
+    uint64_t from = live & e->runs, to = 0, odd = 0, upper = 0;
     for (int b = 0; b < e->nblocks; b++)
         to |= ((1ULL << __builtin_popcountll(from & e->block_mask[b])) - 1) << e->block_start[b];
-    for (int i = 0; i < e->n; i++)
-        key[i] = (e->hands[i] & ~e->runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = (live & ~e->runs) | to | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = (odd & ~e->runs) | _pdep_u64(_pext_u64(odd, from), to);
+    out[2] = (upper & ~e->runs) | _pdep_u64(_pext_u64(upper, from), to);
 }
 #endif
 
-static void (*pack_keys)(const Engine *, uint64_t, uint64_t *) = pack_keys_portable;
+static void (*main_key)(const Engine *, uint64_t, int, uint64_t *) = main_key_portable;
 
 /* The coarse key of payoff-similarity (``sim_bounds``): each hand's cards of the coarse blocks (``suit_block``) packed
  * to the bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse
  * key and leader differ only in which cards of a block are still live, and the rules see only a card's suit and
  * rank order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their
- * games are the same tree with the k-th live card of each block in the same place.  With BMI2 as ``pack_keys``. */
+ * games are the same tree with the k-th live card of each block in the same place.  With BMI2 as ``main_key``. */
 static void coarse_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
     for (int i = 0; i < e->n; i++) {
         uint64_t hand = e->hands[i], out = hand & ~e->suit_runs;
@@ -237,26 +260,34 @@ static inline uint64_t hash_of(const Engine *e, const uint64_t *key, int leader)
     return h;
 }
 
+/* The main table's hash of a ``main_key``. */
+static inline uint64_t main_hash(const uint64_t *key) {
+    return mix(mix(mix(key[0]) ^ key[1]) + key[2]);
+}
+
+/* A bound as the entry holds it (``Entry``) and back: every value is a few hundred thirds at most. */
+static inline int16_t to_bound(int v) { return v <= -INF ? INT16_MIN : v >= INF ? INT16_MAX : (int16_t)v; }
+static inline int from_bound(int16_t v) { return v == INT16_MIN ? -INF : v == INT16_MAX ? INF : v; }
+
 /* The entry of ``key`` (hashed to ``h``) in the table, or NULL. */
-static Entry *lookup(Engine *e, const uint64_t *key, int leader, uint64_t h) {
+static Entry *lookup(Engine *e, const uint64_t *key, uint64_t h) {
     uint64_t base = h & e->tt_mask & ~3ULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used) return NULL;
-        if (x->leader == leader && same_key(x->hands, key, e->n)) return x;
+        if (!x->key[0]) return NULL;
+        if (same_key(x->key, key, 3)) return x;
     }
     return NULL;
 }
 
 /* Where ``key`` goes in the table: its own entry, else a free one of its bucket, else (a full bucket) the
  * position nearest the end of play (the cheapest to solve again). */
-static Entry *slot(Engine *e, const uint64_t *key, int leader) {
-    uint64_t h = hash_of(e, key, leader);
-    uint64_t base = h & e->tt_mask & ~3ULL;
+static Entry *slot(Engine *e, const uint64_t *key) {
+    uint64_t base = main_hash(key) & e->tt_mask & ~3ULL;
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used || (x->leader == leader && same_key(x->hands, key, e->n))) return x;
+        if (!x->key[0] || same_key(x->key, key, 3)) return x;
         if (!victim || x->cards < victim->cards) victim = x;
     }
     return victim;
@@ -276,9 +307,9 @@ static int grow(Engine *e) {
     e->used = 0;
     if (e->sim && e->sim_mask < e->tt_mask / 2) sim_grow(e);
     for (size_t i = 0; i < size; i++) {
-        if (!old[i].used) continue;
-        Entry *x = slot(e, old[i].hands, old[i].leader);
-        if (!x->used) e->used++;
+        if (!old[i].key[0]) continue;
+        Entry *x = slot(e, old[i].key);
+        if (!x->key[0]) e->used++;
         *x = old[i];
     }
     table_free(old, size * sizeof(Entry));
@@ -286,31 +317,29 @@ static int grow(Engine *e) {
 }
 
 /* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
-static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
+static void store(Engine *e, const uint64_t *key, int cards, int value, int alpha, int beta, int best) {
     int low, high;
     if (alpha < value && value < beta) low = high = value;
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
-    Entry *victim = slot(e, key, leader);
+    Entry *victim = slot(e, key);
     e->stat[ST_STORES]++;
-    if (victim->used && (victim->leader != leader || !same_key(victim->hands, key, e->n))
+    if (victim->key[0] && !same_key(victim->key, key, 3)
         && e->tt_mask + 1 < e->tt_max && e->used * 2 > (Py_ssize_t)(e->tt_mask + 1) && grow(e))
-        victim = slot(e, key, leader);
-    if (!victim->used) {
+        victim = slot(e, key);
+    if (!victim->key[0]) {
         e->used++;
-    } else if (victim->leader != leader || !same_key(victim->hands, key, e->n)) {
+    } else if (!same_key(victim->key, key, 3)) {
         e->stat[ST_EVICTIONS]++;
     } else {
-        if (victim->low > low) low = victim->low;
-        if (victim->high < high) high = victim->high;
+        if (from_bound(victim->low) > low) low = from_bound(victim->low);
+        if (from_bound(victim->high) < high) high = from_bound(victim->high);
     }
-    memcpy(victim->hands, key, sizeof(uint64_t) * (size_t)e->n);
-    victim->leader = (int8_t)leader;
-    victim->low = low;
-    victim->high = high;
+    memcpy(victim->key, key, sizeof victim->key);
+    victim->low = to_bound(low);
+    victim->high = to_bound(high);
     victim->best = (int8_t)best;
     victim->cards = (int8_t)cards;
-    victim->used = 1;
 }
 
 /* Where a position goes in the payoff-similarity table (buckets of four, by the coarse key's hash): its own
@@ -525,7 +554,7 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
                    uint64_t tmask, int tval, uint64_t live, int rem, int alpha, int beta, int maxi, int *out) {
     const int n = e->n, pos = n - 1;
     const uint64_t hand = e->hands[seat];
-    uint64_t key[MAX_SEATS];
+    uint64_t key[3];
     for (int i = 0; i < count; i++) {
         int card = cards[i], nw, nws;
         uint64_t bit = 1ULL << card, tm = tmask | bit, nlive = live & ~tm;
@@ -543,11 +572,11 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
         if (nw == e->bonus_card) gain += e->bonus;
         int nrem = rem - tv - ((tm & e->bonus_bit) ? e->bonus : 0), low = 0, high = nrem;
         e->hands[seat] = hand ^ bit;
-        pack_keys(e, nlive, key);
-        Entry *x = lookup(e, key, nws, hash_of(e, key, nws));
+        main_key(e, nlive, nws, key);
+        Entry *x = lookup(e, key, main_hash(key));
         if (x) {
-            if (x->low > low) low = x->low;
-            if (x->high < high) high = x->high;
+            if (from_bound(x->low) > low) low = from_bound(x->low);
+            if (from_bound(x->high) < high) high = from_bound(x->high);
         }
         e->hands[seat] = hand;
         if (maxi && gain + low >= beta) { *out = gain + low; return 1; }
@@ -559,7 +588,7 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
 static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
                  uint64_t live, int rem, int alpha, int beta) {
     const int n = e->n, points = e->goal == GOAL_POINTS;
-    uint64_t key[MAX_SEATS], ckey[MAX_SEATS];
+    uint64_t key[3], ckey[MAX_SEATS];
     int boundary = pos == 0, lead = -1, kase;
     e->nodes++;
     if (boundary) {
@@ -569,8 +598,8 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
         /* the key's bucket (its first two cache lines: the entries a probe reads first) and the payoff-similarity
          * table's are fetched from memory while the sure points are counted */
-        pack_keys(e, live, key);
-        uint64_t h = hash_of(e, key, seat), ch = 0;
+        main_key(e, live, seat, key);
+        uint64_t h = main_hash(key), ch = 0;
         __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
         __builtin_prefetch((const char *)&e->tt[h & e->tt_mask & ~3ULL] + 64);
         if (e->sim) {
@@ -586,13 +615,14 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             if (rem - theirs <= alpha) { e->stat[ST_CUT_SURE]++; return rem - theirs; }
         }
         e->stat[ST_TT_PROBE]++;
-        Entry *x = lookup(e, key, seat, h);
+        Entry *x = lookup(e, key, h);
         if (x) {
+            int low = from_bound(x->low), high = from_bound(x->high);
             e->stat[ST_TT_FOUND]++;
-            if (x->low >= beta || x->low == x->high) { e->stat[ST_TT_CUT]++; return x->low; }
-            if (x->high <= alpha) { e->stat[ST_TT_CUT]++; return x->high; }
-            if (x->low > alpha) alpha = x->low;
-            if (x->high < beta) beta = x->high;
+            if (low >= beta || low == high) { e->stat[ST_TT_CUT]++; return low; }
+            if (high <= alpha) { e->stat[ST_TT_CUT]++; return high; }
+            if (low > alpha) alpha = low;
+            if (high < beta) beta = high;
             lead = x->best;
         }
         if (e->sim) {  /* payoff-similarity: searched positions of the same coarse key bound this one */
@@ -686,7 +716,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     if (i < count) { e->stat[ST_CUT_NODES]++; e->stat[ST_CUT_FIRST] += i == 0; }
     else { e->stat[ST_ALL_NODES]++; e->stat[ST_ALL_MOVES] += count; }
     if (boundary) e->expanded_at[__builtin_popcountll(e->hands[seat])]++;
-    if (boundary) store(e, key, seat, cards_in(e), best, a0, b0, best_card);
+    if (boundary) store(e, key, cards_in(e), best, a0, b0, best_card);
     if (boundary && e->sim) sim_store(e, ckey, seat, live, best, a0, b0);
     return best;
 }
@@ -920,7 +950,10 @@ PyMODINIT_FUNC PyInit__solver(void) {
     }
 #endif
 #ifdef HAVE_BMI2_PATH
-    if (__builtin_cpu_supports("bmi2")) { pack_keys = pack_keys_bmi2; coarse_keys = coarse_keys_bmi2; }
+    if (__builtin_cpu_supports("bmi2")) {
+        coarse_keys = coarse_keys_bmi2;
+        main_key = main_key_bmi2;
+    }
 #endif
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
