@@ -1,7 +1,7 @@
 """Solver benchmark: whole-deal solves and per-card analyses of generated deals, one core, beside today's figures.
 
     .venv/bin/python bench/bench_solver.py [--players 4 3] [--deals 100] [--from-trick 1] [--limit 30]
-                                           [--seed 1] [--reference] [--stats]
+                                           [--seed 1] [--reference] [--stats] [--per-deal]
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
@@ -127,6 +127,12 @@ def report(label: str, results: list[Timing | None], limit: float) -> None:
     print(line, flush=True)
 
 
+def report_per_deal(results: list[Timing | None]) -> None:
+    """Each deal's CPU seconds and nodes, ``stopped`` for a deal past the limit."""
+    print("    per deal (CPU s, nodes): " + "; ".join(
+        f"{i}: stopped" if r is None else f"{i}: {r[1]:.3f} {r[2]:,}" for i, r in enumerate(results)), flush=True)
+
+
 def report_stats(results: list[Timing | None]) -> None:
     """The core's counters summed over the deals that finished, as rates (``search.search_stats``)."""
     total: Counter[str] = Counter()
@@ -164,6 +170,8 @@ def main() -> None:
     ap.add_argument("--reference", action="store_true", help="time the pure-Python reference instead")
     ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse"])
     ap.add_argument("--stats", action="store_true", help="print the compiled core's counters per mode")
+    ap.add_argument("--per-deal", action="store_true",
+                    help="print each deal's CPU seconds and nodes (to set two builds' runs side by side)")
     args = ap.parse_args()
     engine = "reference (pure Python)" if args.reference else "compiled core"
     for n in args.players:
@@ -173,6 +181,8 @@ def main() -> None:
             results = [timed(n, args.seed, i, args.from_trick, mode, args.reference, args.limit)
                        for i in range(args.deals)]
             report(f"  {mode}", results, args.limit)
+            if args.per_deal:
+                report_per_deal(results)
             if args.stats:
                 report_stats(results)
         print(f"  reference: {TODAY[n]}")

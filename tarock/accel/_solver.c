@@ -98,15 +98,18 @@ typedef struct {
 _Static_assert(sizeof(Entry) == 32, "a main-table entry is 32 bytes");
 
 #define LEADER_SHIFT 56  /* the leader's place in the key's first word, above the 54 cards */
+#define CARDS ((1ULL << N_CARDS) - 1)
 
-/* The payoff-similarity table's entry (``sim_store``): a searched position filed by its coarse key -- every plain
- * suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points -- with
- * the live cards that make it exact and the bounds proved on its thirds to come. */
+/* The payoff-similarity table's entry (``sim_store``), 32 bytes: a searched position filed by its coarse key --
+ * every plain suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points
+ * (``sim_key``) -- as its live cards with the leader above them (which give the coarse key's live cards:
+ * ``same_coarse``) and the odd seats' and seats 2 and 3's cards packed so, with the bounds proved on its thirds to
+ * come (as ``Entry``'s).  A free entry's first word is 0. */
 typedef struct {
-    uint64_t hands[MAX_SEATS], live;
-    int32_t low, high;
-    int8_t leader, used;
+    uint64_t live, odd, upper;
+    int16_t low, high;
 } SimEntry;
+_Static_assert(sizeof(SimEntry) == 32, "a payoff-similarity entry is 32 bytes");
 
 typedef struct {
     PyObject_HEAD
@@ -189,38 +192,64 @@ __attribute__((target("bmi2,popcnt"))) static void main_key_bmi2(const Engine *e
 
 static void (*main_key)(const Engine *, uint64_t, int, uint64_t *) = main_key_portable;
 
-/* The coarse key of payoff-similarity (``sim_bounds``): each hand's cards of the coarse blocks (``suit_block``) packed
- * to the bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse
- * key and leader differ only in which cards of a block are still live, and the rules see only a card's suit and
- * rank order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their
- * games are the same tree with the k-th live card of each block in the same place.  With BMI2 as ``main_key``. */
-static void coarse_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
-    for (int i = 0; i < e->n; i++) {
-        uint64_t hand = e->hands[i], out = hand & ~e->suit_runs;
-        for (int b = 0; b < e->nsuits; b++) {
-            uint64_t lb = live & e->suit_block[b], slots = e->suit_block[b];
-            while (lb) {
-                uint64_t low = lb & (~lb + 1), target = slots & (~slots + 1);
-                lb ^= low;
-                slots ^= target;
-                if (hand & low) out |= target;
-            }
+/* The coarse key of payoff-similarity (``sim_bounds``): the cards of the coarse blocks (``suit_block``) packed to the
+ * bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse key
+ * and leader differ only in which cards of a block are still live, and the rules see only a card's suit and rank
+ * order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their games
+ * are the same tree with the k-th live card of each block in the same place.  ``sim_key`` gives it as three words
+ * as ``main_key`` does: the live cards so packed with the leader above them, the odd seats' and seats 2 and 3's
+ * cards so packed; with BMI2 as ``main_key``. */
+static uint64_t coarse_pack(const Engine *e, uint64_t hand, uint64_t live) {
+    uint64_t out = hand & ~e->suit_runs;
+    for (int b = 0; b < e->nsuits; b++) {
+        uint64_t lb = live & e->suit_block[b], slots = e->suit_block[b];
+        while (lb) {
+            uint64_t low = lb & (~lb + 1), target = slots & (~slots + 1);
+            lb ^= low;
+            slots ^= target;
+            if (hand & low) out |= target;
         }
-        key[i] = out;
     }
+    return out;
+}
+
+static void sim_key_portable(const Engine *e, uint64_t live, int leader, uint64_t *out) {
+    uint64_t odd = 0, upper = 0;
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = coarse_pack(e, live, live) | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = coarse_pack(e, odd, live);
+    out[2] = coarse_pack(e, upper, live);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("bmi2,popcnt"))) static void coarse_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
-    uint64_t from = live & e->suit_runs, to = 0;
+__attribute__((target("bmi2,popcnt"))) static void sim_key_bmi2(const Engine *e, uint64_t live, int leader,
+                                                                uint64_t *out) {
+    uint64_t from = live & e->suit_runs, to = 0, odd = 0, upper = 0;
     for (int b = 0; b < e->nsuits; b++)
         to |= _pdep_u64((1ULL << __builtin_popcountll(from & e->suit_block[b])) - 1, e->suit_block[b]);
-    for (int i = 0; i < e->n; i++)
-        key[i] = (e->hands[i] & ~e->suit_runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = (live & ~e->suit_runs) | to | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = (odd & ~e->suit_runs) | _pdep_u64(_pext_u64(odd, from), to);
+    out[2] = (upper & ~e->suit_runs) | _pdep_u64(_pext_u64(upper, from), to);
 }
 #endif
 
-static void (*coarse_keys)(const Engine *, uint64_t, uint64_t *) = coarse_keys_portable;
+static void (*sim_key)(const Engine *, uint64_t, int, uint64_t *) = sim_key_portable;
+
+/* Whether two sets of live cards (a ``SimEntry``'s first word: the leader above them is compared too) pack to one
+ * coarse key's live cards: the same cards outside the coarse blocks and as many in each block. */
+static inline int same_coarse(const Engine *e, uint64_t a, uint64_t b) {
+    if ((a ^ b) & ~e->suit_runs) return 0;
+    for (int i = 0; i < e->nsuits; i++)
+        if (__builtin_popcountll(a & e->suit_block[i]) != __builtin_popcountll(b & e->suit_block[i])) return 0;
+    return 1;
+}
 
 /* How far the declarer side's thirds to come may differ between two positions of one coarse key, live cards
  * ``now`` and ``then``: the same tree, the k-th live card of each block in the same place, so along any line of
@@ -252,12 +281,6 @@ static inline int same_key(const uint64_t *a, const uint64_t *b, int n) {
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
     return x;
-}
-
-static inline uint64_t hash_of(const Engine *e, const uint64_t *key, int leader) {
-    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
-    return h;
 }
 
 /* The main table's hash of a ``main_key``. */
@@ -344,14 +367,13 @@ static void store(Engine *e, const uint64_t *key, int cards, int value, int alph
 
 /* Where a position goes in the payoff-similarity table (buckets of four, by the coarse key's hash): its own
  * entry, else a free one, else the one with the fewest cards left (the cheapest to search again). */
-static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, int n, const uint64_t *ckey, int leader, uint64_t live,
-                          uint64_t h) {
+static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, const SimEntry *at, uint64_t h) {
     SimEntry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         SimEntry *y = &sim[(h & mask & ~3ULL) + (uint64_t)i];
-        if (!y->used) { if (!victim || victim->used) victim = y; continue; }
-        if (y->leader == leader && y->live == live && same_key(y->hands, ckey, n)) return y;
-        if (!victim || (victim->used && __builtin_popcountll(y->live) < __builtin_popcountll(victim->live)))
+        if (!y->live) { if (!victim || victim->live) victim = y; continue; }
+        if (y->live == at->live && y->odd == at->odd && y->upper == at->upper) return y;
+        if (!victim || (victim->live && __builtin_popcountll(y->live & CARDS) < __builtin_popcountll(victim->live & CARDS)))
             victim = y;
     }
     return victim;
@@ -364,9 +386,10 @@ static void sim_grow(Engine *e) {
     SimEntry *old = e->sim, *sim = table_alloc(2 * size * sizeof(SimEntry));
     if (!sim) return;
     for (size_t i = 0; i < size; i++) {
-        if (!old[i].used) continue;
-        *sim_slot(sim, 2 * size - 1, e->n, old[i].hands, old[i].leader, old[i].live,
-                  hash_of(e, old[i].hands, old[i].leader)) = old[i];
+        if (!old[i].live) continue;
+        uint64_t ckey[3] = {coarse_pack(e, old[i].live & CARDS, old[i].live & CARDS) | (old[i].live & ~CARDS),
+                            old[i].odd, old[i].upper};
+        *sim_slot(sim, 2 * size - 1, &old[i], main_hash(ckey)) = old[i];
     }
     e->sim = sim;
     e->sim_mask = 2 * size - 1;
@@ -375,38 +398,35 @@ static void sim_grow(Engine *e) {
 
 /* What a search in (alpha, beta) proved, in the payoff-similarity table: merged with the entry of the same
  * position. */
-static void sim_store(Engine *e, const uint64_t *ckey, int leader, uint64_t live, int value, int alpha, int beta) {
+static void sim_store(Engine *e, const uint64_t *ckey, uint64_t h, uint64_t live, int value, int alpha, int beta) {
     int low, high;
     if (alpha < value && value < beta) low = high = value;
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
-    SimEntry *y = sim_slot(e->sim, e->sim_mask, e->n, ckey, leader, live, hash_of(e, ckey, leader));
-    if (y->used && y->leader == leader && y->live == live
-        && same_key(y->hands, ckey, e->n)) {
-        if (y->low > low) low = y->low;
-        if (y->high < high) high = y->high;
+    SimEntry at = {live | (ckey[0] & ~CARDS), ckey[1], ckey[2], 0, 0};
+    SimEntry *y = sim_slot(e->sim, e->sim_mask, &at, h);
+    if (y->live == at.live && y->odd == at.odd && y->upper == at.upper) {
+        if (from_bound(y->low) > low) low = from_bound(y->low);
+        if (from_bound(y->high) < high) high = from_bound(y->high);
     }
-    memcpy(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n);
-    y->live = live;
-    y->leader = (int8_t)leader;
-    y->low = low;
-    y->high = high;
-    y->used = 1;
+    at.low = to_bound(low);
+    at.high = to_bound(high);
+    *y = at;
 }
 
 /* The bounds the payoff-similarity table gives a position (coarse key ``ckey``, live cards ``live``): over the
  * entries of its coarse key, the highest stored lower bound less what the places may lose and the lowest upper
  * bound plus what they may gain (``similarity_gap``).  Whether any entry was found. */
-static int sim_bounds(const Engine *e, const uint64_t *ckey, int leader, uint64_t live, uint64_t h, int *low,
-                      int *high) {
+static int sim_bounds(const Engine *e, const uint64_t *ckey, uint64_t live, uint64_t h, int *low, int *high) {
     int found = 0;
+    const uint64_t at = live | (ckey[0] & ~CARDS);
     for (int i = 0; i < 4; i++) {
         const SimEntry *y = &e->sim[(h & e->sim_mask & ~3ULL) + (uint64_t)i];
-        if (!y->used || y->leader != leader || !same_key(y->hands, ckey, e->n)) continue;
+        if (!y->live || y->odd != ckey[1] || y->upper != ckey[2] || !same_coarse(e, y->live, at)) continue;
         int down, up;
-        similarity_gap(e, live, y->live, &down, &up);
-        if (y->low + down > *low) *low = y->low + down;
-        if (y->high + up < *high) *high = y->high + up;
+        similarity_gap(e, live, y->live & CARDS, &down, &up);
+        if (from_bound(y->low) + down > *low) *low = from_bound(y->low) + down;
+        if (from_bound(y->high) + up < *high) *high = from_bound(y->high) + up;
         found = 1;
     }
     return found;
@@ -588,7 +608,7 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
 static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
                  uint64_t live, int rem, int alpha, int beta) {
     const int n = e->n, points = e->goal == GOAL_POINTS;
-    uint64_t key[3], ckey[MAX_SEATS];
+    uint64_t key[3], ckey[3], ch = 0;
     int boundary = pos == 0, lead = -1, kase;
     e->nodes++;
     if (boundary) {
@@ -599,12 +619,12 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         /* the key's bucket (its first two cache lines: the entries a probe reads first) and the payoff-similarity
          * table's are fetched from memory while the sure points are counted */
         main_key(e, live, seat, key);
-        uint64_t h = main_hash(key), ch = 0;
+        uint64_t h = main_hash(key);
         __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
         __builtin_prefetch((const char *)&e->tt[h & e->tt_mask & ~3ULL] + 64);
         if (e->sim) {
-            coarse_keys(e, live, ckey);
-            ch = hash_of(e, ckey, seat);
+            sim_key(e, live, seat, ckey);
+            ch = main_hash(ckey);
             __builtin_prefetch(&e->sim[ch & e->sim_mask & ~3ULL]);
         }
         if (points) {
@@ -627,7 +647,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         }
         if (e->sim) {  /* payoff-similarity: searched positions of the same coarse key bound this one */
             int low = -INF, high = INF;
-            if (sim_bounds(e, ckey, seat, live, ch, &low, &high)) {
+            if (sim_bounds(e, ckey, live, ch, &low, &high)) {
                 e->stat[ST_SIM_FOUND]++;
                 if (low >= beta) { e->stat[ST_SIM_CUT]++; return low; }
                 if (high <= alpha) { e->stat[ST_SIM_CUT]++; return high; }
@@ -717,7 +737,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     else { e->stat[ST_ALL_NODES]++; e->stat[ST_ALL_MOVES] += count; }
     if (boundary) e->expanded_at[__builtin_popcountll(e->hands[seat])]++;
     if (boundary) store(e, key, cards_in(e), best, a0, b0, best_card);
-    if (boundary && e->sim) sim_store(e, ckey, seat, live, best, a0, b0);
+    if (boundary && e->sim) sim_store(e, ckey, ch, live, best, a0, b0);
     return best;
 }
 
@@ -951,7 +971,7 @@ PyMODINIT_FUNC PyInit__solver(void) {
 #endif
 #ifdef HAVE_BMI2_PATH
     if (__builtin_cpu_supports("bmi2")) {
-        coarse_keys = coarse_keys_bmi2;
+        sim_key = sim_key_bmi2;
         main_key = main_key_bmi2;
     }
 #endif
