@@ -328,7 +328,7 @@ static int grow(Engine *e) {
     e->tt = tt;
     e->tt_mask = 2 * size - 1;
     e->used = 0;
-    if (e->sim && e->sim_mask < e->tt_mask / 2) sim_grow(e);
+    if (e->sim && e->sim_mask < e->tt_mask) sim_grow(e);
     for (size_t i = 0; i < size; i++) {
         if (!old[i].key[0]) continue;
         Entry *x = slot(e, old[i].key);
@@ -837,7 +837,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
         e->suit_block[e->nsuits++] = ((1ULL << MOND) - 1) & ~(1ULL << PAGAT_CARD);
         for (int s = 0; s < 4; s++) e->suit_block[e->nsuits++] = (0xFFULL << (22 + 8 * s)) & ~e->bonus_bit;
         for (int b = 0; b < e->nsuits; b++) e->suit_runs |= e->suit_block[b];
-        size_t sim_size = (size_t)1 << (start_bits - 1);  /* half the main table's entries, grown with it */
+        size_t sim_size = (size_t)1 << start_bits;  /* as many entries as the main table, grown with it */
         e->sim = table_alloc(sim_size * sizeof(SimEntry));
         if (!e->sim) { PyErr_NoMemory(); return -1; }
         e->sim_mask = sim_size - 1;
