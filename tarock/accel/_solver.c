@@ -616,7 +616,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         e->visits_at[__builtin_popcountll(e->hands[seat])]++;
         if (points && (rem <= alpha || beta <= 0)) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
         if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
-        /* the key's bucket (its first two cache lines: the entries a probe reads first) and the payoff-similarity
+        /* the key's bucket (its two cache lines) and the payoff-similarity
          * table's are fetched from memory while the sure points are counted */
         main_key(e, live, seat, key);
         uint64_t h = main_hash(key);
