@@ -1,7 +1,7 @@
 """Solver benchmark: whole-deal solves and per-card analyses of generated deals, one core, beside today's figures.
 
     .venv/bin/python bench/bench_solver.py [--players 4 3] [--deals 100] [--from-trick 1] [--limit 30]
-                                           [--seed 1] [--reference] [--stats]
+                                           [--seed 1] [--reference] [--stats] [--per-deal]
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
@@ -17,7 +17,7 @@ The search runs on the compiled core when it is built (``tarock/accel/_solver.c`
 pure-Python reference instead (``tarock.accel.reference``), today's solver before the core existed.  The
 issue's targets (issue 20, whole deals): solve median ≤ 0.05 s, max ≤ 2 s; analyse median ≤ 0.5 s, max ≤ 10 s.
 ``TODAY`` below holds the reference's figures measured on whole deals when the core was written, ``BEFORE``
-the compiled core's before issue 20's sixth round (docs/solver.md, "Speed"); tests never assert times.
+the compiled core's before issue 20's seventh round (docs/solver.md, "Speed"); tests never assert times.
 ``--stats`` adds, per mode, the core's counters summed over the deals that finished
 (``search.search_stats``): how the trick boundaries ended (bounds, table, searched), the first-move cutoff
 rate, the branching of nodes that tried every card, and the boundaries searched per cards left in the
@@ -45,12 +45,13 @@ TODAY = {
 """The pure-Python solver's whole-deal figures before the compiled core (``--reference`` measures them again)."""
 
 BEFORE = {
-    4: "compiled core, fifth version (2026-12-02, CPU s, shared machine, measured beside the sixth): from "
-       "trick 1, solve median >= 2.3 s, 5 of 20 deals stopped at 10 s; from trick 4, solve 0.000 / 0.024 / "
-       "0.72, analyse 0.004 / 0.044 / 1.07 (min / median / max)",
-    3: "compiled core, fifth version (2026-12-02, CPU s, shared machine, measured beside the sixth): from "
-       "trick 1, 6 of 6 deals stopped at 10 s; from trick 8, solve 0.000 / 0.005 / 0.021, analyse "
-       "0.000 / 0.012 / 0.045 (the fourth version's)",
+    4: "compiled core, sixth version (2026-12-02, CPU s, shared machine, measured beside the seventh): from "
+       "trick 1, solve median >= 2.10 s, 5 of 20 deals stopped at 10 s, analyse median >= 1.88 s, 1 of 6 "
+       "stopped at 20 s; from trick 4, solve 0.000 / 0.018 / 0.75, analyse 0.003 / 0.034 / 0.75 "
+       "(min / median / max)",
+    3: "compiled core, sixth version (2026-12-02, CPU s, shared machine, measured beside the seventh): from "
+       "trick 1, 4 of 6 deals stopped at 10 s (the others 6.7 and 7.1 s); from trick 8, solve 0.000 / 0.005 / "
+       "0.021, analyse 0.000 / 0.012 / 0.045 (the fourth version's)",
 }
 """The compiled core's figures before this version (CPU seconds): measure them again by checking it out."""
 
@@ -127,6 +128,12 @@ def report(label: str, results: list[Timing | None], limit: float) -> None:
     print(line, flush=True)
 
 
+def report_per_deal(results: list[Timing | None]) -> None:
+    """Each deal's CPU seconds and nodes, ``stopped`` for a deal past the limit."""
+    print("    per deal (CPU s, nodes): " + "; ".join(
+        f"{i}: stopped" if r is None else f"{i}: {r[1]:.3f} {r[2]:,}" for i, r in enumerate(results)), flush=True)
+
+
 def report_stats(results: list[Timing | None]) -> None:
     """The core's counters summed over the deals that finished, as rates (``search.search_stats``)."""
     total: Counter[str] = Counter()
@@ -164,6 +171,8 @@ def main() -> None:
     ap.add_argument("--reference", action="store_true", help="time the pure-Python reference instead")
     ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse"])
     ap.add_argument("--stats", action="store_true", help="print the compiled core's counters per mode")
+    ap.add_argument("--per-deal", action="store_true",
+                    help="print each deal's CPU seconds and nodes (to set two builds' runs side by side)")
     args = ap.parse_args()
     engine = "reference (pure Python)" if args.reference else "compiled core"
     for n in args.players:
@@ -173,6 +182,8 @@ def main() -> None:
             results = [timed(n, args.seed, i, args.from_trick, mode, args.reference, args.limit)
                        for i in range(args.deals)]
             report(f"  {mode}", results, args.limit)
+            if args.per_deal:
+                report_per_deal(results)
             if args.stats:
                 report_stats(results)
         print(f"  reference: {TODAY[n]}")

@@ -85,20 +85,31 @@ static const char *const STAT_NAMES[N_STATS] = {
 #define SKIS 21
 #define TRULA ((1ULL << PAGAT_CARD) | (1ULL << MOND) | (1ULL << SKIS))
 
+/* The main table's entry, 32 bytes (a bucket of four is two cache lines): the position's key as three words
+ * (``main_key``) -- the packed live cards with the leader above them, and which packed cards the odd seats and
+ * seats 2 and 3 hold: two bits of each card's owner, so the key is exact for up to four hands -- the bounds proved
+ * on its thirds to come (``±INF`` as ``INT16_MIN``/``INT16_MAX``: ``to_bound``), the best lead and the cards
+ * left.  A free entry's first word is 0 (a stored position has live cards). */
 typedef struct {
-    uint64_t hands[MAX_SEATS];
-    int32_t low, high;
-    int8_t leader, best, cards, used;
+    uint64_t key[3];
+    int16_t low, high;
+    int8_t best, cards;
 } Entry;
+_Static_assert(sizeof(Entry) == 32, "a main-table entry is 32 bytes");
 
-/* The payoff-similarity table's entry (``sim_store``): a searched position filed by its coarse key -- every plain
- * suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points -- with
- * the live cards that make it exact and the bounds proved on its thirds to come. */
+#define LEADER_SHIFT 56  /* the leader's place in the key's first word, above the 54 cards */
+#define CARDS ((1ULL << N_CARDS) - 1)
+
+/* The payoff-similarity table's entry (``sim_store``), 32 bytes: a searched position filed by its coarse key --
+ * every plain suit's and the taroks II..XX's live cards packed to the bottom of their suit, whatever their points
+ * (``sim_key``) -- as its live cards with the leader above them (which give the coarse key's live cards:
+ * ``same_coarse``) and the odd seats' and seats 2 and 3's cards packed so, with the bounds proved on its thirds to
+ * come (as ``Entry``'s).  A free entry's first word is 0. */
 typedef struct {
-    uint64_t hands[MAX_SEATS], live;
-    int32_t low, high;
-    int8_t leader, used;
+    uint64_t live, odd, upper;
+    int16_t low, high;
 } SimEntry;
+_Static_assert(sizeof(SimEntry) == 32, "a payoff-similarity entry is 32 bytes");
 
 typedef struct {
     PyObject_HEAD
@@ -145,59 +156,100 @@ static uint64_t pack(const Engine *e, uint64_t hand, uint64_t live) {
     return out;
 }
 
-/* The hands' table key: each hand packed as ``pack`` does.  With BMI2 (``pack_keys_bmi2``) a hand's run cards are
- * gathered by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the
- * order within a run is kept because both masks count the same cards per run. */
-static void pack_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
-    for (int i = 0; i < e->n; i++) key[i] = pack(e, e->hands[i], live);
+/* The main table's key of the hands with ``leader`` to lead (``Entry``): the live cards, the odd seats' cards and
+ * seats 2 and 3's cards, each packed as ``pack`` does -- the same position exactly when every hand packs the same
+ * (the owner of each packed card is its two bits).  With BMI2 (``main_key_bmi2``) a mask's run cards are gathered
+ * by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the order
+ * within a run is kept because both masks count the same cards per run. */
+static void main_key_portable(const Engine *e, uint64_t live, int leader, uint64_t *out) {
+    uint64_t odd = 0, upper = 0;
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = pack(e, live, live) | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = pack(e, odd, live);
+    out[2] = pack(e, upper, live);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_BMI2_PATH 1
-__attribute__((target("bmi2,popcnt"))) static void pack_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
-    uint64_t from = live & e->runs, to = 0;
+__attribute__((target("bmi2,popcnt"))) static void main_key_bmi2(const Engine *e, uint64_t live, int leader,
+                                                                 uint64_t *out) {
+    uint64_t from = live & e->runs, to = 0, odd = 0, upper = 0;
     for (int b = 0; b < e->nblocks; b++)
         to |= ((1ULL << __builtin_popcountll(from & e->block_mask[b])) - 1) << e->block_start[b];
-    for (int i = 0; i < e->n; i++)
-        key[i] = (e->hands[i] & ~e->runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = (live & ~e->runs) | to | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = (odd & ~e->runs) | _pdep_u64(_pext_u64(odd, from), to);
+    out[2] = (upper & ~e->runs) | _pdep_u64(_pext_u64(upper, from), to);
 }
 #endif
 
-static void (*pack_keys)(const Engine *, uint64_t, uint64_t *) = pack_keys_portable;
+static void (*main_key)(const Engine *, uint64_t, int, uint64_t *) = main_key_portable;
 
-/* The coarse key of payoff-similarity (``sim_bounds``): each hand's cards of the coarse blocks (``suit_block``) packed
- * to the bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse
- * key and leader differ only in which cards of a block are still live, and the rules see only a card's suit and
- * rank order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their
- * games are the same tree with the k-th live card of each block in the same place.  With BMI2 as ``pack_keys``. */
-static void coarse_keys_portable(const Engine *e, uint64_t live, uint64_t *key) {
-    for (int i = 0; i < e->n; i++) {
-        uint64_t hand = e->hands[i], out = hand & ~e->suit_runs;
-        for (int b = 0; b < e->nsuits; b++) {
-            uint64_t lb = live & e->suit_block[b], slots = e->suit_block[b];
-            while (lb) {
-                uint64_t low = lb & (~lb + 1), target = slots & (~slots + 1);
-                lb ^= low;
-                slots ^= target;
-                if (hand & low) out |= target;
-            }
+/* The coarse key of payoff-similarity (``sim_bounds``): the cards of the coarse blocks (``suit_block``) packed to the
+ * bottom of their block among the live cards, the other cards as they are.  Two positions with one coarse key
+ * and leader differ only in which cards of a block are still live, and the rules see only a card's suit and rank
+ * order within it (the trula and the bonus card, whose identity matters, stay out of the blocks), so their games
+ * are the same tree with the k-th live card of each block in the same place.  ``sim_key`` gives it as three words
+ * as ``main_key`` does: the live cards so packed with the leader above them, the odd seats' and seats 2 and 3's
+ * cards so packed; with BMI2 as ``main_key``. */
+static uint64_t coarse_pack(const Engine *e, uint64_t hand, uint64_t live) {
+    uint64_t out = hand & ~e->suit_runs;
+    for (int b = 0; b < e->nsuits; b++) {
+        uint64_t lb = live & e->suit_block[b], slots = e->suit_block[b];
+        while (lb) {
+            uint64_t low = lb & (~lb + 1), target = slots & (~slots + 1);
+            lb ^= low;
+            slots ^= target;
+            if (hand & low) out |= target;
         }
-        key[i] = out;
     }
+    return out;
+}
+
+static void sim_key_portable(const Engine *e, uint64_t live, int leader, uint64_t *out) {
+    uint64_t odd = 0, upper = 0;
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = coarse_pack(e, live, live) | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = coarse_pack(e, odd, live);
+    out[2] = coarse_pack(e, upper, live);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("bmi2,popcnt"))) static void coarse_keys_bmi2(const Engine *e, uint64_t live, uint64_t *key) {
-    uint64_t from = live & e->suit_runs, to = 0;
+__attribute__((target("bmi2,popcnt"))) static void sim_key_bmi2(const Engine *e, uint64_t live, int leader,
+                                                                uint64_t *out) {
+    uint64_t from = live & e->suit_runs, to = 0, odd = 0, upper = 0;
     for (int b = 0; b < e->nsuits; b++)
         to |= _pdep_u64((1ULL << __builtin_popcountll(from & e->suit_block[b])) - 1, e->suit_block[b]);
-    for (int i = 0; i < e->n; i++)
-        key[i] = (e->hands[i] & ~e->suit_runs) | _pdep_u64(_pext_u64(e->hands[i], from), to);
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) odd |= e->hands[i];
+        if (i & 2) upper |= e->hands[i];
+    }
+    out[0] = (live & ~e->suit_runs) | to | (uint64_t)leader << LEADER_SHIFT;
+    out[1] = (odd & ~e->suit_runs) | _pdep_u64(_pext_u64(odd, from), to);
+    out[2] = (upper & ~e->suit_runs) | _pdep_u64(_pext_u64(upper, from), to);
 }
 #endif
 
-static void (*coarse_keys)(const Engine *, uint64_t, uint64_t *) = coarse_keys_portable;
+static void (*sim_key)(const Engine *, uint64_t, int, uint64_t *) = sim_key_portable;
+
+/* Whether two sets of live cards (a ``SimEntry``'s first word: the leader above them is compared too) pack to one
+ * coarse key's live cards: the same cards outside the coarse blocks and as many in each block. */
+static inline int same_coarse(const Engine *e, uint64_t a, uint64_t b) {
+    if ((a ^ b) & ~e->suit_runs) return 0;
+    for (int i = 0; i < e->nsuits; i++)
+        if (__builtin_popcountll(a & e->suit_block[i]) != __builtin_popcountll(b & e->suit_block[i])) return 0;
+    return 1;
+}
 
 /* How far the declarer side's thirds to come may differ between two positions of one coarse key, live cards
  * ``now`` and ``then``: the same tree, the k-th live card of each block in the same place, so along any line of
@@ -231,32 +283,34 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
-static inline uint64_t hash_of(const Engine *e, const uint64_t *key, int leader) {
-    uint64_t h = (uint64_t)leader * 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < e->n; i++) h = mix(h ^ key[i]) + (uint64_t)i;
-    return h;
+/* The main table's hash of a ``main_key``. */
+static inline uint64_t main_hash(const uint64_t *key) {
+    return mix(mix(mix(key[0]) ^ key[1]) + key[2]);
 }
 
+/* A bound as the entry holds it (``Entry``) and back: every value is a few hundred thirds at most. */
+static inline int16_t to_bound(int v) { return v <= -INF ? INT16_MIN : v >= INF ? INT16_MAX : (int16_t)v; }
+static inline int from_bound(int16_t v) { return v == INT16_MIN ? -INF : v == INT16_MAX ? INF : v; }
+
 /* The entry of ``key`` (hashed to ``h``) in the table, or NULL. */
-static Entry *lookup(Engine *e, const uint64_t *key, int leader, uint64_t h) {
+static Entry *lookup(Engine *e, const uint64_t *key, uint64_t h) {
     uint64_t base = h & e->tt_mask & ~3ULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used) return NULL;
-        if (x->leader == leader && same_key(x->hands, key, e->n)) return x;
+        if (!x->key[0]) return NULL;
+        if (same_key(x->key, key, 3)) return x;
     }
     return NULL;
 }
 
 /* Where ``key`` goes in the table: its own entry, else a free one of its bucket, else (a full bucket) the
  * position nearest the end of play (the cheapest to solve again). */
-static Entry *slot(Engine *e, const uint64_t *key, int leader) {
-    uint64_t h = hash_of(e, key, leader);
-    uint64_t base = h & e->tt_mask & ~3ULL;
+static Entry *slot(Engine *e, const uint64_t *key) {
+    uint64_t base = main_hash(key) & e->tt_mask & ~3ULL;
     Entry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         Entry *x = &e->tt[base + i];
-        if (!x->used || (x->leader == leader && same_key(x->hands, key, e->n))) return x;
+        if (!x->key[0] || same_key(x->key, key, 3)) return x;
         if (!victim || x->cards < victim->cards) victim = x;
     }
     return victim;
@@ -274,11 +328,11 @@ static int grow(Engine *e) {
     e->tt = tt;
     e->tt_mask = 2 * size - 1;
     e->used = 0;
-    if (e->sim && e->sim_mask < e->tt_mask / 2) sim_grow(e);
+    if (e->sim && e->sim_mask < e->tt_mask) sim_grow(e);
     for (size_t i = 0; i < size; i++) {
-        if (!old[i].used) continue;
-        Entry *x = slot(e, old[i].hands, old[i].leader);
-        if (!x->used) e->used++;
+        if (!old[i].key[0]) continue;
+        Entry *x = slot(e, old[i].key);
+        if (!x->key[0]) e->used++;
         *x = old[i];
     }
     table_free(old, size * sizeof(Entry));
@@ -286,43 +340,40 @@ static int grow(Engine *e) {
 }
 
 /* search.py's ``_store``: what a search in (alpha, beta) proved, merged with what the table knew. */
-static void store(Engine *e, const uint64_t *key, int leader, int cards, int value, int alpha, int beta, int best) {
+static void store(Engine *e, const uint64_t *key, int cards, int value, int alpha, int beta, int best) {
     int low, high;
     if (alpha < value && value < beta) low = high = value;
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
-    Entry *victim = slot(e, key, leader);
+    Entry *victim = slot(e, key);
     e->stat[ST_STORES]++;
-    if (victim->used && (victim->leader != leader || !same_key(victim->hands, key, e->n))
+    if (victim->key[0] && !same_key(victim->key, key, 3)
         && e->tt_mask + 1 < e->tt_max && e->used * 2 > (Py_ssize_t)(e->tt_mask + 1) && grow(e))
-        victim = slot(e, key, leader);
-    if (!victim->used) {
+        victim = slot(e, key);
+    if (!victim->key[0]) {
         e->used++;
-    } else if (victim->leader != leader || !same_key(victim->hands, key, e->n)) {
+    } else if (!same_key(victim->key, key, 3)) {
         e->stat[ST_EVICTIONS]++;
     } else {
-        if (victim->low > low) low = victim->low;
-        if (victim->high < high) high = victim->high;
+        if (from_bound(victim->low) > low) low = from_bound(victim->low);
+        if (from_bound(victim->high) < high) high = from_bound(victim->high);
     }
-    memcpy(victim->hands, key, sizeof(uint64_t) * (size_t)e->n);
-    victim->leader = (int8_t)leader;
-    victim->low = low;
-    victim->high = high;
+    memcpy(victim->key, key, sizeof victim->key);
+    victim->low = to_bound(low);
+    victim->high = to_bound(high);
     victim->best = (int8_t)best;
     victim->cards = (int8_t)cards;
-    victim->used = 1;
 }
 
 /* Where a position goes in the payoff-similarity table (buckets of four, by the coarse key's hash): its own
  * entry, else a free one, else the one with the fewest cards left (the cheapest to search again). */
-static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, int n, const uint64_t *ckey, int leader, uint64_t live,
-                          uint64_t h) {
+static SimEntry *sim_slot(SimEntry *sim, uint64_t mask, const SimEntry *at, uint64_t h) {
     SimEntry *victim = NULL;
     for (int i = 0; i < 4; i++) {
         SimEntry *y = &sim[(h & mask & ~3ULL) + (uint64_t)i];
-        if (!y->used) { if (!victim || victim->used) victim = y; continue; }
-        if (y->leader == leader && y->live == live && same_key(y->hands, ckey, n)) return y;
-        if (!victim || (victim->used && __builtin_popcountll(y->live) < __builtin_popcountll(victim->live)))
+        if (!y->live) { if (!victim || victim->live) victim = y; continue; }
+        if (y->live == at->live && y->odd == at->odd && y->upper == at->upper) return y;
+        if (!victim || (victim->live && __builtin_popcountll(y->live & CARDS) < __builtin_popcountll(victim->live & CARDS)))
             victim = y;
     }
     return victim;
@@ -335,9 +386,10 @@ static void sim_grow(Engine *e) {
     SimEntry *old = e->sim, *sim = table_alloc(2 * size * sizeof(SimEntry));
     if (!sim) return;
     for (size_t i = 0; i < size; i++) {
-        if (!old[i].used) continue;
-        *sim_slot(sim, 2 * size - 1, e->n, old[i].hands, old[i].leader, old[i].live,
-                  hash_of(e, old[i].hands, old[i].leader)) = old[i];
+        if (!old[i].live) continue;
+        uint64_t ckey[3] = {coarse_pack(e, old[i].live & CARDS, old[i].live & CARDS) | (old[i].live & ~CARDS),
+                            old[i].odd, old[i].upper};
+        *sim_slot(sim, 2 * size - 1, &old[i], main_hash(ckey)) = old[i];
     }
     e->sim = sim;
     e->sim_mask = 2 * size - 1;
@@ -346,38 +398,35 @@ static void sim_grow(Engine *e) {
 
 /* What a search in (alpha, beta) proved, in the payoff-similarity table: merged with the entry of the same
  * position. */
-static void sim_store(Engine *e, const uint64_t *ckey, int leader, uint64_t live, int value, int alpha, int beta) {
+static void sim_store(Engine *e, const uint64_t *ckey, uint64_t h, uint64_t live, int value, int alpha, int beta) {
     int low, high;
     if (alpha < value && value < beta) low = high = value;
     else if (value <= alpha) { low = -INF; high = value; }
     else { low = value; high = INF; }
-    SimEntry *y = sim_slot(e->sim, e->sim_mask, e->n, ckey, leader, live, hash_of(e, ckey, leader));
-    if (y->used && y->leader == leader && y->live == live
-        && same_key(y->hands, ckey, e->n)) {
-        if (y->low > low) low = y->low;
-        if (y->high < high) high = y->high;
+    SimEntry at = {live | (ckey[0] & ~CARDS), ckey[1], ckey[2], 0, 0};
+    SimEntry *y = sim_slot(e->sim, e->sim_mask, &at, h);
+    if (y->live == at.live && y->odd == at.odd && y->upper == at.upper) {
+        if (from_bound(y->low) > low) low = from_bound(y->low);
+        if (from_bound(y->high) < high) high = from_bound(y->high);
     }
-    memcpy(y->hands, ckey, sizeof(uint64_t) * (size_t)e->n);
-    y->live = live;
-    y->leader = (int8_t)leader;
-    y->low = low;
-    y->high = high;
-    y->used = 1;
+    at.low = to_bound(low);
+    at.high = to_bound(high);
+    *y = at;
 }
 
 /* The bounds the payoff-similarity table gives a position (coarse key ``ckey``, live cards ``live``): over the
  * entries of its coarse key, the highest stored lower bound less what the places may lose and the lowest upper
  * bound plus what they may gain (``similarity_gap``).  Whether any entry was found. */
-static int sim_bounds(const Engine *e, const uint64_t *ckey, int leader, uint64_t live, uint64_t h, int *low,
-                      int *high) {
+static int sim_bounds(const Engine *e, const uint64_t *ckey, uint64_t live, uint64_t h, int *low, int *high) {
     int found = 0;
+    const uint64_t at = live | (ckey[0] & ~CARDS);
     for (int i = 0; i < 4; i++) {
         const SimEntry *y = &e->sim[(h & e->sim_mask & ~3ULL) + (uint64_t)i];
-        if (!y->used || y->leader != leader || !same_key(y->hands, ckey, e->n)) continue;
+        if (!y->live || y->odd != ckey[1] || y->upper != ckey[2] || !same_coarse(e, y->live, at)) continue;
         int down, up;
-        similarity_gap(e, live, y->live, &down, &up);
-        if (y->low + down > *low) *low = y->low + down;
-        if (y->high + up < *high) *high = y->high + up;
+        similarity_gap(e, live, y->live & CARDS, &down, &up);
+        if (from_bound(y->low) + down > *low) *low = from_bound(y->low) + down;
+        if (from_bound(y->high) + up < *high) *high = from_bound(y->high) + up;
         found = 1;
     }
     return found;
@@ -525,7 +574,7 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
                    uint64_t tmask, int tval, uint64_t live, int rem, int alpha, int beta, int maxi, int *out) {
     const int n = e->n, pos = n - 1;
     const uint64_t hand = e->hands[seat];
-    uint64_t key[MAX_SEATS];
+    uint64_t key[3];
     for (int i = 0; i < count; i++) {
         int card = cards[i], nw, nws;
         uint64_t bit = 1ULL << card, tm = tmask | bit, nlive = live & ~tm;
@@ -543,11 +592,11 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
         if (nw == e->bonus_card) gain += e->bonus;
         int nrem = rem - tv - ((tm & e->bonus_bit) ? e->bonus : 0), low = 0, high = nrem;
         e->hands[seat] = hand ^ bit;
-        pack_keys(e, nlive, key);
-        Entry *x = lookup(e, key, nws, hash_of(e, key, nws));
+        main_key(e, nlive, nws, key);
+        Entry *x = lookup(e, key, main_hash(key));
         if (x) {
-            if (x->low > low) low = x->low;
-            if (x->high < high) high = x->high;
+            if (from_bound(x->low) > low) low = from_bound(x->low);
+            if (from_bound(x->high) < high) high = from_bound(x->high);
         }
         e->hands[seat] = hand;
         if (maxi && gain + low >= beta) { *out = gain + low; return 1; }
@@ -559,7 +608,7 @@ static int etc_cut(Engine *e, int seat, const int *cards, int count, const int *
 static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, uint64_t tmask, int tval,
                  uint64_t live, int rem, int alpha, int beta) {
     const int n = e->n, points = e->goal == GOAL_POINTS;
-    uint64_t key[MAX_SEATS], ckey[MAX_SEATS];
+    uint64_t key[3], ckey[3], ch = 0;
     int boundary = pos == 0, lead = -1, kase;
     e->nodes++;
     if (boundary) {
@@ -567,15 +616,15 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
         e->visits_at[__builtin_popcountll(e->hands[seat])]++;
         if (points && (rem <= alpha || beta <= 0)) { e->stat[ST_CUT_REM]++; return rem <= alpha ? rem : 0; }
         if (!(e->hands[seat] & (e->hands[seat] - 1))) { e->stat[ST_LAST_TRICK]++; return last_trick(e, seat); }
-        /* the key's bucket (its first two cache lines: the entries a probe reads first) and the payoff-similarity
+        /* the key's bucket (its two cache lines) and the payoff-similarity
          * table's are fetched from memory while the sure points are counted */
-        pack_keys(e, live, key);
-        uint64_t h = hash_of(e, key, seat), ch = 0;
+        main_key(e, live, seat, key);
+        uint64_t h = main_hash(key);
         __builtin_prefetch(&e->tt[h & e->tt_mask & ~3ULL]);
         __builtin_prefetch((const char *)&e->tt[h & e->tt_mask & ~3ULL] + 64);
         if (e->sim) {
-            coarse_keys(e, live, ckey);
-            ch = hash_of(e, ckey, seat);
+            sim_key(e, live, seat, ckey);
+            ch = main_hash(ckey);
             __builtin_prefetch(&e->sim[ch & e->sim_mask & ~3ULL]);
         }
         if (points) {
@@ -586,18 +635,19 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             if (rem - theirs <= alpha) { e->stat[ST_CUT_SURE]++; return rem - theirs; }
         }
         e->stat[ST_TT_PROBE]++;
-        Entry *x = lookup(e, key, seat, h);
+        Entry *x = lookup(e, key, h);
         if (x) {
+            int low = from_bound(x->low), high = from_bound(x->high);
             e->stat[ST_TT_FOUND]++;
-            if (x->low >= beta || x->low == x->high) { e->stat[ST_TT_CUT]++; return x->low; }
-            if (x->high <= alpha) { e->stat[ST_TT_CUT]++; return x->high; }
-            if (x->low > alpha) alpha = x->low;
-            if (x->high < beta) beta = x->high;
+            if (low >= beta || low == high) { e->stat[ST_TT_CUT]++; return low; }
+            if (high <= alpha) { e->stat[ST_TT_CUT]++; return high; }
+            if (low > alpha) alpha = low;
+            if (high < beta) beta = high;
             lead = x->best;
         }
         if (e->sim) {  /* payoff-similarity: searched positions of the same coarse key bound this one */
             int low = -INF, high = INF;
-            if (sim_bounds(e, ckey, seat, live, ch, &low, &high)) {
+            if (sim_bounds(e, ckey, live, ch, &low, &high)) {
                 e->stat[ST_SIM_FOUND]++;
                 if (low >= beta) { e->stat[ST_SIM_CUT]++; return low; }
                 if (high <= alpha) { e->stat[ST_SIM_CUT]++; return high; }
@@ -686,8 +736,8 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     if (i < count) { e->stat[ST_CUT_NODES]++; e->stat[ST_CUT_FIRST] += i == 0; }
     else { e->stat[ST_ALL_NODES]++; e->stat[ST_ALL_MOVES] += count; }
     if (boundary) e->expanded_at[__builtin_popcountll(e->hands[seat])]++;
-    if (boundary) store(e, key, seat, cards_in(e), best, a0, b0, best_card);
-    if (boundary && e->sim) sim_store(e, ckey, seat, live, best, a0, b0);
+    if (boundary) store(e, key, cards_in(e), best, a0, b0, best_card);
+    if (boundary && e->sim) sim_store(e, ckey, ch, live, best, a0, b0);
     return best;
 }
 
@@ -787,7 +837,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
         e->suit_block[e->nsuits++] = ((1ULL << MOND) - 1) & ~(1ULL << PAGAT_CARD);
         for (int s = 0; s < 4; s++) e->suit_block[e->nsuits++] = (0xFFULL << (22 + 8 * s)) & ~e->bonus_bit;
         for (int b = 0; b < e->nsuits; b++) e->suit_runs |= e->suit_block[b];
-        size_t sim_size = (size_t)1 << (start_bits - 1);  /* half the main table's entries, grown with it */
+        size_t sim_size = (size_t)1 << start_bits;  /* as many entries as the main table, grown with it */
         e->sim = table_alloc(sim_size * sizeof(SimEntry));
         if (!e->sim) { PyErr_NoMemory(); return -1; }
         e->sim_mask = sim_size - 1;
@@ -920,7 +970,10 @@ PyMODINIT_FUNC PyInit__solver(void) {
     }
 #endif
 #ifdef HAVE_BMI2_PATH
-    if (__builtin_cpu_supports("bmi2")) { pack_keys = pack_keys_bmi2; coarse_keys = coarse_keys_bmi2; }
+    if (__builtin_cpu_supports("bmi2")) {
+        sim_key = sim_key_bmi2;
+        main_key = main_key_bmi2;
+    }
 #endif
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);

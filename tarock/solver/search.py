@@ -81,8 +81,8 @@ THIRDS: tuple[int, ...] = tuple(3 * p - 2 for p in CARD_POINTS)
 _INF = 1 << 30
 _TT_LIMIT = 1_000_000  # entries per game context before its table is cleared (about 1.3 kB each, memos included)
 _MOVES_LIMIT = 500_000  # memoised move lists (and packed runs) per game context
-_CORE_TT_START_BITS = 16  # the compiled core's table per game context: 2**16 entries of 48 bytes (3 MB) at first,
-_CORE_TT_BITS = 22  # doubled as it fills up to 2**22 (200 MB, a whole deal's search: docs/solver.md)
+_CORE_TT_START_BITS = 16  # the compiled core's table per game context: 2**16 entries of 32 bytes (2 MB) at first,
+_CORE_TT_BITS = 22  # doubled as it fills up to 2**22 (128 MB, a whole deal's search: docs/solver.md)
 _CORE_ETC_MIN_CARDS = 8  # the core's last seat tries an enhanced transposition cutoff from 8 cards a hand on
 _BEATERS_TRUMPS: tuple[int, ...] = tuple(
     ABOVE[c] | (TAROK_MASK if CARD_SUIT[c] != TAROK else 0) for c in range(54)
@@ -644,7 +644,7 @@ def _core(ctx: _Context) -> Any:
 
 
 _ENGINES: OrderedDict[tuple[_Context, bool], _Engine] = OrderedDict()
-_MAX_CONTEXTS = 4  # with the compiled core's largest tables (and payoff-similarity's) at most 1.3 GB
+_MAX_CONTEXTS = 4  # with the compiled core's largest tables (and payoff-similarity's) at most 1.0 GB
 
 
 def _engine(ctx: _Context) -> _Engine:

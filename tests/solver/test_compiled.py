@@ -11,6 +11,7 @@ a ``slow`` test also compares whole deals from trick 4 on with the reference.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -26,7 +27,7 @@ from tarock.solver.analyse import analyse_deal
 from tarock.solver.position import position_before
 from tarock.cards import SKIS, mask_of
 from tarock.solver.search import POINTS, Position, clear_cache, node_count, search_stats, solve, value
-from tests.solver.test_solver import CASES, brute, expected, random_ending
+from tests.solver.test_solver import CASES, OPTION_SETS, brute, expected, random_ending
 
 pytestmark = pytest.mark.skipif(accel.SOLVER is None, reason="the compiled solver core was not built")
 
@@ -122,6 +123,29 @@ def test_generated_deals_agree_with_the_reference_from_a_late_trick(n: int, from
         with accel.reference():
             clear_cache()
             assert value(pos) == fast, (n, index)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(CASES), st.integers(0, 2**32))
+def test_the_table_tells_apart_the_same_cards_in_other_hands(case: tuple[int, str], seed: int) -> None:
+    """The core's table keys (tarock/accel/_solver.c, ``main_key`` and ``sim_key``) hold the live cards and
+    which cards the odd seats and seats 2 and 3 hold -- two bits of owner per card -- rather than each hand:
+    the same cards dealt to other seats must be another entry.  Every way of handing one deal's three-card
+    hands to the seats is solved on one warm table (no ``clear_cache`` between them), so an entry of one
+    would answer for another if the owner bits were lost, and each value must be the brute force's."""
+    n, contract = case
+    rng = random.Random(seed)
+    deck = list(range(54))
+    rng.shuffle(deck)
+    hands = tuple(mask_of(deck[3 * s:3 * s + 3]) for s in range(n))
+    declarer = rng.randrange(n)
+    side = {declarer, rng.randrange(n)} if n == 4 and contract in ("tri", "dva", "ena") else {declarer}
+    pos = Position(hands, rng.randrange(n), contract, frozenset(side), options=rng.choice(OPTION_SETS),
+                   banked=rng.randrange(150))
+    clear_cache()
+    for order in itertools.permutations(range(n)):
+        moved = replace(pos, hands=tuple(hands[s] for s in order))
+        assert value(moved) == expected(moved, brute(moved, moved.objective)), (seed, order)
 
 
 def _settled_on_endings(seed: str, counter: str) -> int:
