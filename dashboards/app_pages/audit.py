@@ -3,6 +3,8 @@ code and player, and every renons with a link to the replay of its deal at the t
 
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 import streamlit as st
 
@@ -50,6 +52,12 @@ def explained(frame: pl.DataFrame, steps: list[int | None], name: str, column_co
 
 
 filters = current_filters()
+# the code the renons list will ask for: the address's when it names one (``url_state.adopt`` below), else the
+# widget's; a guess the page's own widget overrules (it then asks its own, and this answer waits in the cache)
+asked_code = st.query_params.get("code", st.session_state.get("code"))
+data.ask_ahead(partial(data.disputes, filters), partial(data.findings, filters, "renons", asked_code),
+               partial(data.renons_counts, filters, "code"), partial(data.renons_counts, filters, "player"),
+               data.rejects)
 st.title("Audit")
 if widgets.no_deals_note(data.deal_count(filters)):
     st.stop()
