@@ -47,8 +47,8 @@ TODAY = {
 BEFORE = {
     4: "compiled core, seventh version (2026-12-02, CPU s, shared machine, measured beside the eighth): from "
        "trick 1, solve median >= 1.35 s, 4 of 20 deals stopped at 10 s, 189.3 M nodes over the 16 that finish; "
-       "analyse median >= 1.55 s, 1 of 6 stopped at 20 s; from trick 4, solve 0.000 / 0.017 / 0.62, analyse "
-       "0.004 / 0.028 / 0.64 (min / median / max; the analysis and trick 4 measured in the seventh round)",
+       "analyse median >= 1.94 s, 1 of 6 stopped at 20 s; from trick 4, solve 0.000 / 0.016 / 0.67, analyse "
+       "0.004 / 0.028 / 0.64 (min / median / max; the analysis from trick 4 measured in the seventh round)",
     3: "compiled core, seventh version (2026-12-02, CPU s, shared machine): from trick 1, 4 of 6 deals stopped "
        "at 10 s (the others 6.3 and 6.4 s); from trick 8, solve 0.000 / 0.005 / 0.021, analyse 0.000 / 0.012 / "
        "0.045 (the fourth version's)",
