@@ -14,7 +14,8 @@
  * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
  * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
  * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
- * (above) and by what the side surely takes (below): the top taroks' tricks and the leader's cashed suits, and by
+ * (above) and by what the side surely takes (below): the top taroks' tricks, the leader's cashed suits and the
+ * tricks a hand's high taroks surely take, and by
  * payoff-similarity (a second table filed by a coarser key: a searched position bounds every position whose
  * cards of each suit lie the same way in rank order, less or plus the points that differ place by place); the
  * last trick counted without a search.  ``stats()`` counts where the search ends (docs/solver.md, "The compiled
@@ -538,6 +539,41 @@ static int quick_thirds(const Engine *e, int leader) {
     return sure;
 }
 
+/* The tricks one hand surely wins for its side, in thirds, at a trick boundary (points goal, taroks trumps): a
+ * hand holding i taroks of which the other side's live taroks can beat at most j wins i - j tricks with them.
+ * It plays each in a trick of its own, and such a card loses only to a higher tarok of the other side (a
+ * partner's higher one keeps the trick in the side; taroks trump the plain suits), each of which falls in one
+ * trick -- or to the other side's Pagat in the emperor trick, while it applies (with the Mond and the Škis in
+ * the trick, whoever holds them): the Pagat too falls in one trick.  Each trick won adds one of the i cards
+ * (at least the cheapest i - j of them) and at least a third for each other card.  Called for a side that does
+ * not hold the highest live tarok, so the tricks are none of ``sure_thirds``'s (those are the other side's),
+ * and none of ``quick_thirds``'s: a hand holding taroks follows suit in those.  The best hand of the side
+ * counts (two hands of one side may win the same trick); 0 when none has such taroks. */
+static int tarok_tricks(const Engine *e, uint64_t live, int mine) {
+    uint64_t other = 0;
+    for (int i = 0; i < e->n; i++)
+        if ((int)(e->side >> i & 1) != mine) other |= e->hands[i];
+    other &= live & e->taroks;
+    const int pagat = e->rules->emperor && (other >> PAGAT_CARD & 1);
+    int best = 0;
+    for (int h = 0; h < e->n; h++) {
+        if ((int)(e->side >> h & 1) != mine) continue;
+        const uint64_t taroks = e->hands[h] & e->taroks;
+        uint64_t rest = taroks;
+        int i = 0;
+        while (rest) {
+            int t = highest(rest);
+            rest &= ~(1ULL << t);
+            i++;
+            int k = i - __builtin_popcountll(other & e->above[t]) - pagat, won = k * (e->n - 1);
+            if (k <= 0) continue;
+            for (uint64_t played = taroks & ~rest; k--; played &= played - 1) won += e->thirds[lowest(played)];
+            if (won > best) best = won;
+        }
+    }
+    return best;
+}
+
 static inline int cards_in(const Engine *e) {
     int c = 0;
     for (int i = 0; i < e->n; i++) c += __builtin_popcountll(e->hands[i]);
@@ -631,6 +667,13 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             int holder = -1, run = sure_thirds(e, live, &holder), quick = quick_thirds(e, seat);
             int ours = run && (e->side >> holder & 1) ? run : 0, theirs = run - ours;
             if (e->side >> seat & 1) ours += quick; else theirs += quick;
+            /* a hand's sure tricks add at most a trula card and a third a card each: asked only when they could
+             * settle the window */
+            const int most = (e->thirds[SKIS] + n - 1) * __builtin_popcountll(live & e->taroks);
+            if (ours < beta && beta - ours <= most && !(run && (e->side >> holder & 1)))
+                ours += tarok_tricks(e, live, 1);
+            if (rem - theirs > alpha && rem - theirs - alpha <= most && !(run && !(e->side >> holder & 1)))
+                theirs += tarok_tricks(e, live, 0);
             if (ours >= beta) { e->stat[ST_CUT_SURE]++; return ours; }
             if (rem - theirs <= alpha) { e->stat[ST_CUT_SURE]++; return rem - theirs; }
         }

@@ -225,3 +225,31 @@ def test_enhanced_transposition_cutoff_settles_nodes_and_keeps_values(monkeypatc
 
     monkeypatch.setattr(search, "_CORE_ETC_MIN_CARDS", 2)
     assert _settled_on_endings("etc", "etc_cut") > 0
+
+
+@pytest.mark.parametrize("hands,target", [
+    # seat 0: XX, XIX, H4; the opponents' only tarok the Škis: 2 taroks, 1 beatable -> 1 trick, 4 thirds,
+    # so at least round(4/3) = 1 counted point
+    ((mask_of([19, 18, 22]), mask_of([SKIS, 38, 39]), mask_of([40, 41, 46]), mask_of([47, 48, 49])), 1),
+    # seat 0: XX, XIX, XVIII, H4: 3 taroks, 1 beatable -> 2 tricks of four cards, at least 8 thirds = 3 points
+    ((mask_of([19, 18, 17, 22]), mask_of([SKIS, 38, 39, 43]), mask_of([40, 41, 46, 44]), mask_of([47, 48, 49, 50])),
+     3),
+])
+def test_a_hand_with_more_high_taroks_than_the_other_side_can_beat_surely_takes_tricks(hands: tuple[int, ...],
+                                                                                       target: int) -> None:
+    """The high taroks' sure tricks (tarock/accel/_solver.c, ``tarok_tricks``): seat 0 (declarer, partner seat 2)
+    holds i of the XX, XIX, XVIII, the opponents only the Škis above them and no Pagat (no emperor trick).  Seat 0
+    plays its taroks in tricks of their own and the Škis falls in one trick only, so i - 1 of them take a trick of
+    four cards, each card at least a third (docs/solver.md): at least 4 (i - 1) thirds, the side's counted points
+    round(thirds / 3) at least ``target``.  The opponents hold the highest tarok, so the top taroks' sure tricks
+    are theirs, and seat 0 cannot cash the H4 (seat 1 holds a tarok and no heart): without these sure tricks
+    nothing settles the question "at least ``target`` points?" at the root.  With them the root's trick boundary
+    ends by sure points: one node, no table probe -- and the brute force agrees."""
+    from tarock.solver.search import at_least
+
+    pos = Position(hands, 0, "dva", frozenset({0, 2}))
+    clear_cache()
+    assert at_least(pos, target)
+    stats = search_stats()
+    assert (node_count(), stats["boundary"], stats["cut_sure"], stats["tt_probe"]) == (1, 1, 1, 0)
+    assert expected(pos, brute(pos, POINTS)) >= target
