@@ -157,17 +157,26 @@ static uint64_t pack(const Engine *e, uint64_t hand, uint64_t live) {
     return out;
 }
 
+/* The cards of the odd seats and of seats 2 and 3: with the live cards, two bits of owner per card (seat 0 holds
+ * the live cards in neither), the keys' second and third words before they are packed. */
+static inline void owner_masks(const Engine *e, uint64_t *odd, uint64_t *upper) {
+    uint64_t o = 0, u = 0;
+    for (int i = 1; i < e->n; i++) {
+        if (i & 1) o |= e->hands[i];
+        if (i & 2) u |= e->hands[i];
+    }
+    *odd = o;
+    *upper = u;
+}
+
 /* The main table's key of the hands with ``leader`` to lead (``Entry``): the live cards, the odd seats' cards and
  * seats 2 and 3's cards, each packed as ``pack`` does -- the same position exactly when every hand packs the same
  * (the owner of each packed card is its two bits).  With BMI2 (``main_key_bmi2``) a mask's run cards are gathered
  * by the live run cards (``pext``) and spread to the bottom of each run (``pdep``) in two instructions: the order
  * within a run is kept because both masks count the same cards per run. */
 static void main_key_portable(const Engine *e, uint64_t live, int leader, uint64_t *out) {
-    uint64_t odd = 0, upper = 0;
-    for (int i = 1; i < e->n; i++) {
-        if (i & 1) odd |= e->hands[i];
-        if (i & 2) upper |= e->hands[i];
-    }
+    uint64_t odd, upper;
+    owner_masks(e, &odd, &upper);
     out[0] = pack(e, live, live) | (uint64_t)leader << LEADER_SHIFT;
     out[1] = pack(e, odd, live);
     out[2] = pack(e, upper, live);
@@ -178,13 +187,10 @@ static void main_key_portable(const Engine *e, uint64_t live, int leader, uint64
 #define HAVE_BMI2_PATH 1
 __attribute__((target("bmi2,popcnt"))) static void main_key_bmi2(const Engine *e, uint64_t live, int leader,
                                                                  uint64_t *out) {
-    uint64_t from = live & e->runs, to = 0, odd = 0, upper = 0;
+    uint64_t from = live & e->runs, to = 0, odd, upper;
     for (int b = 0; b < e->nblocks; b++)
         to |= ((1ULL << __builtin_popcountll(from & e->block_mask[b])) - 1) << e->block_start[b];
-    for (int i = 1; i < e->n; i++) {
-        if (i & 1) odd |= e->hands[i];
-        if (i & 2) upper |= e->hands[i];
-    }
+    owner_masks(e, &odd, &upper);
     out[0] = (live & ~e->runs) | to | (uint64_t)leader << LEADER_SHIFT;
     out[1] = (odd & ~e->runs) | _pdep_u64(_pext_u64(odd, from), to);
     out[2] = (upper & ~e->runs) | _pdep_u64(_pext_u64(upper, from), to);
@@ -215,11 +221,8 @@ static uint64_t coarse_pack(const Engine *e, uint64_t hand, uint64_t live) {
 }
 
 static void sim_key_portable(const Engine *e, uint64_t live, int leader, uint64_t *out) {
-    uint64_t odd = 0, upper = 0;
-    for (int i = 1; i < e->n; i++) {
-        if (i & 1) odd |= e->hands[i];
-        if (i & 2) upper |= e->hands[i];
-    }
+    uint64_t odd, upper;
+    owner_masks(e, &odd, &upper);
     out[0] = coarse_pack(e, live, live) | (uint64_t)leader << LEADER_SHIFT;
     out[1] = coarse_pack(e, odd, live);
     out[2] = coarse_pack(e, upper, live);
@@ -228,13 +231,10 @@ static void sim_key_portable(const Engine *e, uint64_t live, int leader, uint64_
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("bmi2,popcnt"))) static void sim_key_bmi2(const Engine *e, uint64_t live, int leader,
                                                                 uint64_t *out) {
-    uint64_t from = live & e->suit_runs, to = 0, odd = 0, upper = 0;
+    uint64_t from = live & e->suit_runs, to = 0, odd, upper;
     for (int b = 0; b < e->nsuits; b++)
         to |= _pdep_u64((1ULL << __builtin_popcountll(from & e->suit_block[b])) - 1, e->suit_block[b]);
-    for (int i = 1; i < e->n; i++) {
-        if (i & 1) odd |= e->hands[i];
-        if (i & 2) upper |= e->hands[i];
-    }
+    owner_masks(e, &odd, &upper);
     out[0] = (live & ~e->suit_runs) | to | (uint64_t)leader << LEADER_SHIFT;
     out[1] = (odd & ~e->suit_runs) | _pdep_u64(_pext_u64(odd, from), to);
     out[2] = (upper & ~e->suit_runs) | _pdep_u64(_pext_u64(upper, from), to);
