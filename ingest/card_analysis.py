@@ -28,7 +28,7 @@ import orjson
 import pyarrow as pa
 
 from ingest.executors import make_executor
-from ingest.schema import CARD_ANALYSIS, PARTITION_COLUMNS, file_schema
+from ingest.schema import PARTITION_COLUMNS, file_schema
 from ingest.store import open_store
 from ingest.writer import write_table_atomic
 from tarock.formats.codec import loads
@@ -80,14 +80,23 @@ def rows_of(item: Pending, from_trick: int = 1) -> list[dict[str, Any]]:
     report = analyse_deal(loads(item.record), from_trick, options=orjson.loads(item.options_json))
     if "error" in report:
         return []
+    return [{"deal_id": item.deal_id, **row, "ruleset": item.ruleset, "n_players": item.n_players}
+            for row in card_rows(report)]
+
+
+def card_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """An ``analyse_deal`` report's cards as ``card_analysis`` rows without their deal and partition: trick,
+    order (the card's place in its trick, from 0), player, card, best_cards, best_points, played_points,
+    point_loss, solver_version."""
     out = []
     order = 0
-    for i, card in enumerate(report["cards"]):
-        order = order + 1 if i and card["trick"] == report["cards"][i - 1]["trick"] else 0
-        out.append({"deal_id": item.deal_id, "trick": card["trick"], "order": order, "player": card["player"],
-                    "card": card["card"], "best_cards": card["best_cards"], "best_points": card["best_points"],
+    cards = report["cards"]
+    for i, card in enumerate(cards):
+        order = order + 1 if i and card["trick"] == cards[i - 1]["trick"] else 0
+        out.append({"trick": card["trick"], "order": order, "player": card["player"], "card": card["card"],
+                    "best_cards": card["best_cards"], "best_points": card["best_points"],
                     "played_points": card["played_points"], "point_loss": card["point_loss"],
-                    "solver_version": SOLVER_VERSION, "ruleset": item.ruleset, "n_players": item.n_players})
+                    "solver_version": SOLVER_VERSION})
     return out
 
 

@@ -11,7 +11,7 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from dashboards import data, replay_nav, widgets
+from dashboards import data, replay_losses, replay_nav, widgets
 from dashboards.cards_html import deal_header_html, hands_html, notes_html, stash_html, talon_html, trick_html
 from dashboards.data import Filters
 from dashboards.labels import contract_label, plain
@@ -163,24 +163,6 @@ def under_tables(deal_id: str, ruleset: str, results: pl.DataFrame) -> None:
               icon=":material/close:")
 
 
-def trick_losses(losses: pl.DataFrame, trick_no: int) -> None:
-    """The trick's cards against double-dummy best play (``tarock analyse --store``): each card's point loss for
-    its side and the cards that would have lost nothing; nothing when the deal was not analysed."""
-    rows = losses.filter(pl.col("trick") == trick_no)
-    if rows.is_empty():
-        return
-    st.markdown("**Against best play** (double dummy)")
-    shown = pl.DataFrame([{"player": r["player"], "card": r["card"], "point_loss": r["point_loss"],
-                           "better": ", ".join(c for c in r["best_cards"] if c != r["card"]) if r["point_loss"] else ""}
-                          for r in rows.iter_rows(named=True)],
-                         schema={"player": pl.String, "card": pl.String, "point_loss": pl.Int32, "better": pl.String})
-    widgets.dataframe(shown, column_config={
-        "player": "Player", "card": "Card",
-        "point_loss": st.column_config.NumberColumn("Point loss", help="Card points the card cost its side."),
-        "better": st.column_config.TextColumn("Better cards", help="The cards that would have lost nothing; blank "
-                                                               "when the card played was best.")})
-
-
 filters = current_filters()
 replay_nav.adopt_url()
 st.title("Replay")
@@ -207,7 +189,7 @@ if step.trick or step.talon:
     with notes:
         st.html(notes_html(step))
         if step.trick_no is not None:
-            trick_losses(data.deal_losses(deal_id), step.trick_no)
+            replay_losses.trick_section(detail, data.deal_losses(deal_id), step.trick_no)
 else:
     st.html(notes_html(step))
 if step.phase == "score":

@@ -3,8 +3,9 @@
 The fixture store (tests/support/dashboard_fixture.py) is analysed into ``card_analysis`` from trick 11
 (``tarock analyse --store``'s code, ingest/card_analysis.py).  In it, Ana's T2 in trick 11 of
 ``example-seed-pik10-trick`` costs her side 2 card points where T10 would have cost nothing; the table under
-the trick must say so, in AppTest and in a real browser, and a trick or a deal that was not analysed shows no
-such table.
+the trick must say so, in AppTest and in a real browser.  A trick that was not analysed shows no such table
+but the offer to analyse it on the page (dashboards/replay_losses.py); taken, the table appears with what the
+solver says of that trick.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dashboards.replay_model import build_replay
-from ingest.card_analysis import analyse_store
+from ingest.card_analysis import analyse_store, card_rows
 from ingest.store import open_store
+from tarock.formats.codec import loads
+from tarock.solver.analyse import analyse_deal
 from tests.dashboards.test_dashboard_apptest import open_page
 from tests.dashboards.test_dashboard_browser import served, shoot, wait_for_app
 from tests.support.dashboard_fixture import build_store
@@ -61,6 +64,27 @@ def test_the_analysed_trick_shows_each_cards_loss_and_the_better_card(store: Pat
     at = open_page("Replay", deal=DEAL, step=str(trick_step(store, DEAL, 10)))  # before trick 11: not analysed
     assert at.subheader[0].value == "Trick 10"
     assert "**Against best play** (double dummy)" not in [m.value for m in at.markdown]
+    assert not at.dataframe
+
+
+def test_a_trick_not_analysed_is_analysed_on_the_page(store: Path) -> None:
+    con = open_store(store)
+    record, options = con.execute("SELECT record, options_json FROM deals WHERE deal_id = ?", [DEAL]).fetchone()
+    con.close()
+    # what the solver says of trick 10's cards, asked here in the test's own process
+    expected = [r for r in card_rows(analyse_deal(loads(record), 10, options=orjson.loads(options)))
+                if r["trick"] == 10]
+    at = open_page("Replay", deal=DEAL, step=str(trick_step(store, DEAL, 10)))
+    offer = at.button(key="analyse_from_10")
+    assert offer.label == "Analyse against best play from trick 10"
+    at = offer.click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.subheader[0].value == "Trick 10"
+    assert "**Against best play** (double dummy)" in [m.value for m in at.markdown]
+    assert [(r["player"], r["card"], r["point_loss"]) for r in at.dataframe[0].value.to_dict("records")] == [
+        (r["player"], r["card"], r["point_loss"]) for r in expected]
+    assert any(c.value.startswith("Analysed on this page from trick 10") for c in at.caption)
+    assert not [b for b in at.button if b.key == "analyse_from_10"]  # the offer is gone once taken
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +97,7 @@ def test_the_browser_shows_the_loss_on_its_trick(page: Page, app_url: str, fixtu
     page.goto(f"{app_url}/replay?deal={DEAL}&step={trick_step(fixture_store, DEAL, 11)}")
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Trick 11")).to_be_visible()
-    expect(page.get_by_text("Against best play")).to_be_visible()
+    expect(page.get_by_text("Against best play", exact=True)).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # the table itself is drawn on a canvas (its cells are asserted with AppTest above): it is there, and it is
     # the only one on a trick step
@@ -83,5 +107,12 @@ def test_the_browser_shows_the_loss_on_its_trick(page: Page, app_url: str, fixtu
     page.get_by_role("button", name="◀ Previous").click()
     expect(page.get_by_role("heading", name="Trick 10")).to_be_visible()
     wait_for_app(page)
-    expect(page.get_by_text("Against best play")).to_have_count(0)
+    expect(page.get_by_text("Against best play", exact=True)).to_have_count(0)
     expect(page.get_by_test_id("stDataFrame")).to_have_count(0)
+    # not analysed: the page offers to analyse it, and does
+    page.get_by_role("button", name="Analyse against best play from trick 10").click()
+    expect(page.get_by_text("Against best play", exact=True)).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_have_count(1)
+    expect(page.get_by_text("Analysed on this page from trick 10")).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    shoot(page, "replay-losses-on-demand")

@@ -1,0 +1,104 @@
+"""Double-dummy analysis of one deal while the Replay page waits, stopped when it runs past a time limit.
+
+The solver's per-card analysis (``tarock.solver.analyse.analyse_deal``) runs in a child process
+(``dashboards.analyse_child``): the compiled search cannot be interrupted, and a deal analysed from an early
+trick can take minutes (docs/solver.md, "Speed").  So the page stays responsive (a rerun, or the limit, kills
+the child), nothing is forked from the dashboard's own threads, and a stopped analysis gives its memory (the
+solver's tables, up to a gigabyte) back with its process.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from ingest.card_analysis import card_rows
+
+LIMIT = 20.0
+"""Seconds the Replay page waits for an analysis before it stops it."""
+
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What came of one analysis: the ``card_analysis`` rows of its cards (``ingest.card_analysis.card_rows``),
+    or why the solver declined the deal, or that it ran past the limit; and the seconds it took."""
+
+    rows: tuple[dict[str, Any], ...] = ()
+    error: str | None = None
+    stopped: bool = False
+    seconds: float = 0.0
+
+
+def analyse(record: str | bytes, options_json: str | None, from_trick: int, limit: float = LIMIT,
+            progress: Callable[[int, int], None] | None = None) -> Outcome:
+    """Analyse the deal of ``record`` (a record in the project's JSON format) from ``from_trick`` on, under the
+    options of ``options_json`` (a stored deal's effective options; None: the record's), for at most ``limit``
+    seconds.  ``progress(done, total)`` follows the cards analysed."""
+    started = time.perf_counter()
+    text = record.decode() if isinstance(record, bytes) else record
+    request = orjson.dumps({"record": text, "options_json": options_json, "from_trick": from_trick,
+                            "cpu_limit": int(limit) + 2})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(_ROOT), os.environ.get("PYTHONPATH")]))}
+    child = subprocess.Popen([sys.executable, "-m", "dashboards.analyse_child"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    lines: queue.Queue[bytes] = queue.Queue()
+    assert child.stdin is not None and child.stdout is not None
+    threading.Thread(target=_read_lines, args=(child.stdout, lines), daemon=True).start()
+    try:
+        child.stdin.write(request)
+        child.stdin.close()
+        while True:
+            left = limit - (time.perf_counter() - started)
+            if left <= 0:
+                return Outcome(stopped=True, seconds=time.perf_counter() - started)
+            try:
+                line = lines.get(timeout=min(left, 0.2))
+            except queue.Empty:
+                continue
+            if not line:
+                return _crashed(child, started)
+            message = orjson.loads(line)
+            if "progress" in message:
+                if progress is not None:
+                    progress(*message["progress"])
+                continue
+            report = message["report"]
+            seconds = time.perf_counter() - started
+            if "error" in report:
+                return Outcome(error=str(report["error"]), seconds=seconds)
+            return Outcome(rows=tuple(card_rows(report)), seconds=seconds)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        for stream in (child.stdout, child.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
+    """Each line the child writes, then an empty one when it has closed its output."""
+    for line in stream:
+        lines.put(line)
+    lines.put(b"")
+
+
+def _crashed(child: subprocess.Popen[bytes], started: float) -> Outcome:
+    """The outcome of a child that ended without a report: the last line it wrote on its error output."""
+    child.wait()
+    err = child.stderr.read().decode(errors="replace").strip().splitlines() if child.stderr else []
+    why = err[-1] if err else f"exit code {child.returncode}"
+    return Outcome(error=f"the solver's process ended without an answer: {why}",
+                   seconds=time.perf_counter() - started)
