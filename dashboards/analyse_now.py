@@ -1,10 +1,11 @@
 """Double-dummy analysis of one deal while the Replay page waits, stopped when it runs past a time limit.
 
 The solver's per-card analysis (``tarock.solver.analyse.analyse_deal``) runs in a child process
-(``dashboards.analyse_child``): the compiled search cannot be interrupted, and a deal analysed from an early
-trick can take minutes (docs/solver.md, "Speed").  So the page stays responsive (a rerun, or the limit, kills
-the child), nothing is forked from the dashboard's own threads, and a stopped analysis gives its memory (the
-solver's tables, up to a gigabyte) back with its process.
+(``dashboards.analyse_child``) with a CPU limit: a deal analysed from an early trick can take minutes
+(docs/solver.md, "Speed"), so its tricks are analysed from the last one back until the limit, and the page shows
+those.  A child process, so the page stays responsive (a rerun kills the child), nothing is forked from the
+dashboard's own threads, and the solver's tables (up to a gigabyte) go with the process.  Should the child not
+answer in ``3 × limit + 5`` seconds of wall time (a machine busy elsewhere), it is killed.
 """
 
 from __future__ import annotations
@@ -24,18 +25,20 @@ import orjson
 
 from ingest.card_analysis import card_rows
 
-LIMIT = 20.0
-"""Seconds the Replay page waits for an analysis before it stops it."""
+LIMIT = 10.0
+"""CPU seconds of search the Replay page gives one analysis."""
 
 _ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What came of one analysis: the ``card_analysis`` rows of its cards (``ingest.card_analysis.card_rows``),
-    or why the solver declined the deal, or that it ran past the limit; and the seconds it took."""
+    """What came of one analysis: the ``card_analysis`` rows of its cards (``ingest.card_analysis.card_rows``)
+    from ``analysed_from`` on (later than asked when the limit stopped it), or why the solver declined the deal,
+    or that the child was killed without an answer; and the seconds it took."""
 
     rows: tuple[dict[str, Any], ...] = ()
+    analysed_from: int | None = None
     error: str | None = None
     stopped: bool = False
     seconds: float = 0.0
@@ -44,12 +47,13 @@ class Outcome:
 def analyse(record: str | bytes, options_json: str | None, from_trick: int, limit: float = LIMIT,
             progress: Callable[[int, int], None] | None = None) -> Outcome:
     """Analyse the deal of ``record`` (a record in the project's JSON format) from ``from_trick`` on, under the
-    options of ``options_json`` (a stored deal's effective options; None: the record's), for at most ``limit``
+    options of ``options_json`` (a stored deal's effective options; None: the record's), within ``limit`` CPU
     seconds.  ``progress(done, total)`` follows the cards analysed."""
     started = time.perf_counter()
+    wall = 3 * limit + 5
     text = record.decode() if isinstance(record, bytes) else record
     request = orjson.dumps({"record": text, "options_json": options_json, "from_trick": from_trick,
-                            "cpu_limit": int(limit) + 2})
+                            "limit": limit})
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(_ROOT), os.environ.get("PYTHONPATH")]))}
     child = subprocess.Popen([sys.executable, "-m", "dashboards.analyse_child"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -60,7 +64,7 @@ def analyse(record: str | bytes, options_json: str | None, from_trick: int, limi
         child.stdin.write(request)
         child.stdin.close()
         while True:
-            left = limit - (time.perf_counter() - started)
+            left = wall - (time.perf_counter() - started)
             if left <= 0:
                 return Outcome(stopped=True, seconds=time.perf_counter() - started)
             try:
@@ -78,7 +82,8 @@ def analyse(record: str | bytes, options_json: str | None, from_trick: int, limi
             seconds = time.perf_counter() - started
             if "error" in report:
                 return Outcome(error=str(report["error"]), seconds=seconds)
-            return Outcome(rows=tuple(card_rows(report)), seconds=seconds)
+            return Outcome(rows=tuple(card_rows(report)), analysed_from=int(report["analysed_from"]),
+                           seconds=seconds)
     finally:
         if child.poll() is None:
             child.kill()

@@ -3,8 +3,9 @@ best play, and the cards that would have cost nothing.
 
 The rows come from the store's ``card_analysis`` table (``tarock analyse --store``) or, for a trick the store
 has not analysed, from an analysis run on the page at the viewer's request (``dashboards.analyse_now``), kept
-in the viewer's session: from a middle trick on it takes well under a second, from the first tricks it can
-take minutes and is stopped at ``analyse_now.LIMIT`` seconds (docs/solver.md, "Speed").
+in the viewer's session: from a middle trick on it takes well under a second; from the first tricks a whole
+deal can take minutes (docs/solver.md, "Speed"), so the tricks are analysed from the last one back for at most
+``analyse_now.LIMIT`` CPU seconds, and the page says which trick it reached.
 """
 
 from __future__ import annotations
@@ -36,12 +37,22 @@ def trick_section(detail: DealDetail, stored: pl.DataFrame, trick_no: int) -> No
         return
     deal_id = str(detail.deal["deal_id"])
     runs: dict[tuple[str, int], Outcome] = st.session_state.setdefault(_RUNS, {})
-    done = [(start, run) for (deal, start), run in runs.items() if deal == deal_id and start <= trick_no and run.rows]
-    if done:
-        start, run = min(done, key=lambda item: item[0])
+    asked = [(start, run) for (deal, start), run in runs.items() if deal == deal_id and start <= trick_no]
+    reached = [(run.analysed_from, start, run) for start, run in asked
+               if run.analysed_from is not None and run.analysed_from <= trick_no]
+    if reached:
+        first, start, run = min(reached, key=lambda item: item[0])
         trick_losses(pl.DataFrame(list(run.rows), schema=_ROWS), trick_no)
-        st.caption(f"Analysed on this page from trick {start} in {run.seconds:.1f} s, not stored: "
+        cut = "" if first == start else f" (asked from trick {start}: its {analyse_now.LIMIT:g} CPU seconds ran out first)"
+        st.caption(f"Analysed on this page from trick {first}{cut} in {run.seconds:.1f} s, not stored: "
                    "`tarock analyse --store` keeps analyses in the store.")
+        return
+    short = [(run.analysed_from, start) for start, run in asked if run.analysed_from is not None]
+    if short:
+        first, start = min(short)
+        st.info(f"The analysis asked from trick {start} ran out of its {analyse_now.LIMIT:g} CPU seconds before "
+                f"this trick: it reached back to trick {first}. A whole deal can take minutes "
+                "(`tarock analyse --limit`).", icon=":material/timer_off:")
         return
     declined = runs.get((deal_id, trick_no))
     if declined is not None and declined.error:
@@ -49,9 +60,9 @@ def trick_section(detail: DealDetail, stored: pl.DataFrame, trick_no: int) -> No
         return
     if st.button(f"Analyse against best play from trick {trick_no}", key=f"analyse_from_{trick_no}",
                  icon=":material/psychology:",
-                 help="Double dummy, every hand open: what each card from this trick on cost its side. From the "
-                      f"middle of a deal on it takes well under a second; from its first tricks it can take "
-                      f"minutes and is stopped after {analyse_now.LIMIT:g} s."):
+                 help="Double dummy, every hand open: what each card from this trick on cost its side, the tricks "
+                      f"analysed from the last one back for at most {analyse_now.LIMIT:g} CPU seconds. From the "
+                      "middle of a deal on it takes well under a second."):
         bar = st.progress(0.0, text=f"Analysing from trick {trick_no}…")
 
         def progress(done: int, total: int) -> None:
@@ -59,15 +70,13 @@ def trick_section(detail: DealDetail, stored: pl.DataFrame, trick_no: int) -> No
 
         options = detail.deal.get("options_json")
         run = analyse_now.analyse(orjson.dumps(detail.record), str(options) if options else None, trick_no,
-                                  progress=progress)
+                                  analyse_now.LIMIT, progress)
         bar.empty()
-        runs[(deal_id, trick_no)] = run
         if run.stopped:
-            st.warning(f"Stopped after {run.seconds:.0f} s: from this trick the search is too long to wait for. "
-                       "Try a later trick, or `tarock analyse --store` for the whole deal.",
-                       icon=":material/timer_off:")
-            del runs[(deal_id, trick_no)]
+            st.warning(f"Stopped after {run.seconds:.0f} s without an answer: the machine is busy. Try again, or "
+                       "`tarock analyse --store`.", icon=":material/timer_off:")
             return
+        runs[(deal_id, trick_no)] = run
         st.rerun()
 
 

@@ -75,13 +75,15 @@ def pending(store_dir: str | os.PathLike[str], where: str | None = None) -> list
     return [Pending(*row) for row in rows]
 
 
-def rows_of(item: Pending, from_trick: int = 1) -> list[dict[str, Any]]:
-    """The ``card_analysis`` rows of one deal (none when the solver declines it; ``analyse_deal`` says why)."""
-    report = analyse_deal(loads(item.record), from_trick, options=orjson.loads(item.options_json))
+def rows_of(item: Pending, from_trick: int = 1, limit: float | None = None) -> tuple[list[dict[str, Any]], bool]:
+    """The ``card_analysis`` rows of one deal (none when the solver declines it; ``analyse_deal`` says why), and
+    whether the CPU ``limit`` stopped its analysis after a later trick than ``from_trick``."""
+    report = analyse_deal(loads(item.record), from_trick, options=orjson.loads(item.options_json), limit=limit)
     if "error" in report:
-        return []
-    return [{"deal_id": item.deal_id, **row, "ruleset": item.ruleset, "n_players": item.n_players}
+        return [], False
+    rows = [{"deal_id": item.deal_id, **row, "ruleset": item.ruleset, "n_players": item.n_players}
             for row in card_rows(report)]
+    return rows, report["analysed_from"] > from_trick
 
 
 def card_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -100,13 +102,20 @@ def card_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def analyse_batch(store_dir: str, batch: list[Pending], from_trick: int = 1) -> tuple[int, int]:
-    """A worker's task: analyse ``batch`` and publish its rows, one file per partition; (deals, cards).
+def analyse_batch(store_dir: str, batch: list[Pending], from_trick: int = 1,
+                  limit: float | None = None) -> tuple[int, int, int]:
+    """A worker's task: analyse ``batch`` (each deal for at most ``limit`` CPU seconds) and publish its rows, one
+    file per partition; (deals, cards, deals the limit stopped after a later trick than ``from_trick``).
 
     The file name is a hash of the solver version and the batch's deal ids: a batch run twice overwrites its
     own files, never adds rows twice.
     """
-    rows = [row for item in batch for row in rows_of(item, from_trick)]
+    rows: list[dict[str, Any]] = []
+    partial = 0
+    for item in batch:
+        deal_rows, stopped = rows_of(item, from_trick, limit)
+        rows.extend(deal_rows)
+        partial += stopped
     key = hashlib.sha256(" ".join([SOLVER_VERSION, *(item.deal_id for item in batch)]).encode()).hexdigest()[:20]
     schema = file_schema(TABLE)
     for part, part_rows in _partitions(rows).items():
@@ -116,7 +125,7 @@ def analyse_batch(store_dir: str, batch: list[Pending], from_trick: int = 1) -> 
         table = pa.Table.from_pylist([{k: v for k, v in r.items() if k not in PARTITION_COLUMNS}
                                       for r in part_rows], schema=schema)
         write_table_atomic(directory / f"part-{key}.parquet", table)
-    return len(batch), len(rows)
+    return len(batch), len(rows), partial
 
 
 def _partitions(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
@@ -132,31 +141,34 @@ def _batches(items: list[Pending], size: int) -> Iterator[list[Pending]]:
 
 
 def analyse_store(store_dir: str | os.PathLike[str], where: str | None = None, executor: str | None = None,
-                  from_trick: int = 1, batch: int = BATCH,
-                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
-    """Analyse every pending deal of the store into ``card_analysis``; the counts of deals and cards written.
+                  from_trick: int = 1, batch: int = BATCH, progress: Callable[[int, int], None] | None = None,
+                  limit: float | None = None) -> dict[str, int]:
+    """Analyse every pending deal of the store into ``card_analysis``; the counts of deals and cards written,
+    and of the deals ``limit`` (CPU seconds per deal: ``analyse_deal``) stopped after a later trick than
+    ``from_trick`` (``partial``).
 
     ``executor`` is ingest's spec (``local``, ``local:N``, ``tcp://host:port``); ``progress(done, total)``
     follows the deals.
     """
     todo = pending(store_dir, where)
     tasks = list(_batches(todo, batch))
-    done = cards = 0
+    done = cards = partial = 0
     if progress is not None:
         progress(0, len(todo))
     if not tasks:
-        return {"deals": 0, "cards": 0}
+        return {"deals": 0, "cards": 0, "partial": 0}
     pool = make_executor(executor, len(tasks))
     try:
-        futures: list[Future[tuple[int, int]]] = [pool.submit(analyse_batch, str(store_dir), task, from_trick)
-                                                  for task in tasks]
+        futures: list[Future[tuple[int, int, int]]] = [
+            pool.submit(analyse_batch, str(store_dir), task, from_trick, limit) for task in tasks]
         for future in as_completed(futures):
-            deals, written = future.result()
+            deals, written, stopped = future.result()
             done += deals
             cards += written
+            partial += stopped
             if progress is not None:
                 progress(done, len(todo))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return {"deals": done, "cards": cards}
+    return {"deals": done, "cards": cards, "partial": partial}
 

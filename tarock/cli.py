@@ -826,6 +826,9 @@ def analyse(
         "--where", help="With --store: SQL over the deals view's columns choosing the deals.")] = None,
     executor: Annotated[str, typer.Option(
         "--executor", "-e", help="With --store: local, local:N, or tcp://HOST:PORT (Dask).")] = "local",
+    limit: Annotated[Optional[float], typer.Option(
+        "--limit", metavar="SECONDS", help="CPU seconds per deal: its tricks are analysed from the last one back "
+        "towards --from-trick until the limit, and the report says where it stopped.")] = None,
 ) -> None:
     """The card points each card lost against double-dummy best play, from trick K on (default: the whole deal),
     the better cards, and a summary per player; with --store, into the store's card_analysis table."""
@@ -839,10 +842,12 @@ def analyse(
 
     if from_trick < 1:
         raise typer.BadParameter("--from-trick counts from 1")
+    if limit is not None and not limit > 0:
+        raise typer.BadParameter("--limit is a number of CPU seconds above 0")
     if store is not None:
         if files:
             raise typer.BadParameter("give record files or --store, not both")
-        _analyse_store(store, where, executor, from_trick)
+        _analyse_store(store, where, executor, from_trick, limit)
         return
     if not files:
         raise typer.BadParameter("give record files or directories, or --store")
@@ -856,7 +861,8 @@ def analyse(
         def on_card(cards: int, total: int) -> None:
             progress.update(task, completed=cards, total=total)
 
-        reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json", on_card)
+        reports = analyse_command(iter_record_files(_existing(files), _skip_notice), from_trick, "json", on_card,
+                                  limit)
         for report in reports:
             progress.update(task, completed=0, total=None, deal=progress.tasks[0].fields["deal"] + 1)
             if fmt is Format.json:
@@ -870,7 +876,7 @@ def analyse(
         _print_analysis_summary(summarise(done), len(done))
 
 
-def _analyse_store(store: Path, where: str | None, executor: str, from_trick: int) -> None:
+def _analyse_store(store: Path, where: str | None, executor: str, from_trick: int, limit: float | None) -> None:
     """``tarock analyse --store``: the pending deals analysed into ``card_analysis`` (ingest/card_analysis.py)."""
     import duckdb
     from rich.console import Console
@@ -886,12 +892,14 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
         with Progress(TextColumn("analysing deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err, transient=True, disable=not err.is_terminal) as progress:
             task = progress.add_task("deals", total=None)
-            counts = analyse_store(store_dir, where, executor, from_trick,
+            counts = analyse_store(store_dir, where, executor, from_trick, limit=limit,
                                    progress=lambda done, total: progress.update(task, completed=done, total=total))
     except (OSError, ValueError, ExecutorUnavailable, duckdb.Error) as exc:
         _error(exc)
         raise typer.Exit(2) from None
-    sys.stdout.write(f"analysed {counts['deals']} deals, {counts['cards']} cards into "
+    partly = (f" ({counts['partial']} of them from a later trick than {from_trick}: the --limit stopped them)"
+              if counts["partial"] else "")
+    sys.stdout.write(f"analysed {counts['deals']} deals{partly}, {counts['cards']} cards into "
                      f"{escape_controls(str(store_dir / 'card_analysis'))}\n")
 
 

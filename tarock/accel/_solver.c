@@ -25,6 +25,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "kernel.h"
 
@@ -134,9 +135,18 @@ typedef struct {
     uint64_t hands[MAX_SEATS];
     int tcards[MAX_SEATS];
     long long nodes;
+    double deadline;  /* the process's CPU seconds at which a probe stops (0: never): ``probe``'s last argument */
+    int stopped;      /* the probe ran past ``deadline``: every node returns at once, storing nothing */
     long long stat[N_STATS];
     long long visits_at[MAX_TRICKS + 1], expanded_at[MAX_TRICKS + 1];  /* by the cards in the leader's hand */
 } Engine;
+
+/* The process's CPU seconds, on the clock of Python's ``time.process_time``. */
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
 static inline int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
@@ -647,6 +657,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
     uint64_t key[3], ckey[3], ch = 0;
     int boundary = pos == 0, lead = -1, kase;
     e->nodes++;
+    if (e->deadline > 0 && !(e->nodes & 0xFFF) && cpu_seconds() > e->deadline) { e->stopped = 1; return 0; }
     if (boundary) {
         e->stat[ST_BOUNDARY]++;
         e->visits_at[__builtin_popcountll(e->hands[seat])]++;
@@ -766,6 +777,7 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
             }
         }
         e->hands[seat] = hand;
+        if (e->stopped) return 0;  /* nothing below was finished: no bound to keep */
         if (maxi) {
             if (v > best) {
                 best = v; best_card = card;
@@ -895,13 +907,16 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-/* probe(hands, leader, trick, rem, alpha, beta) -> the future value of the position, fail-soft in (alpha, beta):
- * ``hands`` the seats' cards (masks), ``trick`` the cards on the table in play order, ``rem`` search.py's
- * ``_upper_bound``. */
+/* probe(hands, leader, trick, rem, alpha, beta, deadline=0.0) -> the future value of the position, fail-soft in
+ * (alpha, beta), or None when the process's CPU time (``time.process_time``) passed ``deadline`` first (0: no
+ * deadline; checked every 4,096 nodes): ``hands`` the seats' cards (masks), ``trick`` the cards on the table in
+ * play order, ``rem`` search.py's ``_upper_bound``.  A stopped probe leaves the table as it was before the
+ * unfinished nodes: only finished subtrees are ever stored. */
 static PyObject *engine_probe(Engine *e, PyObject *args) {
     PyObject *hands, *trick;
     int leader, rem, alpha, beta;
-    if (!PyArg_ParseTuple(args, "OiOiii", &hands, &leader, &trick, &rem, &alpha, &beta)) return NULL;
+    double deadline = 0.0;
+    if (!PyArg_ParseTuple(args, "OiOiii|d", &hands, &leader, &trick, &rem, &alpha, &beta, &deadline)) return NULL;
     if (read_masks(hands, e->hands, e->n, "hands") < 0) return NULL;
     PyObject *fast = PySequence_Fast(trick, "trick");
     if (!fast) return NULL;
@@ -929,7 +944,14 @@ static PyObject *engine_probe(Engine *e, PyObject *args) {
     if (pos) led = e->tcards[0];
     live = tmask;
     for (int i = 0; i < e->n; i++) live |= e->hands[i];
+    e->deadline = deadline;
+    e->stopped = 0;
     int v = visit(e, (leader + (int)pos) % e->n, (int)pos, led, wcard, wseat, tmask, tval, live, rem, alpha, beta);
+    e->deadline = 0;
+    if (e->stopped) {
+        e->stopped = 0;
+        Py_RETURN_NONE;
+    }
     return PyLong_FromLong(v);
 }
 

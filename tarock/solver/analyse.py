@@ -29,7 +29,17 @@ from tarock.engine import Replay, replay
 from tarock.formats.reader import read_many
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.solver.position import AnalysisError, position_before
-from tarock.solver.search import THIRDS, POINTS, Position, best_cards, counted, play, value
+from tarock.solver.search import (
+    POINTS,
+    THIRDS,
+    Position,
+    SearchStopped,
+    best_cards,
+    counted,
+    cpu_limit,
+    play,
+    value,
+)
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called after each card analysed (cards of the deal from the trick asked for)."""
@@ -44,10 +54,10 @@ a best card or a row's meaning could change, so the store analyses its deals aga
 
 
 def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None,
-                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 options: Mapping[str, Any] | None = None, limit: float | None = None) -> dict[str, Any]:
     """Best play from the position before trick ``from_trick`` and the point loss of every card played since.
 
-    Returns ``{"id", "from_trick", "best", "cards"}``: ``best`` is
+    Returns ``{"id", "from_trick", "analysed_from", "best", "cards"}``: ``best`` is
     ``{"declarer_side": int}`` (counted card points with best play) in the
     point contracts, ``{"declarer_takes_trick": bool}`` in Berač and Odprti
     berač, and ``{"declarer_takes_all": bool, "declarer_side": int}`` in the
@@ -57,6 +67,12 @@ def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None,
     instead.  One pass: every position of the deal is searched with the same
     transposition table, so each card costs little once the first is solved.
     ``options`` override the record's (a stored deal's ``options_json``, as ingest judged it).
+
+    With a ``limit`` (CPU seconds) the tricks are analysed from the last one back towards ``from_trick``, each
+    on the table the later ones filled (about the cost of one pass forward), until the limit stops the search:
+    ``analysed_from`` is then the earliest trick whose every card was analysed, ``best`` and ``cards`` start
+    there.  A deal whose last trick was not reached gives an ``error``.  Without a limit ``analysed_from`` is
+    ``from_trick``.
     """
     head = {"id": deal.id, "from_trick": from_trick}
     if deal.ruleset != "slovenian":
@@ -66,7 +82,10 @@ def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None,
         start = position_before(rp, from_trick)
     except AnalysisError as exc:
         return {**head, "error": str(exc)}
-    return {**head, "best": _best(start), "cards": _losses(rp, start, from_trick, progress)}
+    if limit is None:
+        return {**head, "analysed_from": from_trick, "best": _best(start),
+                "cards": _losses(rp, start, from_trick, progress)}
+    return {**head, **_losses_back(rp, from_trick, limit, progress)}
 
 
 def _best(position: Position) -> dict[str, Any]:
@@ -91,7 +110,53 @@ def side_value(v: int, goal: str, declarer_side: bool) -> int:
 
 
 def _losses(rp: Replay, position: Position, from_trick: int, progress: Progress | None) -> list[dict[str, Any]]:
-    """Each card played from ``from_trick`` on, with what it cost its side and the cards that would not have.
+    """Each card played from ``from_trick`` on, with what it cost its side and the cards that would not have."""
+    out: list[dict[str, Any]] = []
+    tick = _ticker(rp, from_trick, progress)
+    before = value(position)
+    for t in range(from_trick - 1, len(rp.tricks)):
+        cards, position, before = _trick_losses(rp, t, position, before, tick)
+        out.extend(cards)
+    return out
+
+
+def _losses_back(rp: Replay, from_trick: int, limit: float, progress: Progress | None) -> dict[str, Any]:
+    """``analysed_from``, ``best`` and ``cards`` of the tricks analysed from the last one back towards
+    ``from_trick`` within ``limit`` CPU seconds (an ``error`` when not even the last one was)."""
+    tick = _ticker(rp, from_trick, progress)
+    cards: list[dict[str, Any]] = []
+    reached: tuple[int, dict[str, Any]] | None = None
+    with cpu_limit(limit):
+        try:
+            for k in range(len(rp.tricks), from_trick - 1, -1):
+                position = position_before(rp, k)
+                trick, _, _ = _trick_losses(rp, k - 1, position, value(position), tick)
+                reached = k, _best(position)
+                cards = trick + cards
+        except SearchStopped:
+            pass
+    if reached is None:
+        return {"error": f"the CPU limit of {limit:g} s stopped the analysis before its last trick"}
+    return {"analysed_from": reached[0], "best": reached[1], "cards": cards}
+
+
+def _ticker(rp: Replay, from_trick: int, progress: Progress | None) -> Callable[[], None]:
+    """What to call after each card analysed: ``progress(done, total)`` over the cards from ``from_trick``."""
+    total = sum(len(cards) for cards in rp.tricks[from_trick - 1:])
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    return tick
+
+
+def _trick_losses(rp: Replay, t: int, position: Position, before: int, tick: Callable[[], None]
+                  ) -> tuple[list[dict[str, Any]], Position, int]:
+    """The cards of trick ``t`` (from 0) played from ``position`` (of value ``before``), each with what it cost
+    its side and the cards that would not have; and the position and value after the trick.
 
     ``best_points`` is what the card's side makes with best play from the
     position before the card, ``played_points`` the same after it (best play
@@ -101,39 +166,36 @@ def _losses(rp: Replay, position: Position, from_trick: int, progress: Progress 
     names = rp.deal.players
     goal = position.objective
     out = []
-    total = sum(len(cards) for cards in rp.tricks[from_trick - 1:])
-    before = value(position)
-    for t in range(from_trick - 1, len(rp.tricks)):
-        for card, seat in zip(rp.tricks[t], rp.trick_seats[t]):
-            ours = seat in position.declarer_side
-            best = best_cards(position, before)
-            position = play(position, card)
-            after = value(position, before)
-            best_points, played_points = side_value(before, goal, ours), side_value(after, goal, ours)
-            out.append({"trick": t + 1, "player": names[seat], "card": CODES[card],
-                        "point_loss": best_points - played_points, "best_cards": [CODES[c] for c in best],
-                        "best_points": best_points, "played_points": played_points})
-            before = after
-            if progress is not None:
-                progress(len(out), total)
-    return out
+    for card, seat in zip(rp.tricks[t], rp.trick_seats[t]):
+        ours = seat in position.declarer_side
+        best = best_cards(position, before)
+        position = play(position, card)
+        after = value(position, before)
+        best_points, played_points = side_value(before, goal, ours), side_value(after, goal, ours)
+        out.append({"trick": t + 1, "player": names[seat], "card": CODES[card],
+                    "point_loss": best_points - played_points, "best_cards": [CODES[c] for c in best],
+                    "best_points": best_points, "played_points": played_points})
+        before = after
+        tick()
+    return out, position, before
 
 
 # -- the command -----------------------------------------------------------------------------------
 def analyse_command(paths: Iterable[str | Path], from_trick: int, fmt: str = "json",
-                    progress: Progress | None = None) -> Iterator[Any]:
+                    progress: Progress | None = None, limit: float | None = None) -> Iterator[Any]:
     """``tarock analyse``: one report per deal of the record files under ``paths``.
 
     ``fmt == "json"`` yields the report dicts (a record that cannot be read
     yields ``{"id": None, "file", "line", "error"}``); ``"text"`` yields
-    printable lines.  ``progress`` follows each deal's cards (``analyse_deal``).
+    printable lines.  ``progress`` follows each deal's cards, ``limit`` is each
+    deal's CPU seconds (``analyse_deal``).
     """
     for item in read_many(paths):
         if item.deal is None:
             report: dict[str, Any] = {"id": None, "file": item.file, "line": item.line,
                                       "error": item.finding.message if item.finding else "unreadable record"}
         else:
-            report = analyse_deal(item.deal, from_trick, progress)
+            report = analyse_deal(item.deal, from_trick, progress, limit=limit)
         if fmt == "json":
             yield report
         else:
@@ -206,7 +268,10 @@ def text_lines(report: dict[str, Any]) -> Iterator[str]:
                    "the declarer cannot take every trick") + f" ({best['declarer_side']} card points)"
     else:
         outcome = f"the declarer side makes {best['declarer_side']} card points"
-    yield f"{who}: from trick {report['from_trick']}, with best play {outcome}"
+    start = report.get("analysed_from", report["from_trick"])
+    cut = "" if start == report["from_trick"] else \
+        f" (asked from trick {report['from_trick']}: the CPU limit stopped the tricks before {start})"
+    yield f"{who}: from trick {start}{cut}, with best play {outcome}"
     points = "declarer_takes_trick" not in best and "declarer_takes_all" not in best
     for c in report["cards"]:
         loss = c["point_loss"]

@@ -45,8 +45,10 @@ tested against.  docs/solver.md has the details and the measured speed.
 
 from __future__ import annotations
 
+import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -92,6 +94,31 @@ _BEATERS_TRUMPS: tuple[int, ...] = tuple(
 
 class OutOfScope(ValueError):
     """A position the solver does not handle (Klop: there are no sides)."""
+
+
+class SearchStopped(Exception):
+    """A search ran past the CPU time ``cpu_limit`` allows.  The tables keep only what it finished, so a later
+    search (with more time) gives the same values as from a cold table."""
+
+
+_deadline = 0.0
+"""The process's CPU seconds (``time.process_time``) at which searches stop; 0: never (``cpu_limit``)."""
+
+
+@contextmanager
+def cpu_limit(seconds: float | None) -> Iterator[None]:
+    """Searches inside stop with ``SearchStopped`` once the process has spent ``seconds`` more CPU seconds
+    (None: no limit of its own; an enclosing limit still holds).  The compiled core looks at the clock every
+    4,096 nodes, the reference at every trick boundary."""
+    global _deadline
+    before = _deadline
+    if seconds is not None:
+        mine = time.process_time() + max(seconds, 0.0)
+        _deadline = min(before, mine) if before else mine
+    try:
+        yield
+    finally:
+        _deadline = before
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +331,11 @@ class _Engine:
         if position.finished:
             return 0
         if self.core is not None:
-            return int(self.core.probe(position.hands, position.leader, position.trick,
-                                       _upper_bound(position, self.ctx), alpha, beta))
+            v = self.core.probe(position.hands, position.leader, position.trick, _upper_bound(position, self.ctx),
+                                alpha, beta, _deadline)
+            if v is None:
+                raise SearchStopped
+            return int(v)
         self.hands[:] = position.hands
         contract = CONTRACTS[self.ctx.contract]
         led, winner = _trick_state(position.trick, contract.trumps)
@@ -449,6 +479,8 @@ def _make_visit(ctx: _Context, hands: list[int], tt: dict[tuple[int, ...], tuple
                     return rem
                 if beta <= 0:
                     return 0
+            if _deadline and time.process_time() > _deadline:
+                raise SearchStopped
             raw = (seat, *hands)
             key = keys.get(raw)
             if key is None:

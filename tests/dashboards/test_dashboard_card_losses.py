@@ -10,6 +10,7 @@ solver says of that trick.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import orjson
 import pytest
 from playwright.sync_api import Page, expect
 
+from dashboards import analyse_now
 from dashboards.replay_model import build_replay
 from ingest.card_analysis import analyse_store, card_rows
 from ingest.store import open_store
@@ -116,3 +118,22 @@ def test_the_browser_shows_the_loss_on_its_trick(page: Page, app_url: str, fixtu
     expect(page.get_by_text("Analysed on this page from trick 10")).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     shoot(page, "replay-losses-on-demand")
+
+
+def test_an_analysis_the_limit_stops_shows_the_tricks_it_reached(store: Path, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    # from trick 1 this deal's analysis takes longer than 5 CPU seconds; with 0.2 the tricks are analysed from
+    # the last one back and the limit stops them somewhere after trick 1
+    monkeypatch.setattr(analyse_now, "LIMIT", 0.2)
+    at = open_page("Replay", deal=DEAL, step=str(trick_step(store, DEAL, 1)))
+    at = at.button(key="analyse_from_1").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.dataframe and not [b for b in at.button if b.key == "analyse_from_1"]
+    said = at.info[0].value
+    reached = int(re.search(r"it reached back to trick (\d+)", said).group(1))
+    assert said.startswith("The analysis asked from trick 1 ran out of its 0.2 CPU seconds") and 1 < reached <= 12
+    at = at.select_slider(key="replay_step").set_value(trick_step(store, DEAL, reached)).run()
+    assert at.subheader[0].value == f"Trick {reached}"
+    assert len(at.dataframe[0].value) == 4  # the trick's four cards
+    assert any(c.value.startswith(f"Analysed on this page from trick {reached} (asked from trick 1: its 0.2 CPU "
+                                  "seconds ran out first)") for c in at.caption)

@@ -19,6 +19,7 @@ from ingest.card_analysis import analyse_store, pending
 from ingest.coordinator import run_ingest
 from ingest.schema import CARD_ANALYSIS
 from ingest.store import export_duckdb, open_store
+from tarock.engine import replay
 from tarock.formats.codec import deal_from_obj
 from tarock.sim.randomplay import random_record
 from tarock.solver.analyse import SOLVER_VERSION, analyse_deal
@@ -55,7 +56,7 @@ def test_the_store_gets_a_row_per_card_of_each_point_deal_and_a_rerun_writes_not
 
     counts = analyse_store(store, executor="local:1", from_trick=10)
     # from trick 10: 3 tricks of 4 cards (12 rows) with 4 players, 7 tricks of 3 cards (21 rows) with 3 players
-    assert counts == {"deals": 10, "cards": 6 * 12 + 4 * 21}
+    assert counts == {"deals": 10, "cards": 6 * 12 + 4 * 21, "partial": 0}
 
     con = open_store(store)
     rows = con.sql('SELECT deal_id, trick, "order", player, card, best_cards, best_points, played_points, '
@@ -82,7 +83,7 @@ def test_the_store_gets_a_row_per_card_of_each_point_deal_and_a_rerun_writes_not
     # the partition columns live in the path only, the rest as the schema says
     assert pq.read_schema(files[0]).names == [f.name for f in CARD_ANALYSIS][:-2]
 
-    assert analyse_store(store, executor="local:1", from_trick=10) == {"deals": 0, "cards": 0}
+    assert analyse_store(store, executor="local:1", from_trick=10) == {"deals": 0, "cards": 0, "partial": 0}
     assert sorted((store / "card_analysis").rglob("part-*.parquet")) == files
 
     exported = export_duckdb(store, store.parent / "export.duckdb")
@@ -101,3 +102,26 @@ def test_where_narrows_the_deals_and_the_command_line_reports(store: Path) -> No
     assert sorted(p.deal_id for p in pending(store)) == ["deal-00", "deal-01", "deal-02", "deal-06", "deal-07",
                                                          "deal-08"]
     assert run("analyse", "--store", str(store), "some-file.jsonl")[0] == 2
+
+
+def test_a_limit_per_deal_keeps_the_tricks_each_deal_reached(store: Path) -> None:
+    counts = analyse_store(store, executor="local:1", from_trick=1, limit=0.2)
+    con = open_store(store)
+    rows = con.sql('SELECT deal_id, trick, "order", card, best_cards, point_loss FROM card_analysis '
+                   'ORDER BY deal_id, trick, "order"').fetchall()
+    records = dict(con.sql("SELECT deal_id, record FROM deals").fetchall())
+    con.close()
+    by_deal: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_deal.setdefault(row[0], []).append(row)
+    assert counts["deals"] == len(by_deal) == 10 and counts["cards"] == len(rows)
+    # a deal the limit stopped starts at a later trick; whatever trick it reached, its rows are what an
+    # analysis from that trick without a limit says, every card of every trick from there to the end
+    firsts = {deal_id: got[0][1] for deal_id, got in by_deal.items()}
+    assert counts["partial"] == sum(first > 1 for first in firsts.values())
+    for deal_id, got in by_deal.items():
+        deal = deal_from_obj(orjson.loads(records[deal_id]))
+        report = analyse_deal(deal, firsts[deal_id])
+        assert [(r[1], r[3], r[4], r[5]) for r in got] == [
+            (c["trick"], c["card"], c["best_cards"], c["point_loss"]) for c in report["cards"]]
+        assert len(got) == deal.n_players * (len(replay(deal).tricks) - firsts[deal_id] + 1)
