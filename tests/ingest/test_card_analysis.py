@@ -44,6 +44,19 @@ def store(tmp_path: Path) -> Path:
     return target
 
 
+def stored_rows(store: Path, columns: str) -> tuple[list[tuple], dict[str, list[tuple]], dict[str, str]]:
+    """``card_analysis``'s ``columns`` (``deal_id`` first) in play order, the same rows by deal, and each stored
+    deal's record."""
+    con = open_store(store)
+    rows = con.sql(f'SELECT {columns} FROM card_analysis ORDER BY deal_id, trick, "order"').fetchall()
+    records = dict(con.sql("SELECT deal_id, record FROM deals").fetchall())
+    con.close()
+    by_deal: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_deal.setdefault(row[0], []).append(row)
+    return rows, by_deal, records
+
+
 def test_the_store_gets_a_row_per_card_of_each_point_deal_and_a_rerun_writes_nothing(store: Path) -> None:
     con = open_store(store)
     assert con.sql("SELECT count(*) FROM card_analysis").fetchall() == [(0,)]  # the empty typed view
@@ -58,15 +71,8 @@ def test_the_store_gets_a_row_per_card_of_each_point_deal_and_a_rerun_writes_not
     # from trick 10: 3 tricks of 4 cards (12 rows) with 4 players, 7 tricks of 3 cards (21 rows) with 3 players
     assert counts == {"deals": 10, "cards": 6 * 12 + 4 * 21, "partial": 0}
 
-    con = open_store(store)
-    rows = con.sql('SELECT deal_id, trick, "order", player, card, best_cards, best_points, played_points, '
-                   'point_loss, solver_version, ruleset, n_players FROM card_analysis '
-                   'ORDER BY deal_id, trick, "order"').fetchall()
-    records = dict(con.sql("SELECT deal_id, record FROM deals").fetchall())
-    con.close()
-    by_deal: dict[str, list[tuple]] = {}
-    for row in rows:
-        by_deal.setdefault(row[0], []).append(row)
+    rows, by_deal, records = stored_rows(store, 'deal_id, trick, "order", player, card, best_cards, best_points, '
+                                                'played_points, point_loss, solver_version, ruleset, n_players')
     assert sorted(by_deal) == [d for (d,) in chosen]
     for deal_id, got in by_deal.items():
         deal = deal_from_obj(orjson.loads(records[deal_id]))
@@ -106,14 +112,7 @@ def test_where_narrows_the_deals_and_the_command_line_reports(store: Path) -> No
 
 def test_a_limit_per_deal_keeps_the_tricks_each_deal_reached(store: Path) -> None:
     counts = analyse_store(store, executor="local:1", from_trick=1, limit=0.2)
-    con = open_store(store)
-    rows = con.sql('SELECT deal_id, trick, "order", card, best_cards, point_loss FROM card_analysis '
-                   'ORDER BY deal_id, trick, "order"').fetchall()
-    records = dict(con.sql("SELECT deal_id, record FROM deals").fetchall())
-    con.close()
-    by_deal: dict[str, list[tuple]] = {}
-    for row in rows:
-        by_deal.setdefault(row[0], []).append(row)
+    rows, by_deal, records = stored_rows(store, 'deal_id, trick, "order", card, best_cards, point_loss')
     assert counts["deals"] == len(by_deal) == 10 and counts["cards"] == len(rows)
     # a deal the limit stopped starts at a later trick; whatever trick it reached, its rows are what an
     # analysis from that trick without a limit says, every card of every trick from there to the end
