@@ -193,7 +193,8 @@ def accuracy(filters: Filters) -> None:
                 icon=":material/psychology:")
         return
     st.caption(f"From the {found.analysed:,} of {found.deals:,} deals the solver has analysed: points each card "
-               "gave away against the best card for the same side, with every card seen.")
+               "gave away against the best card for the same side, with every card seen; a deal counts from the "
+               "trick its analysis started at (`tarock analyse --from-trick`, or where `--limit` stopped it).")
     widgets.table(found.players, "accuracy", column_config=ACCURACY_COLUMNS)
     biggest = found.biggest.with_columns(
         pl.col("card").map_elements(card_text, return_dtype=pl.String).alias("Card"),
