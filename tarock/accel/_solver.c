@@ -135,16 +135,17 @@ typedef struct {
     uint64_t hands[MAX_SEATS];
     int tcards[MAX_SEATS];
     long long nodes;
-    double deadline;  /* the process's CPU seconds at which a probe stops (0: never): ``probe``'s last argument */
+    double deadline;  /* the thread's CPU seconds at which a probe stops (0: never): ``probe``'s last argument */
     int stopped;      /* the probe ran past ``deadline``: every node returns at once, storing nothing */
     long long stat[N_STATS];
     long long visits_at[MAX_TRICKS + 1], expanded_at[MAX_TRICKS + 1];  /* by the cards in the leader's hand */
 } Engine;
 
-/* The process's CPU seconds, on the clock of Python's ``time.process_time``. */
+/* The calling thread's CPU seconds, on the clock of Python's ``time.thread_time`` (a Dask worker runs tasks in
+ * threads: each search is held to its own time). */
 static double cpu_seconds(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -908,7 +909,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
 }
 
 /* probe(hands, leader, trick, rem, alpha, beta, deadline=0.0) -> the future value of the position, fail-soft in
- * (alpha, beta), or None when the process's CPU time (``time.process_time``) passed ``deadline`` first (0: no
+ * (alpha, beta), or None when the thread's CPU time (``time.thread_time``) passed ``deadline`` first (0: no
  * deadline; checked every 4,096 nodes): ``hands`` the seats' cards (masks), ``trick`` the cards on the table in
  * play order, ``rem`` search.py's ``_upper_bound``.  A stopped probe leaves the table as it was before the
  * unfinished nodes: only finished subtrees are ever stored. */

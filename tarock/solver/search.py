@@ -45,6 +45,7 @@ tested against.  docs/solver.md has the details and the measured speed.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -101,24 +102,30 @@ class SearchStopped(Exception):
     search (with more time) gives the same values as from a cold table."""
 
 
-_deadline = 0.0
-"""The process's CPU seconds (``time.process_time``) at which searches stop; 0: never (``cpu_limit``)."""
+class _Limit(threading.local):
+    """The CPU deadline of this thread's searches (``cpu_limit``): a Dask worker runs tasks in threads, each
+    held to its own limit on its own clock."""
+
+    deadline = 0.0
+    """The thread's CPU seconds (``time.thread_time``) at which its searches stop; 0: never."""
+
+
+_limit = _Limit()
 
 
 @contextmanager
 def cpu_limit(seconds: float | None) -> Iterator[None]:
-    """Searches inside stop with ``SearchStopped`` once the process has spent ``seconds`` more CPU seconds
+    """Searches inside stop with ``SearchStopped`` once this thread has spent ``seconds`` more CPU seconds
     (None: no limit of its own; an enclosing limit still holds).  The compiled core looks at the clock every
     4,096 nodes, the reference at every trick boundary."""
-    global _deadline
-    before = _deadline
+    before = _limit.deadline
     if seconds is not None:
-        mine = time.process_time() + max(seconds, 0.0)
-        _deadline = min(before, mine) if before else mine
+        mine = time.thread_time() + max(seconds, 0.0)
+        _limit.deadline = min(before, mine) if before else mine
     try:
         yield
     finally:
-        _deadline = before
+        _limit.deadline = before
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +339,7 @@ class _Engine:
             return 0
         if self.core is not None:
             v = self.core.probe(position.hands, position.leader, position.trick, _upper_bound(position, self.ctx),
-                                alpha, beta, _deadline)
+                                alpha, beta, _limit.deadline)
             if v is None:
                 raise SearchStopped
             return int(v)
@@ -463,6 +470,7 @@ def _make_visit(ctx: _Context, hands: list[int], tt: dict[tuple[int, ...], tuple
     pack = _packer(classes)
     keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # raw (leader, *hands) -> packed table key
     bonus_bit = 1 << bonus_card if bonus_card >= 0 else 0
+    limit = _limit
 
     def moves(ok: int, live: int, beat: int, case: int) -> list[int]:
         if len(move_cache) >= _MOVES_LIMIT:
@@ -479,7 +487,7 @@ def _make_visit(ctx: _Context, hands: list[int], tt: dict[tuple[int, ...], tuple
                     return rem
                 if beta <= 0:
                     return 0
-            if _deadline and time.process_time() > _deadline:
+            if limit.deadline and time.thread_time() > limit.deadline:
                 raise SearchStopped
             raw = (seat, *hands)
             key = keys.get(raw)

@@ -66,7 +66,7 @@ def test_limits_nest_and_the_outer_one_still_holds() -> None:
     search.clear_cache()
     with pytest.raises(search.SearchStopped), search.cpu_limit(0.05), search.cpu_limit(None), search.cpu_limit(60):
         search.value(position)
-    assert search._deadline == 0.0  # every limit undone on the way out
+    assert search._limit.deadline == 0.0  # every limit undone on the way out
     search.clear_cache()
 
 
@@ -122,3 +122,18 @@ def test_the_command_line_says_where_the_limit_stopped(tmp_path: Path) -> None:
     assert "(asked from trick 1: the CPU limit stopped the tricks before" in result.output
     bad = CliRunner().invoke(app, ["analyse", str(path), "--limit", "0"])
     assert bad.exit_code == 2 and "--limit" in bad.output
+
+
+def test_each_thread_keeps_its_own_limit() -> None:
+    # a Dask worker runs tasks in threads: a limit set in one thread does not stop another's search
+    import threading
+
+    position = position_before(replay(slow_deal()), 8)
+    seen: list[int] = []
+    search.clear_cache()
+    with search.cpu_limit(0):
+        other = threading.Thread(target=lambda: seen.append(search.value(position)))
+        other.start()
+        other.join()
+    search.clear_cache()
+    assert seen == [search.value(position)]
