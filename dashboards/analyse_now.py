@@ -14,6 +14,7 @@ import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -55,42 +56,51 @@ def analyse(record: str | bytes, options_json: str | None, from_trick: int, limi
     request = orjson.dumps({"record": text, "options_json": options_json, "from_trick": from_trick,
                             "limit": limit})
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(_ROOT), os.environ.get("PYTHONPATH")]))}
-    child = subprocess.Popen([sys.executable, "-m", "dashboards.analyse_child"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a child writing much there never blocks on it
+        child = subprocess.Popen([sys.executable, "-m", "dashboards.analyse_child"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=errors, env=env)
+        try:
+            return _answer(child, errors, request, started, started + wall, progress)
+        finally:
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+            if child.stdout is not None:
+                child.stdout.close()
+
+
+def _answer(child: subprocess.Popen[bytes], errors: IO[bytes], request: bytes, started: float, deadline: float,
+            progress: Callable[[int, int], None] | None) -> Outcome:
+    """Send ``request`` to ``child`` and read its answer, passing its progress on, until the wall-clock
+    ``deadline`` (``time.perf_counter``, like ``started``)."""
     lines: queue.Queue[bytes] = queue.Queue()
     assert child.stdin is not None and child.stdout is not None
     threading.Thread(target=_read_lines, args=(child.stdout, lines), daemon=True).start()
     try:
         child.stdin.write(request)
         child.stdin.close()
-        while True:
-            left = wall - (time.perf_counter() - started)
-            if left <= 0:
-                return Outcome(stopped=True, seconds=time.perf_counter() - started)
-            try:
-                line = lines.get(timeout=min(left, 0.2))
-            except queue.Empty:
-                continue
-            if not line:
-                return _crashed(child, started)
-            message = orjson.loads(line)
-            if "progress" in message:
-                if progress is not None:
-                    progress(*message["progress"])
-                continue
-            report = message["report"]
-            seconds = time.perf_counter() - started
-            if "error" in report:
-                return Outcome(error=str(report["error"]), seconds=seconds)
-            return Outcome(rows=tuple(card_rows(report)), analysed_from=int(report["analysed_from"]),
-                           seconds=seconds)
-    finally:
-        if child.poll() is None:
-            child.kill()
-        child.wait()
-        for stream in (child.stdout, child.stderr):
-            if stream is not None:
-                stream.close()
+    except BrokenPipeError:
+        pass  # it ended before reading: its error output says why (below)
+    while True:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return Outcome(stopped=True, seconds=time.perf_counter() - started)
+        try:
+            line = lines.get(timeout=min(left, 0.2))
+        except queue.Empty:
+            continue
+        if not line:
+            return _crashed(child, errors, started)
+        message = orjson.loads(line)
+        if "progress" in message:
+            if progress is not None:
+                progress(*message["progress"])
+            continue
+        report = message["report"]
+        seconds = time.perf_counter() - started
+        if "error" in report:
+            return Outcome(error=str(report["error"]), seconds=seconds)
+        return Outcome(rows=tuple(card_rows(report)), analysed_from=int(report["analysed_from"]), seconds=seconds)
 
 
 def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
@@ -100,10 +110,11 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
     lines.put(b"")
 
 
-def _crashed(child: subprocess.Popen[bytes], started: float) -> Outcome:
+def _crashed(child: subprocess.Popen[bytes], errors: IO[bytes], started: float) -> Outcome:
     """The outcome of a child that ended without a report: the last line it wrote on its error output."""
     child.wait()
-    err = child.stderr.read().decode(errors="replace").strip().splitlines() if child.stderr else []
+    errors.seek(0)
+    err = errors.read().decode(errors="replace").strip().splitlines()
     why = err[-1] if err else f"exit code {child.returncode}"
     return Outcome(error=f"the solver's process ended without an answer: {why}",
                    seconds=time.perf_counter() - started)

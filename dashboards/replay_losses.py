@@ -22,9 +22,10 @@ from ingest.card_analysis import POINT_CONTRACTS
 _RUNS = "replay_analysed_here"
 """Session key: the analyses run on the page, ``{(deal_id, from_trick): Outcome}``."""
 
-_ROWS: dict[str, pl.DataType | type[pl.DataType]] = {"trick": pl.Int32, "order": pl.Int32, "player": pl.String, "card": pl.String,
-         "best_cards": pl.List(pl.String), "best_points": pl.Int32, "played_points": pl.Int32,
-         "point_loss": pl.Int32, "solver_version": pl.String}
+_ROWS: dict[str, pl.DataType | type[pl.DataType]] = {
+    "trick": pl.Int32, "order": pl.Int32, "player": pl.String, "card": pl.String, "best_cards": pl.List(pl.String),
+    "best_points": pl.Int32, "played_points": pl.Int32, "point_loss": pl.Int32, "solver_version": pl.String}
+"""The schema of ``card_analysis``'s rows without their deal and partition (``ingest.card_analysis.card_rows``)."""
 
 
 def trick_section(detail: DealDetail, stored: pl.DataFrame, trick_no: int) -> None:
@@ -43,7 +44,8 @@ def trick_section(detail: DealDetail, stored: pl.DataFrame, trick_no: int) -> No
     if reached:
         first, start, run = min(reached, key=lambda item: item[0])
         trick_losses(pl.DataFrame(list(run.rows), schema=_ROWS), trick_no)
-        cut = "" if first == start else f" (asked from trick {start}: its {analyse_now.LIMIT:g} CPU seconds ran out first)"
+        cut = "" if first == start else \
+            f" (asked from trick {start}: its {analyse_now.LIMIT:g} CPU seconds ran out first)"
         st.caption(f"Analysed on this page from trick {first}{cut} in {run.seconds:.1f} s, not stored: "
                    "`tarock analyse --store` keeps analyses in the store.")
         return
