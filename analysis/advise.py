@@ -61,7 +61,7 @@ def hand_of_deal(source: Store | str | os.PathLike[str], deal_id: str, player: s
     store = Store.of(source)
     with store if store is not source else nullcontext(store):
         rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM stored.hands h JOIN deals d "
-                           "USING (shard, source_file, source_line) WHERE d.deal_id = $deal AND h.player = $player "
+                           "USING (shard, source_file, source_pos) WHERE d.deal_id = $deal AND h.player = $player "
                            "LIMIT 1",
                            {"deal": deal_id, "player": player}).rows()
     if not rows:

@@ -21,25 +21,25 @@ from tarock.check.audit import CODE as SCORE_MISMATCH
 
 _DISPUTES = """
 WITH disputed AS (
-    SELECT f.shard, f.source_file, f.source_line, f.player,
+    SELECT f.shard, f.source_file, f.source_pos, f.player,
            string_agg(f.message, '; ' ORDER BY f.idx) AS message
     FROM stored.findings f
     WHERE f.code = {code} AND {findings_where}
-    GROUP BY f.shard, f.source_file, f.source_line, f.player
+    GROUP BY f.shard, f.source_file, f.source_pos, f.player
 )
 SELECT d.deal_id, d.date, d.session, d.seq, d.contract, d.declarer, m.player,
        r.recorded_score, r.score, r.score_diff, r.radelci_after, m.message
 FROM disputed m
-JOIN deals d ON d.shard = m.shard AND d.source_file = m.source_file AND d.source_line = m.source_line
+JOIN deals d ON d.shard = m.shard AND d.source_file = m.source_file AND d.source_pos = m.source_pos
             AND d.score_mismatch
-LEFT JOIN stored.results r ON r.shard = m.shard AND r.source_file = m.source_file AND r.source_line = m.source_line
+LEFT JOIN stored.results r ON r.shard = m.shard AND r.source_file = m.source_file AND r.source_pos = m.source_pos
                    AND r.player = m.player
                    AND r.score_diff IS NOT NULL AND {results_where}
 ORDER BY d.date NULLS LAST, d.session NULLS LAST, d.seq NULLS LAST, d.deal_id, m.player
 """
 
 _RENONS = """
-SELECT {key} AS {name}, count(*) AS renons, count(DISTINCT (f.shard, f.source_file, f.source_line)) AS deals
+SELECT {key} AS {name}, count(*) AS renons, count(DISTINCT (f.shard, f.source_file, f.source_pos)) AS deals
 FROM stored.findings f
 WHERE f.severity = 'renons' AND {findings_where}
 GROUP BY {key}
@@ -56,7 +56,7 @@ RENONS_BY: dict[str, tuple[str, str]] = {
 _FINDINGS = """
 SELECT d.deal_id, d.date, d.session, d.contract, f.code, f.trick, f.position, f.player, f.card, f.message
 FROM stored.findings f
-JOIN deals d ON d.shard = f.shard AND d.source_file = f.source_file AND d.source_line = f.source_line
+JOIN deals d ON d.shard = f.shard AND d.source_file = f.source_file AND d.source_pos = f.source_pos
 WHERE f.severity = {severity} AND {code} AND {findings_where}
 ORDER BY d.date DESC NULLS LAST, d.deal_id, f.idx
 LIMIT {limit}

@@ -58,14 +58,14 @@ _HIGHER_LEVELS = {name: level for level, name in sorted(KONTRA_NAMES.items()) if
 
 _LINES = f"""
 WITH declared AS (
-    SELECT d.shard, d.source_file, d.source_line, d.ruleset, d.declarer, d.partner, d.won
+    SELECT d.shard, d.source_file, d.source_pos, d.ruleset, d.declarer, d.partner, d.won
     FROM deals d WHERE {{where}}
 ),
 scope AS (
     SELECT ruleset, count(*) AS deals FROM declared GROUP BY ruleset
 ),
 scored AS (
-    SELECT r.shard, r.source_file, r.source_line, r.ruleset, r.role, r.mondfang,
+    SELECT r.shard, r.source_file, r.source_pos, r.ruleset, r.role, r.mondfang,
            {', '.join(f'r.{b}' for b in _LINE_COLUMNS)}
     FROM stored.results r
     WHERE r.won IS NOT NULL AND {{results_where}}
@@ -73,22 +73,22 @@ scored AS (
            OR (r.mondfang <> 0 AND r.role IN ('declarer', 'partner', 'opponent')))
 ),
 lines AS (
-    SELECT shard, source_file, source_line, ruleset, bonus, value FROM (
-        UNPIVOT (SELECT shard, source_file, source_line, ruleset, {', '.join(_LINE_COLUMNS)}
+    SELECT shard, source_file, source_pos, ruleset, bonus, value FROM (
+        UNPIVOT (SELECT shard, source_file, source_pos, ruleset, {', '.join(_LINE_COLUMNS)}
                  FROM scored WHERE role = 'declarer')
         ON {', '.join(_LINE_COLUMNS)} INTO NAME bonus VALUE value)
     WHERE value <> 0
     UNION ALL
-    SELECT shard, source_file, source_line, any_value(ruleset), 'mondfang',
+    SELECT shard, source_file, source_pos, any_value(ruleset), 'mondfang',
            sum(CASE WHEN role = 'opponent' THEN -mondfang ELSE mondfang END)
     FROM scored WHERE mondfang <> 0
-    GROUP BY shard, source_file, source_line
+    GROUP BY shard, source_file, source_pos
 ),
 said AS (
-    SELECT a.shard, a.source_file, a.source_line, d.ruleset, a.idx, a.bonus, a.kontra, a.level, d.won,
+    SELECT a.shard, a.source_file, a.source_pos, d.ruleset, a.idx, a.bonus, a.kontra, a.level, d.won,
            CASE WHEN a.player IN (d.declarer, d.partner) THEN 1 ELSE -1 END AS side
     FROM stored.announcements a JOIN declared d ON d.shard = a.shard AND d.source_file = a.source_file
-        AND d.source_line = a.source_line
+        AND d.source_pos = a.source_pos
     WHERE {{announcements_where}}
 ),
 names AS (
@@ -100,29 +100,29 @@ it, and the (ruleset, name, pos) rows to report for the rulesets in scope."""
 
 _BONUSES = _LINES + """,
 announced AS (
-    SELECT shard, source_file, source_line, any_value(ruleset) AS ruleset, bonus, arg_min(side, idx) AS side
+    SELECT shard, source_file, source_pos, any_value(ruleset) AS ruleset, bonus, arg_min(side, idx) AS side
     FROM said WHERE bonus IS NOT NULL
-    GROUP BY shard, source_file, source_line, bonus
+    GROUP BY shard, source_file, source_pos, bonus
 ),
 events AS (
     SELECT coalesce(l.shard, a.shard) AS shard, coalesce(l.source_file, a.source_file) AS source_file,
-        coalesce(l.source_line, a.source_line) AS source_line,
+        coalesce(l.source_pos, a.source_pos) AS source_pos,
            coalesce(l.ruleset, a.ruleset) AS ruleset, coalesce(l.bonus, a.bonus) AS bonus,
            coalesce(l.value, 0) AS value, a.side AS announcer
     FROM lines l FULL JOIN announced a ON l.shard = a.shard AND l.source_file = a.source_file
-        AND l.source_line = a.source_line AND l.bonus = a.bonus
+        AND l.source_pos = a.source_pos AND l.bonus = a.bonus
 ),
 pagat_player AS (
-    SELECT p.shard, p.source_file, p.source_line, p.player FROM stored.plays p
+    SELECT p.shard, p.source_file, p.source_pos, p.player FROM stored.plays p
     WHERE p.card = 'T1' AND {plays_where}
-      AND (p.shard, p.source_file, p.source_line) IN (
-          SELECT shard, source_file, source_line FROM lines WHERE bonus = 'pagat_ultimo')
+      AND (p.shard, p.source_file, p.source_pos) IN (
+          SELECT shard, source_file, source_pos FROM lines WHERE bonus = 'pagat_ultimo')
 ),
 pagat_owner AS (
-    SELECT o.shard, o.source_file, o.source_line,
+    SELECT o.shard, o.source_file, o.source_pos,
            CASE WHEN o.player IN (d.declarer, d.partner) THEN 1 ELSE -1 END AS side
     FROM pagat_player o JOIN declared d ON d.shard = o.shard AND d.source_file = o.source_file
-        AND d.source_line = o.source_line
+        AND d.source_pos = o.source_pos
 ),
 counted AS (
     SELECT e.ruleset, e.bonus,
@@ -135,7 +135,7 @@ counted AS (
            count(*) FILTER (WHERE e.value * e.announcer < 0
                                   OR (e.bonus = 'mondfang' AND e.value * e.announcer = 0)) AS announced_failed
     FROM events e LEFT JOIN pagat_owner o ON o.shard = e.shard AND o.source_file = e.source_file
-        AND o.source_line = e.source_line AND e.bonus = 'pagat_ultimo'
+        AND o.source_pos = e.source_pos AND e.bonus = 'pagat_ultimo'
     GROUP BY e.ruleset, e.bonus
 )
 SELECT n.ruleset, n.name AS bonus, s.deals,
@@ -149,25 +149,25 @@ ORDER BY n.pos
 
 _KONTRAS = _LINES + """,
 kontras AS (
-    SELECT shard, source_file, source_line, any_value(ruleset) AS ruleset, kontra AS target,
+    SELECT shard, source_file, source_pos, any_value(ruleset) AS ruleset, kontra AS target,
            max(level) AS level,
            arg_min(side, level) AS side, any_value(won) AS won
     FROM said WHERE kontra IS NOT NULL
-    GROUP BY shard, source_file, source_line, kontra
+    GROUP BY shard, source_file, source_pos, kontra
 ),
 outcome AS (
     SELECT k.ruleset, k.target, k.level,
            k.side * CASE WHEN k.target = 'game' THEN CASE WHEN k.won THEN 1 ELSE -1 END
                          ELSE coalesce(l.value, 0) END AS ahead
     FROM kontras k LEFT JOIN lines l ON l.shard = k.shard AND l.source_file = k.source_file
-        AND l.source_line = k.source_line AND l.bonus = k.target
+        AND l.source_pos = k.source_pos AND l.bonus = k.target
 ),
 counted AS (
     SELECT ruleset, target, count(*) AS kontra, {levels}, count(*) FILTER (WHERE ahead > 0) AS kontra_won
     FROM outcome GROUP BY ruleset, target
 ),
 opportunities AS (
-    SELECT ruleset, bonus AS target, count(DISTINCT (shard, source_file, source_line)) AS n
+    SELECT ruleset, bonus AS target, count(DISTINCT (shard, source_file, source_pos)) AS n
     FROM said WHERE bonus IS NOT NULL
     GROUP BY ruleset, bonus
 )

@@ -22,7 +22,7 @@ SELECT d.date, count(*) AS deals, CAST(sum(r.score) AS BIGINT) AS net,
        first(d.deal_id ORDER BY r.score DESC, d.deal_id) AS best_deal, max(r.score) AS best,
        first(d.deal_id ORDER BY r.score, d.deal_id) AS worst_deal, min(r.score) AS worst
 FROM stored.results r
-JOIN deals d ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
+JOIN deals d ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_pos = r.source_pos
 WHERE r.player = {player} AND r.score IS NOT NULL AND d.date IS NOT NULL AND {where}
 GROUP BY d.date
 ORDER BY d.date

@@ -34,7 +34,7 @@ LIMIT {limit}
 
 _DEAL = """
 SELECT * FROM deals d WHERE d.deal_id = {deal_id}
-ORDER BY d.source_file, d.source_line
+ORDER BY d.source_file, d.source_pos
 LIMIT 1
 """
 

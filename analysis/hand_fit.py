@@ -41,9 +41,9 @@ HELD_OUT = 5
 _QUERY = """
 SELECT d.ruleset, d.n_players, d.contract, d.content_hash, d.deal_id, d.declarer, d.won, r.score, {columns}
 FROM deals d JOIN stored.hands h ON h.shard = d.shard AND h.source_file = d.source_file
-    AND h.source_line = d.source_line AND h.declarer
+    AND h.source_pos = d.source_pos AND h.declarer
 LEFT JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file
-    AND r.source_line = d.source_line AND r.player = d.declarer
+    AND r.source_pos = d.source_pos AND r.player = d.declarer
 WHERE {where}
 ORDER BY d.content_hash
 """

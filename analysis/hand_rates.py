@@ -32,7 +32,7 @@ from ingest.schema import HANDS
 from tarock.safe_text import escape_controls
 
 FEATURES: tuple[str, ...] = tuple(
-    f.name for f in HANDS if f.name not in {"deal_id", "content_hash", "source_file", "source_line", "shard",
+    f.name for f in HANDS if f.name not in {"deal_id", "content_hash", "source_file", "source_line", "source_pos",
                                             "player", "seat_no", "declarer", "hand_mask", "ruleset",
                                             "n_players"})
 """The ``hands`` columns a report can group by (the whitelist: the only names put into its SQL)."""
@@ -44,7 +44,7 @@ _QUERY = """
 SELECT ruleset, n_players, contract, {feature}, count(*) AS deals, count(*) FILTER (WHERE won) AS wins
 FROM (SELECT d.ruleset, d.n_players, d.contract, h.{feature} AS {feature}, d.won
       FROM deals d JOIN stored.hands h ON h.shard = d.shard AND h.source_file = d.source_file
-          AND h.source_line = d.source_line AND h.declarer
+          AND h.source_pos = d.source_pos AND h.declarer
       WHERE {where})
 GROUP BY ruleset, n_players, contract, {feature}
 ORDER BY ruleset, n_players, {order}, {feature}

@@ -26,21 +26,21 @@ WITH called AS (
     SELECT d.contract, d.partner, d.content_hash FROM deals d WHERE {{where}} AND d.called_king IS NOT NULL
 ),
 parsed AS (
-    SELECT d.content_hash, d.shard, d.source_file, d.source_line, d.called_king,
+    SELECT d.content_hash, d.shard, d.source_file, d.source_pos, d.called_king,
            json_extract(d.record, ['$.talon', '$.talon_pick']) AS found
     FROM deals d WHERE {{where}} AND d.called_king IS NOT NULL AND d.partner IS NULL
 ),
 partnerless AS (
-    SELECT content_hash, shard, source_file, source_line, called_king,
+    SELECT content_hash, shard, source_file, source_pos, called_king,
            CAST(found[1] AS VARCHAR[]) AS talon, CAST(found[2] AS VARCHAR[]) AS talon_pick
     FROM parsed
 ),
 untold AS (
-    SELECT content_hash, shard, source_file, source_line, called_king FROM partnerless
+    SELECT content_hash, shard, source_file, source_pos, called_king FROM partnerless
     WHERE talon IS NULL AND NOT list_contains(coalesce(talon_pick, []), called_king)
 ),
 played AS (
-    SELECT p.shard, p.source_file, p.source_line FROM stored.plays p
+    SELECT p.shard, p.source_file, p.source_pos FROM stored.plays p
     SEMI JOIN untold u ON {same_copy('u', 'p')} AND u.called_king = p.card
     WHERE {{plays_where}}
 ),
@@ -59,7 +59,7 @@ ORDER BY {{order}}
 
 _REVEALS = f"""
 WITH partnered AS (
-    SELECT d.shard, d.source_file, d.source_line, d.called_king, d.partner FROM deals d
+    SELECT d.shard, d.source_file, d.source_pos, d.called_king, d.partner FROM deals d
     WHERE {{where}} AND d.called_king IS NOT NULL AND d.partner IS NOT NULL
 ),
 reveals AS (

@@ -36,7 +36,7 @@ SELECT d.contract AS contract,
        CASE WHEN list_contains({points_contracts}, d.contract)
             THEN count(*) FILTER (WHERE d.declarer_points BETWEEN {low} AND {high}) END AS close
 FROM deals d
-LEFT JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
+LEFT JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_pos = d.source_pos
                    AND r.role = 'declarer' AND {results_where}
 WHERE {where}
 GROUP BY d.contract

@@ -36,7 +36,7 @@ SELECT * FROM (
     SELECT r.player, CASE r.role WHEN 'opponent' THEN 'defender' ELSE r.role END AS role, d.contract,
            count(*) AS deals, count(*) FILTER (WHERE r.won) AS wins, avg(r.score) AS mean_score
     FROM stored.results r
-    JOIN deals d ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
+    JOIN deals d ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_pos = r.source_pos
     WHERE {where} AND r.role IN ('declarer', 'partner', 'opponent') AND r.won IS NOT NULL AND {only}
     GROUP BY 1, 2, 3
 )

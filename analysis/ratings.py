@@ -66,7 +66,7 @@ from ingest.store import open_store
 
 _ORDER = """
 CREATE TEMP TABLE rating_order AS
-SELECT shard, source_file, source_line, deal_id, content_hash, ruleset, n_players, date, contract,
+SELECT shard, source_file, source_pos, deal_id, content_hash, ruleset, n_players, date, contract,
        row_number() OVER (PARTITION BY ruleset, n_players
                           ORDER BY date NULLS LAST, session NULLS LAST, seq NULLS LAST, deal_id, content_hash) AS g
 FROM deals WHERE status <> 'error'
@@ -92,19 +92,19 @@ WHERE o.g = s.seen
 _MATCHES = """
 WITH files AS (SELECT shard, source_file, row_number() OVER (ORDER BY shard, source_file) AS file_no
                FROM (SELECT DISTINCT shard, source_file FROM rating_order)),
-o AS (SELECT o.ruleset, o.n_players, o.g, o.deal_id, o.date, o.contract, o.source_line, f.file_no
+o AS (SELECT o.ruleset, o.n_players, o.g, o.deal_id, o.date, o.contract, o.source_pos, f.file_no
       FROM rating_order o JOIN files f USING (shard, source_file)
       JOIN (SELECT unnest($rulesets) AS ruleset, unnest($players) AS n_players, unnest($after) AS after) s
         USING (ruleset, n_players)
       WHERE o.g > s.after),
-r AS (SELECT f.file_no, r.source_line, r.seat_no, r.player, r.role, r.won, r.score
+r AS (SELECT f.file_no, r.source_pos, r.seat_no, r.player, r.role, r.won, r.score
       FROM stored.results r JOIN files f USING (shard, source_file)),
-h AS (SELECT f.file_no, h.source_line, h.seat_no, h.taroks, h.kings
+h AS (SELECT f.file_no, h.source_pos, h.seat_no, h.taroks, h.kings
       FROM stored.hands h JOIN files f USING (shard, source_file))
 SELECT o.ruleset, o.n_players, o.g, o.deal_id, o.date, o.contract, r.player, r.role, r.won, r.score,
        CAST(h.taroks AS TINYINT) AS taroks, CAST(h.kings AS TINYINT) AS kings
-FROM o JOIN r ON r.file_no = o.file_no AND r.source_line = o.source_line
-LEFT JOIN h ON h.file_no = r.file_no AND h.source_line = r.source_line AND h.seat_no = r.seat_no
+FROM o JOIN r ON r.file_no = o.file_no AND r.source_pos = o.source_pos
+LEFT JOIN h ON h.file_no = r.file_no AND h.source_pos = r.source_pos AND h.seat_no = r.seat_no
 ORDER BY o.ruleset, o.n_players, o.g, r.seat_no
 """
 """Every player of every deal of the given pools after place ``after``, in rating order, a deal's players

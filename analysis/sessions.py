@@ -15,7 +15,7 @@ from analysis.filters import NO_FILTERS, Filters, deal_where, partition_where
 from analysis.sql import TRUE, Fragment, run
 from analysis.store import Store
 
-SESSION_ORDER = "d.seq, d.source_file, d.source_line"
+SESSION_ORDER = "d.seq, d.source_file, d.source_pos"
 """A session's deals in order: ``seq`` (deals without one after those with one), then file order, as
 ingest scores them (``tarock.check.sessions``, docs/records.md "Sessions")."""
 
@@ -37,7 +37,7 @@ SELECT d.session, d.seq, d.deal_id, d.date, d.contract, d.declarer, r.player, r.
                                          ROWS UNBOUNDED PRECEDING), 0) AS BIGINT) AS total,
        r.radelci_after
 FROM deals d JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file
-                                   AND r.source_line = d.source_line AND {results_where}
+                                   AND r.source_pos = d.source_pos AND {results_where}
 WHERE d.session IS NOT NULL AND {where} AND {session}
 ORDER BY d.session, {order}, r.seat_no
 """

@@ -64,7 +64,7 @@ SELECT {d_partitions} least(d.declarer, d.partner) AS player_a, greatest(d.decla
        count(*) AS deals, count(*) FILTER (WHERE d.won) AS wins, count(r.score) AS scored,
        CAST(sum(r.score) AS BIGINT) AS score_sum
 FROM deals d
-JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_line = d.source_line
+JOIN stored.results r ON r.shard = d.shard AND r.source_file = d.source_file AND r.source_pos = d.source_pos
     AND r.role = 'declarer'
 WHERE {where} AND d.partner IS NOT NULL AND d.partner <> d.declarer AND {pair}
 GROUP BY ALL

@@ -10,9 +10,9 @@ from analysis.store import Store
 _FILE_DEALS = """
 SELECT d.source_file, d.source_line, d.deal_id, d.status, f.code, f.trick, f.player, f.message
 FROM deals d
-LEFT JOIN stored.findings f ON f.shard = d.shard AND f.source_file = d.source_file AND f.source_line = d.source_line
+LEFT JOIN stored.findings f ON f.shard = d.shard AND f.source_file = d.source_file AND f.source_pos = d.source_pos
 WHERE list_contains({files}, d.source_file)
-ORDER BY d.source_file, d.source_line, f.idx
+ORDER BY d.source_file, d.source_pos, f.idx
 """
 
 _FILE_REJECTS = """

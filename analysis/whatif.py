@@ -62,17 +62,17 @@ MAX_TABLES = 4
 
 _RECORDS = """
 WITH picked AS (SELECT p.content_hash, p.session FROM deals p WHERE {where} AND {session})
-SELECT d.source_file, d.source_line, d.content_hash, d.deal_id, d.session, d.seq, d.date, d.contract, d.record,
+SELECT d.source_file, d.source_pos, d.content_hash, d.deal_id, d.session, d.seq, d.date, d.contract, d.record,
        d.content_hash IN (SELECT content_hash FROM picked) AS picked
 FROM deals d
 WHERE d.ruleset = {ruleset}
   AND (d.content_hash IN (SELECT content_hash FROM picked)
        OR d.session IN (SELECT session FROM picked WHERE session IS NOT NULL))
-ORDER BY d.source_file, d.source_line
+ORDER BY d.source_file, d.source_pos
 """
 
 _PICKED = """
-SELECT p.content_hash, p.deal_id, p.session, p.seq, p.date, p.contract, p.source_file, p.source_line
+SELECT p.content_hash, p.deal_id, p.session, p.seq, p.date, p.contract, p.source_file, p.source_pos
 FROM deals p WHERE {where} AND {session} AND p.ruleset = {ruleset}
 """
 
@@ -84,14 +84,14 @@ WHERE d.ruleset = {ruleset}
 """
 
 _DEAL_RECORDS = """
-WITH picked AS (SELECT p.source_file, p.source_line, p.session, p.ruleset FROM deals p WHERE p.deal_id = {deal_id}
-                ORDER BY p.source_file, p.source_line LIMIT 1)
-SELECT d.source_file, d.source_line, d.ruleset, d.record,
-       (d.source_file = k.source_file AND d.source_line = k.source_line) AS picked
+WITH picked AS (SELECT p.source_file, p.source_pos, p.session, p.ruleset FROM deals p WHERE p.deal_id = {deal_id}
+                ORDER BY p.source_file, p.source_pos LIMIT 1)
+SELECT d.source_file, d.source_pos, d.ruleset, d.record,
+       (d.source_file = k.source_file AND d.source_pos = k.source_pos) AS picked
 FROM deals d, picked k
 WHERE d.ruleset = k.ruleset
-  AND ((d.source_file = k.source_file AND d.source_line = k.source_line) OR d.session = k.session)
-ORDER BY d.source_file, d.source_line
+  AND ((d.source_file = k.source_file AND d.source_pos = k.source_pos) OR d.session = k.session)
+ORDER BY d.source_file, d.source_pos
 """
 
 
@@ -137,7 +137,7 @@ def resolve(tables: Sequence[str | RulesTable]) -> list[RulesTable]:
 
 def records(store: Store, ruleset: str, filters: Filters = NO_FILTERS, session: str | None = None) -> pl.DataFrame:
     """The records to score, in stored order: the selected deals of ``ruleset`` and the rest of their sessions
-    (source_file, source_line, content_hash, deal_id, session, seq, date, contract, record, picked)."""
+    (source_file, source_pos, content_hash, deal_id, session, seq, date, contract, record, picked)."""
     return run(store, _RECORDS, where=deal_where(filters, "p"), session=_session(session),
                ruleset=param("w_ruleset", ruleset))
 
@@ -187,17 +187,18 @@ _INFO_COLUMNS = ("key", "deal_id", "session", "seq", "date", "contract")
 def _in_process(store: Store, tables: list[RulesTable], filters: Filters, session: str | None) -> WhatIf:
     """``whatif`` scored in this process from the stored records (``score --compare``'s code path)."""
     rows = records(store, tables[0].ruleset, filters, session)
-    keys = {(f, ln): h for f, ln, h in rows.select("source_file", "source_line", "content_hash").rows()}
-    picked = {(f, ln) for f, ln, k in rows.select("source_file", "source_line", "picked").rows() if k}
+    keys = dict(enumerate(rows["content_hash"], 1))
+    picked = {row for row, k in enumerate(rows["picked"], 1) if k}
     info = rows.filter(pl.col("picked")).select(pl.col("content_hash").alias("key"), *_INFO_COLUMNS[1:])
     runs = _score_rows(rows, tables)
-    scored = [_scored_checks([c for c in run if (c.file, c.line) in picked], keys) for run in runs]
+    scored = [_scored_checks([c for c in run if c.line in picked], keys) for run in runs]
     return _answer(tuple(t.name for t in tables), info, len(runs[0]), scored)
 
 
-def _scored_checks(checks: list[DealCheck], keys: dict[tuple[str, int], str]) -> _Scored:
-    """A table's answer from the selected deals' check results (``_in_process``)."""
-    by_key = {keys[(c.file or "", c.line or 0)]: c for c in checks}
+def _scored_checks(checks: list[DealCheck], keys: dict[int, str]) -> _Scored:
+    """A table's answer from the selected deals' check results (``_in_process``), told apart by their rows
+    (``_score_rows``)."""
+    by_key = {keys[c.line or 0]: c for c in checks}
     scores = pl.DataFrame(
         [(key, p, seat, None if (s := _score(c)) is None else s.get(p, 0))
          for key, c in by_key.items() for seat, p in enumerate(c.players)],
@@ -228,7 +229,7 @@ def _beside(store: Store, tables: list[RulesTable], filters: Filters, session: s
         picked = compose(_PICKED, where=deal_where(filters, "p"), session=_session(session), ruleset=ruleset)
         con.execute(f"CREATE TEMP TABLE picked AS {picked.sql}", picked.params or None)
         info = con.sql("SELECT content_hash AS key, deal_id, session, seq, date, contract FROM picked "
-                       "ORDER BY source_file, source_line").pl()
+                       "ORDER BY source_file, source_pos").pl()
         counted = compose(_SCORED, ruleset=ruleset)
         n_scored = con.execute(counted.sql, counted.params).fetchall()[0][0]
         scored = [_scored_generation(con, schema) for schema in schemas]
@@ -251,7 +252,7 @@ def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
                CAST(CASE WHEN d.status <> 'error' THEN r.score END AS BIGINT) AS score
         FROM {stored}.results r
         JOIN {schema}.deals d
-          ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
+          ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_pos = r.source_pos
         WHERE d.content_hash IN (SELECT content_hash FROM picked)
     """).pl().cast(_SCORES_SCHEMA)
     declared = con.sql(f"""
@@ -264,7 +265,7 @@ def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
         rows = con.sql(f"""
             SELECT d.content_hash, r.player, r.breakdown_json FROM {stored}.results r
             JOIN {schema}.deals d
-              ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_line = r.source_line
+              ON d.shard = r.shard AND d.source_file = r.source_file AND d.source_pos = r.source_pos
             WHERE d.content_hash IN (SELECT key FROM wanted)
         """).fetchall()
         return {(key, p): [_line_text(line) for line in orjson.loads(text)] if text else []
@@ -289,9 +290,10 @@ def _answer(names: tuple[str, ...], info: pl.DataFrame, n_scored: int, scored: l
 
 
 def _score_rows(rows: pl.DataFrame, tables: list[RulesTable]) -> list[list[DealCheck]]:
-    """The stored records of ``rows`` (source_file, source_line, record) scored under each table."""
-    items = [ReadItem(file, line, loads(text), None, None)
-             for file, line, text in zip(rows["source_file"], rows["source_line"], rows["record"])]
+    """The stored records of ``rows`` (source_file, record) scored under each table; each check's ``line`` is its
+    record's row in ``rows`` (from 1), which tells apart the records of a file whatever its shape."""
+    items = [ReadItem(file, row, loads(text), None, None)
+             for row, (file, text) in enumerate(zip(rows["source_file"], rows["record"]), 1)]
     return [score_all(lambda: items, table) for table in tables]
 
 
@@ -309,7 +311,7 @@ def deal_under(store: Store, deal_id: str, tables: Sequence[str | RulesTable]) -
     ruleset = rows["ruleset"][0]
     if resolved[0].ruleset != ruleset:
         raise ValueError(f"deal {deal_id} is a {ruleset} deal; the tables are {resolved[0].ruleset} tables")
-    place = next((f, ln) for f, ln, picked in rows.select("source_file", "source_line", "picked").rows() if picked)
+    place = next(row for row, picked in enumerate(rows["picked"], 1) if picked)
     checks = [_pick(checks, place, deal_id) for checks in _score_rows(rows, resolved)]
     players = list(dict.fromkeys(p for c in checks for p in c.players))
     scores = pl.DataFrame({"player": players}, schema={"player": pl.String}).with_columns(
@@ -325,10 +327,11 @@ def deal_under(store: Store, deal_id: str, tables: Sequence[str | RulesTable]) -
     return DealUnder(deal_id, ruleset, names, scores, pl.DataFrame(lines, schema=schema))
 
 
-def _pick(checks: list[DealCheck], place: tuple[str, int], deal_id: str) -> DealCheck:
-    """The check of the stored copy at ``place`` (else the first one of ``deal_id``: a copy left out)."""
+def _pick(checks: list[DealCheck], place: int, deal_id: str) -> DealCheck:
+    """The check of the stored copy in row ``place`` (``_score_rows``; else the first one of ``deal_id``: a copy
+    left out)."""
     for c in checks:
-        if (c.file, c.line) == place:
+        if c.line == place:
             return c
     for c in checks:
         if c.id == deal_id:

@@ -52,12 +52,12 @@ def _convert(tricks_file: str, plays_file: str, target: Path) -> None:
     pivot = ", ".join(f"any_value(code) FILTER (WHERE position = {i}) AS code_{i}"
                       for i in range(POSITIONS))
     table = con.sql(f"""
-        SELECT t.source_file, t.source_line, t.shard, t.trick_no, t.leader, t.winner, {per_position},
+        SELECT t.source_file, t.source_pos, t.shard, t.trick_no, t.leader, t.winner, {per_position},
                {players}, t.points, {codes}
         FROM read_parquet('{tricks_file}', file_row_number=true) t
-        LEFT JOIN (SELECT source_file, source_line, trick_no, {pivot} FROM read_parquet('{plays_file}')
+        LEFT JOIN (SELECT source_file, source_pos, trick_no, {pivot} FROM read_parquet('{plays_file}')
                    WHERE code IS NOT NULL GROUP BY ALL) c
-            ON c.source_file = t.source_file AND c.source_line = t.source_line AND c.trick_no = t.trick_no
+            ON c.source_file = t.source_file AND c.source_pos = t.source_pos AND c.trick_no = t.trick_no
         ORDER BY t.file_row_number""").to_arrow_table()
     con.close()
     for i, name in enumerate(table.column_names):  # strings as the writers build them: dictionary arrays
@@ -111,12 +111,12 @@ def use_positions(con: duckdb.DuckDBPyConnection, converted: list[str]) -> None:
         con.execute(f"CREATE OR REPLACE VIEW stored.{table} AS {body}")
         public = ", ".join(f"d.{name}" if name in key_only else f"t.{name}" for name, _ in TABLES[table])
         con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT {public} FROM stored.{table} t "
-                    "JOIN deals d ON t.shard = d.shard AND t.source_line = d.source_line")
+                    "JOIN deals d ON t.shard = d.shard AND t.source_pos = d.source_pos")
 
 
 def queries(con: duckdb.DuckDBPyConnection) -> dict[str, Fragment]:
     """The queries timed: the brief's, and the analysis pages' that read ``plays`` (king calls, reveals)."""
-    picked = "SELECT deal_id FROM deals ORDER BY source_line, shard LIMIT 1 OFFSET 777"
+    picked = "SELECT deal_id FROM deals ORDER BY source_pos, shard LIMIT 1 OFFSET 777"
     deal_id = con.sql(picked).fetchall()[0][0]
     where, plays_where = deal_where(NO_FILTERS, declared=True), child_where(NO_FILTERS, "p")
     order = contract_rank("c.contract")

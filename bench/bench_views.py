@@ -145,9 +145,9 @@ def main() -> None:
     raw.execute(f"CREATE VIEW raw_deals AS SELECT * FROM {parquet_source(table_files(store, 'deals'), True)}")
     raw.execute(f"CREATE VIEW raw_results AS SELECT * FROM {parquet_source(table_files(store, 'results'), True)}")
     raw.execute("CREATE VIEW q_deals AS SELECT * FROM raw_deals QUALIFY row_number() OVER "
-                "(PARTITION BY content_hash ORDER BY source_file, source_line, shard) = 1")
+                "(PARTITION BY content_hash ORDER BY source_file, source_pos, shard) = 1")
     raw.execute("CREATE VIEW q_results AS SELECT r.* FROM raw_results r SEMI JOIN q_deals d "
-                "USING (shard, source_file, source_line)")
+                "USING (shard, source_file, source_pos)")
     qualify = {
         "win rate by contract (deals)": best(raw, QUERIES["win rate by contract (deals)"].replace("deals", "q_deals")),
         "scores by seat, 4 players (results)": best(raw, QUERIES["scores by seat, 4 players (results)"].replace(

@@ -35,6 +35,7 @@ import pyarrow as pa
 
 from ingest.layout import StoreLayout
 from ingest.packed_record import pack
+from ingest.rows import source_pos
 from ingest.schema import DEAL_ONLY_KEY, SHARD_TABLES, file_schema
 from ingest.writer import publish_shard, write_atomic
 from tarock.cards import CARD_POINTS, CODES
@@ -65,14 +66,15 @@ POINTS = np.array(CARD_POINTS, dtype=np.int32)
 SUIT = np.array([0 if c < 22 else 1 + (c - 22) // 8 for c in range(54)], dtype=np.int32)
 FIRST_DAY = dt.date(2018, 1, 1)
 
-_KEY = ("deal_id", "content_hash", "source_file", "source_line", "shard")
+_KEY = ("deal_id", "content_hash", "source_file", "source_line", "source_pos", "shard")
 _COPY_KEY = tuple(k for k in _KEY if k not in DEAL_ONLY_KEY)
 """The key a child table's file repeats from its deal (``ingest.schema.DEAL_ONLY_KEY``: the rest only in deals)."""
 COLUMNS: dict[str, tuple[str, ...]] = {
     "deals": ("deal_id", "content_hash", "players", "session", "seq", "date", "dealer", "forehand", "contract",
               "declarer", "partner", "called_king", "status", "won", "declarer_points", "opponents_points",
               "card_points_json", "n_tricks", "n_findings", "n_renons", "has_recorded", "score_mismatch",
-              "options_hash", "options_json", "engine_version", "source_file", "source_line", "shard", "record"),
+              "options_hash", "options_json", "engine_version", "source_file", "source_line", "source_pos", "shard",
+              "record"),
     "results": ("deal", "player", "seat", "seat_no", "role", "score", "recorded_score", "score_diff",
                 "radelci_before", "radelci_after", "penalty_policy", "won", "breakdown_json", *COMPONENTS),
     "findings": ("deal", "idx", "code", "severity", "trick", "position", "player", "message", "file", "line"),
@@ -278,7 +280,7 @@ class _Partition:
             declarer, partner, called_king, status, won, points, None if points is None else 70 - points,
             None if points is None else orjson.dumps({"declarer_side": points, "opponents": 70 - points}).decode(),
             self.cards.per, len(findings), sum(f[1] == "renons" for f in findings), recorded, disputed is not None,
-            "0f3c", "{}", "synthetic", self.file, seat.line, self.shard,
+            "0f3c", "{}", "synthetic", self.file, seat.line, source_pos(seat.line, 0), self.shard,
             self._record(d, seat, deal_id, contract, declarer, called_king, announcements)))
 
     def _record(self, d: int, seat: _Seat, deal_id: str, contract: str, declarer: str | None,

@@ -50,7 +50,7 @@ def bids(filters: Filters) -> pl.DataFrame:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _stored_hands(path: str, limit: int) -> pl.DataFrame:
     return _store(path).query("SELECT d.deal_id, h.player FROM deals d JOIN stored.hands h "
-                              "USING (shard, source_file, source_line) "
+                              "USING (shard, source_file, source_pos) "
                               "WHERE h.declarer ORDER BY d.deal_id LIMIT $limit", {"limit": limit})
 
 

@@ -45,17 +45,17 @@ static const char *context_names[C_SIZE] = {CONTEXT(NAME)};
 /* The ``deals`` row of a clean deal: exported in this order as ``DEAL_ROW``. */
 #define ROW(X)                                                                                                   \
     X(R_DEAL_ID, "deal_id") X(R_CONTENT_HASH, "content_hash") X(R_SOURCE_LINE, "source_line")                   \
-    X(R_SESSION, "session") X(R_SEQ, "seq") X(R_DATE, "date") X(R_CONTRACT, "contract") X(R_DECLARER, "declarer") \
-    X(R_PARTNER, "partner") X(R_CALLED_KING, "called_king") X(R_WON, "won") X(R_DECLARER_POINTS, "declarer_points") \
-    X(R_OPPONENTS_POINTS, "opponents_points") X(R_CARD_POINTS_JSON, "card_points_json") X(R_N_TRICKS, "n_tricks") \
-    X(R_HAS_RECORDED, "has_recorded") X(R_OPTIONS_HASH, "options_hash") X(R_OPTIONS_JSON, "options_json")        \
-    X(R_RECORD, "record")
+    X(R_SOURCE_POS, "source_pos") X(R_SESSION, "session") X(R_SEQ, "seq") X(R_DATE, "date")                     \
+    X(R_CONTRACT, "contract") X(R_DECLARER, "declarer") X(R_PARTNER, "partner") X(R_CALLED_KING, "called_king") \
+    X(R_WON, "won") X(R_DECLARER_POINTS, "declarer_points") X(R_OPPONENTS_POINTS, "opponents_points")           \
+    X(R_CARD_POINTS_JSON, "card_points_json") X(R_N_TRICKS, "n_tricks") X(R_HAS_RECORDED, "has_recorded")       \
+    X(R_OPTIONS_HASH, "options_hash") X(R_OPTIONS_JSON, "options_json") X(R_RECORD, "record")
 enum { ROW(ENUM) R_SIZE };
 static const char *row_names[R_SIZE] = {ROW(NAME)};
 
 /* The fields of a plain record (tarock.formats.decode.Plain) read here: their positions come from ``init``. */
-#define PLAIN(X) X(P_LINE, "line") X(P_RECORD, "record") X(P_PLAYERS, "players") X(P_TEXT, "text") \
-    X(P_DIGEST, "digest") X(P_DEAL_ID, "deal_id")
+#define PLAIN(X) X(P_LINE, "line") X(P_POS, "pos") X(P_RECORD, "record") X(P_PLAYERS, "players") \
+    X(P_TEXT, "text") X(P_DIGEST, "digest") X(P_DEAL_ID, "deal_id")
 enum { PLAIN(ENUM) P_COUNT };
 static const char *plain_names[P_COUNT] = {PLAIN(NAME)};
 static Py_ssize_t plain_at[P_COUNT], plain_size = -1;
@@ -312,6 +312,7 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
     PyTuple_SET_ITEM(row, R_DEAL_ID, Py_NewRef(PLAIN_ITEM(plain, P_DEAL_ID)));
     PyTuple_SET_ITEM(row, R_CONTENT_HASH, Py_NewRef(PLAIN_ITEM(plain, P_DIGEST)));
     PyTuple_SET_ITEM(row, R_SOURCE_LINE, Py_NewRef(PLAIN_ITEM(plain, P_LINE)));
+    PyTuple_SET_ITEM(row, R_SOURCE_POS, Py_NewRef(PLAIN_ITEM(plain, P_POS)));
     PyTuple_SET_ITEM(row, R_SESSION, Py_NewRef(session));
     PyTuple_SET_ITEM(row, R_SEQ, Py_NewRef(field[A_SEQ]));
     PyTuple_SET_ITEM(row, R_CONTRACT, Py_NewRef(field[A_CONTRACT]));
@@ -359,7 +360,7 @@ static PyObject *add_clean(PyObject *plain, PyObject *ctx, PyObject *roster, PyO
         || extend(PyTuple_GET_ITEM(ctx, C_RECORDED_SCORE), on_sheet) < 0
         || extend(PyTuple_GET_ITEM(ctx, C_SCORE_DIFF), diffs) < 0
         || PyList_Append(PyTuple_GET_ITEM(ctx, C_ROSTER_OF), roster_id) < 0
-        || PyList_Append(PyTuple_GET_ITEM(ctx, C_ADDED), PLAIN_ITEM(plain, P_LINE)) < 0)
+        || PyList_Append(PyTuple_GET_ITEM(ctx, C_ADDED), PLAIN_ITEM(plain, P_POS)) < 0)
         goto fail;  /* out of memory: the shard fails as it would anyway */
     if (ledger)
         for (int s = 0; s < n; s++)

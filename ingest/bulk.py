@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ingest.rows import CleanRows, ShardRows, canonical_json, parse_date
+from ingest.rows import POS_INDEX, CleanRows, ShardRows, canonical_json, parse_date, source_pos
 from tarock.cards import CODE_INDEX
 from tarock.rules.rulesets import NO_DECLARER
 from tarock import accel
@@ -100,7 +100,7 @@ class BulkPath:
         self.ledgers: dict[str, dict[str, int]] = {}
         """Radelci per player name of every session the bulk path has scored deals of (the very dict of the
         checker's ledger for a session whose deals took both paths: ``share_ledger``)."""
-        self._added = rows.added_lines
+        self._added = rows.added_positions
         self._default_specs: dict[tuple[str, int], _Spec] = {}
         """By contract and number of players, under the default options (with the overrides)."""
         self._specs: dict[tuple[str, int, int], _Spec] = {}
@@ -130,13 +130,17 @@ class BulkPath:
         self._specs.clear()
         self._default_contexts.clear()
 
-    take = staticmethod(plain_record)
-    """The record of a line when it is plain (``records.read_records``'s ``take``), else None."""
+    @staticmethod
+    def take(line: int, data: bytes, index: int = 0) -> Plain | None:
+        """The record of a line when it is plain (``records.read_records``'s ``take``), else None; ``index``:
+        its place among the records starting on that line (``ingest.rows.source_pos``)."""
+        return plain_record(line, data, source_pos(line, index))
 
     def item(self, plain: Plain) -> ReadItem:
         """A declined record read the usual way."""
         item = read_line(self.abspath, plain.line, plain.data, self.limits, canonical_text=True)
-        return ReadItem(self.file, item.line, item.deal, item.finding, item.raw, item.text)
+        return ReadItem(self.file, item.line, item.deal, item.finding, item.raw, item.text,
+                        plain.pos & POS_INDEX)
 
     def share_ledger(self, session: str, checker: Checker) -> None:
         """Make the bulk path and ``checker`` keep one radelci ledger for ``session``, whoever scores its

@@ -65,8 +65,8 @@ def pending(store_dir: str | os.PathLike[str], where: str | None = None) -> list
         WHERE ruleset = 'slovenian' AND status = 'ok' AND contract IN ({contracts})
           AND ({where or 'true'})
           AND deal_id NOT IN (SELECT deal_id FROM {TABLE} WHERE solver_version = $1)
-        QUALIFY row_number() OVER (PARTITION BY deal_id ORDER BY source_file, source_line) = 1
-        ORDER BY source_file, source_line"""
+        QUALIFY row_number() OVER (PARTITION BY deal_id ORDER BY source_file, source_pos) = 1
+        ORDER BY source_file, source_pos"""
     con = open_store(store_dir)
     try:
         rows = con.execute(query, [SOLVER_VERSION]).fetchall()

@@ -3,7 +3,7 @@
 A deal (same ``content_hash``: same canonical record) found in two files,
 or twice in one, is stored once per copy — every input line ends in
 ``deals`` or ``rejects`` — and the copies after the first by
-(``source_file``, ``source_line``, ``shard``) are listed in the
+(``source_file``, ``source_pos``, ``shard``) are listed in the
 ``duplicates`` table, which the store's views anti-join away.  Run by the
 coordinator after the shards of a run are complete; it recomputes the
 whole list each time (a few hundred ms per million deals), so it is always
@@ -21,17 +21,17 @@ from ingest.store import parquet_source
 from ingest.writer import write_table_atomic
 
 _QUERY = """
-WITH d AS (SELECT content_hash, source_file, source_line, shard FROM {source}),
+WITH d AS (SELECT content_hash, source_file, source_line, source_pos, shard FROM {source}),
 multi AS (SELECT content_hash FROM d GROUP BY content_hash HAVING count(*) > 1),
 ranked AS (
-    SELECT d.*, row_number() OVER (PARTITION BY d.content_hash ORDER BY source_file, source_line, shard) AS rn
+    SELECT d.*, row_number() OVER (PARTITION BY d.content_hash ORDER BY source_file, source_pos, shard) AS rn
     FROM d SEMI JOIN multi USING (content_hash)
 )
-SELECT c.content_hash, c.source_file, c.source_line, c.shard,
+SELECT c.content_hash, c.source_file, c.source_line, c.source_pos, c.shard,
        k.source_file AS kept_file, k.source_line AS kept_line, k.shard AS kept_shard
 FROM ranked c JOIN ranked k ON c.content_hash = k.content_hash AND k.rn = 1
 WHERE c.rn > 1
-ORDER BY c.content_hash, c.source_file, c.source_line, c.shard
+ORDER BY c.content_hash, c.source_file, c.source_pos, c.shard
 """
 
 

@@ -9,7 +9,7 @@ over the sessions each marker lists); every such set of more than one shard
 becomes a **group shard**.  A group is a rescore shard whose input is its
 members' stored ``deals`` rows, member by member in (``path``,
 ``start_line``, key) order, each member's rows by (``source_file``,
-``source_line``): the input order ``tarock check`` has for the same files
+``source_pos``): the input order ``tarock check`` has for the same files
 named in sorted order.  ``ingest.pipeline.process_shard`` scores it like any
 shard, with one ``SessionScorer``, so each of its sessions is scored whole
 in ``seq`` order; it copies its members' rejects.

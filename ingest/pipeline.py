@@ -25,7 +25,7 @@ from ingest.bulk import BulkPath
 from ingest.config import IngestOptions
 from ingest.layout import StoreLayout
 from ingest.packed_record import unpack
-from ingest.rows import CheckedShardRows, ShardRows
+from ingest.rows import POS_INDEX, CheckedShardRows, ShardRows, source_pos
 from ingest.shards import Shard
 from ingest.writer import ShardWriter
 from tarock import ENGINE_VERSION
@@ -63,14 +63,29 @@ class ShardReport:
 
 
 def _stored_records(path: str) -> pa.Table:
-    """(``source_file``, ``source_line``, ``record``) of a ``deals`` file: the records unpacked, or as a
-    generation written before the packed form holds them (``ingest.schema.PACKED_COLUMNS``)."""
+    """(``source_file``, ``source_line``, ``source_pos``, ``record``) of a ``deals`` file: the records unpacked, or
+    as a generation written before the packed form holds them (``ingest.schema.PACKED_COLUMNS``).  A generation
+    written before ``source_pos`` (engine version 4 and older) gets one: the records of a line numbered in their
+    stored order, as the reader numbers them (``ingest.rows.source_pos``)."""
     file = pq.ParquetFile(path)
-    if "record_packed" not in file.schema_arrow.names:
-        return file.read(columns=["source_file", "source_line", "record"])
-    table = file.read(columns=["source_file", "source_line", "record_packed"])
+    names = file.schema_arrow.names
+    packed = "record_packed" in names
+    columns = ["source_file", "source_line", *(["source_pos"] if "source_pos" in names else []),
+               "record_packed" if packed else "record"]
+    table = file.read(columns=columns)
+    records = unpack(table["record_packed"]) if packed else table["record"]
+    if "source_pos" in names:
+        positions = table["source_pos"]
+    else:
+        files, lines = table["source_file"].to_pylist(), table["source_line"].to_pylist()
+        seen: Counter[tuple[str, int]] = Counter()
+        index = []
+        for place in zip(files, lines):
+            index.append(seen[place])
+            seen[place] += 1
+        positions = pa.array([source_pos(line, i) for line, i in zip(lines, index)], pa.int64())
     return pa.table({"source_file": table["source_file"], "source_line": table["source_line"],
-                     "record": unpack(table["record_packed"])})
+                     "source_pos": positions, "record": records})
 
 
 def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int, bulk: BulkPath | None) -> Iterator[Entry]:
@@ -79,7 +94,7 @@ def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int, bulk: BulkPath 
 
     A group shard's (``ingest.groups``): each member's records in turn, in the order of ``parts``.  Each
     member (its ``deals`` files, one per partition) is read whole and ordered by (``source_file``,
-    ``source_line``): never more than one member's records at a time.
+    ``source_pos``): never more than one member's records at a time.  Each record keeps its place.
     """
     for path in shard.rescore_rejects:
         for r in pq.ParquetFile(path).read(columns=["file", "line", "reason", "raw"]).to_pylist():
@@ -88,16 +103,18 @@ def _stored_items(shard: Shard, rows: ShardRows, raw_limit: int, bulk: BulkPath 
         parts = [_stored_records(p) for p in files]
         if not parts:
             continue
-        stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_line", "ascending")])
+        stored = pa.concat_tables(parts).sort_by([("source_file", "ascending"), ("source_pos", "ascending")])
         del parts
-        for file, line, record in zip(*(stored[c].to_pylist() for c in ("source_file", "source_line", "record"))):
+        for file, line, pos, record in zip(*(stored[c].to_pylist()
+                                             for c in ("source_file", "source_line", "source_pos", "record"))):
+            index = pos & POS_INDEX
             if bulk is not None and file == shard.path:
-                taken = bulk.take(line, record.encode())
+                taken = bulk.take(line, record.encode(), index)
                 if taken is not None:
                     yield taken
                     continue
             try:
-                yield ReadItem(file, line, loads(record), None, None)
+                yield ReadItem(file, line, loads(record), None, None, index=index)
             except RecordError as exc:
                 rows.add_reject(file, line, str(exc), record[:raw_limit])
 
@@ -120,7 +137,7 @@ def _file_items(shard: Shard, rows: ShardRows, options: IngestOptions,
             rows.add_reject(shard.path, item.line, item.finding.message, item.raw)
         else:
             yield item if item.file == shard.path else ReadItem(shard.path, item.line, item.deal, None, None,
-                                                                 item.text)
+                                                                 item.text, item.index)
 
 
 Entry = ReadItem | Plain
@@ -278,7 +295,7 @@ def process_shard(shard: Shard, store_dir: str, options: IngestOptions,
     started = time.perf_counter()
     rows = (CheckedShardRows if record_by_record else ShardRows)(shard.key, options.overrides)
     raw_limit = options.limits.raw_limit
-    # a group's files repeat line numbers, which the bulk path's rows are merged by (ingest.rows): no bulk path
+    # a group's files repeat places (source_pos), which the bulk path's rows are merged by (ingest.rows): no bulk path
     bulk = None if record_by_record or shard.parts else BulkPath.for_shard(
         rows, shard.path, shard.abspath, options.limits, options.overrides)
 

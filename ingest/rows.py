@@ -85,6 +85,22 @@ def parse_date(text: str | None) -> date | None:
         return datetime.fromisoformat(text).date()
 
 
+POS_SHIFT = 32
+"""``source_pos`` = line << POS_SHIFT | index: room for 2**32 records starting on one line (a record takes at
+least a few hundred bytes, and the gzip reader stops at 8 GiB)."""
+
+
+def source_pos(line: int, index: int) -> int:
+    """The stored copy's place in its file (``deals.source_pos``): its line and its index among the records
+    that start on that line (``tarock.formats.items.ReadItem.index``), in one integer, unique in the file by
+    construction and ordered as the records are."""
+    return line << POS_SHIFT | index
+
+
+POS_INDEX = (1 << POS_SHIFT) - 1
+"""``source_pos & POS_INDEX``: the record's index among those starting on its line."""
+
+
 def canonical_json(obj: Any) -> str:
     """Compact JSON with sorted keys: the store's text form of small objects."""
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
@@ -334,8 +350,8 @@ class CleanRows(_PartitionRows):
     object per trick or card; names and codes are looked up per column.
     """
 
-    ROW = ("deal_id", "content_hash", "source_line", "session", "seq", "date", "contract", "declarer", "partner",
-           "called_king", "won", "declarer_points", "opponents_points", "card_points_json", "n_tricks",
+    ROW = ("deal_id", "content_hash", "source_line", "source_pos", "session", "seq", "date", "contract", "declarer",
+           "partner", "called_king", "won", "declarer_points", "opponents_points", "card_points_json", "n_tricks",
            "has_recorded", "options_hash", "options_json", "record")
     """The ``deals`` columns of a clean deal's row, in its order (the record's text may be UTF-8 bytes): the
     order ``ingest._bulkrows`` writes (its ``DEAL_ROW``, which ``ingest.bulk`` checks)."""
@@ -473,8 +489,8 @@ class ShardRows:
         self._counts = {"ok": 0, "renons": 0, "error": 0}
         self._parts: dict[Partition, _PartitionRows] = {}
         self._clean: dict[Partition, CleanRows] = {}
-        self._lines: list[int] = []
-        """The source line of every deal added, in the order added (the rows' order in the files)."""
+        self._positions: list[int] = []
+        """The ``source_pos`` of every deal added, in the order added (the rows' order in the files)."""
         self._rejects: list[tuple[Any, ...]] = []
         """The items read that are not records, in the order read (flushed with each batch: ``take_batch``)."""
         self._late: list[tuple[Any, ...]] = []
@@ -505,7 +521,7 @@ class ShardRows:
     @property
     def batch_deals(self) -> int:
         """Deals added since the last ``take_batch``."""
-        return len(self._lines)
+        return len(self._positions)
 
     def add_reject(self, file: str, line: int, reason: str, raw: str | None, late: bool = False) -> None:
         """An input item that is not a record; ``late``: a record that could not be checked (or stored),
@@ -549,6 +565,7 @@ class ShardRows:
         card_points = check.card_points
         status = check.status
         options_json, options_hash = self.effective_options(deal.ruleset, deal.options)
+        pos = source_pos(item.line, item.index)
         if findings:
             finding_rows, illegal = _finding_rows(i, findings)
             renons = sum(f.severity == "renons" for f in findings)
@@ -559,7 +576,7 @@ class ShardRows:
         if card_points is not None and "declarer_side" in card_points:
             declarer_side, opponents = card_points["declarer_side"], card_points["opponents"]
         deal_row = (
-            check.id, hashlib.sha256(record.encode()).hexdigest(), item.file, item.line, self.shard_key,
+            check.id, hashlib.sha256(record.encode()).hexdigest(), item.file, item.line, pos, self.shard_key,
             tuple(players), deal.session, deal.seq, parse_date(deal.date), players[-1], players[0],
             check.contract, check.declarer, check.partner,
             None if deal.called_king is None else CODES[deal.called_king], status, check.won,
@@ -577,7 +594,7 @@ class ShardRows:
         part.add_tricks(check.tricks, illegal)
         # every row is built and the tricks are in: add the rest (nothing below can fail)
         self._parts[key] = part
-        self._lines.append(item.line)
+        self._positions.append(pos)
         self._counts[status] = self._counts.get(status, 0) + 1
         part.deals.append(deal_row)
         part.results.append(results)
@@ -600,9 +617,9 @@ class ShardRows:
         return part
 
     @property
-    def added_lines(self) -> list[int]:
-        """Where the bulk path appends the line of each deal it adds to a ``clean_part``."""
-        return self._lines
+    def added_positions(self) -> list[int]:
+        """Where the bulk path appends the ``source_pos`` of each deal it adds to a ``clean_part``."""
+        return self._positions
 
     def take_batch(self, last: bool) -> PartTables:
         """The tables of the rows added since the last batch (``tables``; the late rejects only with the
@@ -613,7 +630,7 @@ class ShardRows:
         self._read_rejected += len(self._rejects)
         self._parts = {}
         self._clean = {}
-        del self._lines[:]  # the very list the bulk path appends to
+        del self._positions[:]  # the very list the bulk path appends to
         self._rejects = []
         if last:
             self._late = []
@@ -629,7 +646,7 @@ class ShardRows:
                     if part is not None and part.deals]
             if not made:  # the bulk path prepared for this partition and took none of its deals
                 continue
-            tables = made[0] if len(made) == 1 else _merged(made[0], made[1], np.array(self._lines, np.int64))
+            tables = made[0] if len(made) == 1 else _merged(made[0], made[1], np.array(self._positions, np.int64))
             for name, table in tables.items():
                 out[name].append((values, table))
         out["rejects"].append(({}, _from_rows(file_schema("rejects"), self._rejects + self._late if late
@@ -661,19 +678,20 @@ class CheckedShardRows(ShardRows):
         super().add_deal(item, check)
 
 
-def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], lines: np.ndarray) -> dict[str, pa.Table]:
-    """Two sets of tables of one file's deals merged into the order the deals were added (``lines``: their
-    source lines in that order), each deal's rows kept in their order.
+def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], positions: np.ndarray
+            ) -> dict[str, pa.Table]:
+    """Two sets of tables of one file's deals merged into the order the deals were added (``positions``: their
+    ``source_pos`` in that order), each deal's rows kept in their order.
 
     The bulk path's deals and the others' are each gathered in that order;
     merged, every row goes to its deal's place (a stable sort by it keeps a
     deal's own rows in order).
     """
-    by_line = np.argsort(lines)
+    by_pos = np.argsort(positions)
 
     def sorted_by_place(table: pa.Table) -> pa.Table:
-        at = table["source_line"].to_numpy()
-        return table.take(np.argsort(by_line[np.searchsorted(lines, at, sorter=by_line)], kind="stable"))
+        at = table["source_pos"].to_numpy()
+        return table.take(np.argsort(by_pos[np.searchsorted(positions, at, sorter=by_pos)], kind="stable"))
 
     return {name: sorted_by_place(pa.concat_tables([table, second[name]])) for name, table in first.items()}
 

@@ -44,20 +44,23 @@ DEAL_KEY: tuple[pa.Field, ...] = (
     pa.field("content_hash", _STR, nullable=False),
     pa.field("source_file", _STR, nullable=False),
     pa.field("source_line", _I64, nullable=False),
+    pa.field("source_pos", _I64, nullable=False),
     pa.field("shard", _STR, nullable=False),
 )
 """The columns every per-deal table starts with: which deal, and which stored copy of it.
 
-(``shard``, ``source_line``) identifies a stored copy exactly in a shard of
-one file; a group shard (``ingest.groups``) holds several files, so there
-``source_file`` is needed too.  The views hide the copies listed in
-``duplicates`` by those two columns (cheap to read: ``shard`` is one
-dictionary value per file), and by the three while a group is seen.
+(``shard``, ``source_pos``) identifies a stored copy exactly in a shard of one file; a group shard
+(``ingest.groups``) holds several files, so there ``source_file`` is needed too.  ``source_pos`` is the
+record's place in its file (``ingest.rows.source_pos``: its line and its index among the records starting on
+that line), unique by construction whatever the file's shape — a ``.json`` list written on one line has all
+its records on line 1, so ``source_line`` alone would join every deal of it with every other's rows.
+``source_line`` is where the record starts, for people.  The views hide the copies listed in
+``duplicates`` by the key (cheap to read: ``shard`` is one dictionary value per file).
 """
 
-DEAL_ONLY_KEY = ("deal_id", "content_hash")
-"""The deal key columns only ``deals`` stores: the other per-deal tables' files keep the stored copy's key
-(``shard``, ``source_line``, ``source_file``) and their views take these two from the copy's ``deals`` row
+DEAL_ONLY_KEY = ("deal_id", "content_hash", "source_line")
+"""The deal columns only ``deals`` stores: the other per-deal tables' files keep the stored copy's key
+(``shard``, ``source_pos``, ``source_file``) and their views take these from the copy's ``deals`` row
 (``ingest.store``).  Two hashes repeated on every child row cost about 38 MiB per 200,000 deals."""
 
 DEALS = pa.schema([
@@ -229,6 +232,7 @@ DUPLICATES = pa.schema([
     pa.field("content_hash", _STR),
     pa.field("source_file", _STR),
     pa.field("source_line", _I64),
+    pa.field("source_pos", _I64),
     pa.field("shard", _STR),
     pa.field("kept_file", _STR),
     pa.field("kept_line", _I64),

@@ -34,7 +34,7 @@ from ingest.layout import StoreLayout, is_group, visible_shards
 from ingest.view_columns import (ANALYSIS_TABLES, COMPUTED_COLUMNS, DEAL_ONLY_KEY, DEAL_TABLES, DERIVED_TABLES,
                                  PACKED_COLUMNS, PARTITION_TYPES, SHARD_TABLES, TABLES, UNPACK_RECORD)
 
-_DEDUP_KEY = ("shard", "source_line")
+_DEDUP_KEY = ("shard", "source_pos")
 """Identifies a stored copy of a deal in a shard of one file; reading these two is far cheaper than
 ``content_hash``.  While a group shard (several files) is seen, ``source_file`` is added."""
 
@@ -46,7 +46,7 @@ take ``deal_id`` and ``content_hash`` from ``deals`` by a join on the stored cop
 these views with ``deals`` or with each other on that key themselves (``COPY_KEY``), and pay no join they do not
 need."""
 
-COPY_KEY = ("shard", "source_file", "source_line")
+COPY_KEY = ("shard", "source_file", "source_pos")
 """The stored copy's key every per-deal table holds: what ``stored`` views are joined on (``source_file`` is one
 dictionary value per file, so it costs the join little; ``_DEDUP_KEY`` leaves it out while no group is seen)."""
 
@@ -150,11 +150,19 @@ def _view_expression(table: str, column: str, stored: set[str]) -> str | None:
     return COMPUTED_COLUMNS.get(table, {}).get(column)
 
 
+_KEYED_BY_LINE = {"source_pos": ("source_line", "source_line << 32")}
+"""A generation written before ``source_pos`` (engine version 4 and older; ``ingest --rescore`` rewrites it) keys
+its copies by line: its views read that key as the place of a line's first record (``ingest.rows.source_pos``)."""
+
+
 def _view_column(table: str, column: tuple[str, str], present: set[str]) -> str:
     """A view's column: as stored, computed from the stored ones (``_view_expression``), or NULL
     where no file has it."""
     name, duck_type = _ident(column[0]), column[1]
     expression = _view_expression(table, column[0], present)
+    older = _KEYED_BY_LINE.get(column[0])
+    if older is not None and column[0] not in present and older[0] in present:
+        expression = older[1]
     if expression is not None and present:
         return f"CAST({expression} AS {duck_type}) AS {name}"
     return name if column[0] in present else f"CAST(NULL AS {duck_type}) AS {name}"

@@ -18,12 +18,14 @@ from importlib import import_module
 from typing import Any
 
 __version__ = "0.1.0"
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "5"
 """What a store generation was built by (``gen-v<ENGINE_VERSION>-…``, docs/store.md): raised when stored rows
 change, so ``ingest --rescore`` rebuilds older stores.  2: the ``hands`` table (issue 25).  3: the slimmer
 files (issue 22): ``deals.record`` stored packed, a hand's counts computed by the views (which read a
 version-2 generation as well).  4: the child tables' files without ``deal_id`` and ``content_hash``, and
-``record_packed`` version 2 (issue 22; the views read version-3 generations as well)."""
+``record_packed`` version 2 (issue 22; the views read version-3 generations as well).  5: every stored copy
+keyed by its record's place in the file, ``source_pos``, not its line (issue 35: a ``.json`` list on one line
+joined every deal with every other's rows)."""
 
 _ENTRY_POINTS = {
     "Deal": "tarock.deal",

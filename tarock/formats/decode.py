@@ -517,6 +517,9 @@ class Plain(NamedTuple):
     deal_id: str
     session: str | None
     seq: int | None
+    pos: int = 0
+    """Where the caller places the record in its file: ingest's stored key (``ingest.rows.source_pos``), which its
+    bulk path writes as the ``deals`` row's ``source_pos``; 0 where nobody asks (``tarock check``)."""
 
 
 class ValidPlainReader:
@@ -573,9 +576,9 @@ def _all_named(r: _PlainRecord) -> bool:
     return plays is not None and all(map(plays.issuperset, r.tricks))  # type: ignore[union-attr]
 
 
-def plain_record(line: int, data: bytes) -> Plain | None:
-    """The record of line ``line`` of a file, ``data``, when it is a plain, complete Slovenian record;
-    None otherwise.
+def plain_record(line: int, data: bytes, pos: int = 0) -> Plain | None:
+    """The record of line ``line`` of a file, ``data``, when it is a plain, complete Slovenian record (its
+    ``Plain.pos`` ``pos``); None otherwise.
 
     Plain: what ``fast_deal`` reads (the same checks, or the case declines;
     named plays are checked by the kernel) and, besides, hands and talon
@@ -591,7 +594,7 @@ def plain_record(line: int, data: bytes) -> Plain | None:
             r = _PLAIN_NAMED_DECODER.decode(data)
         except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
             return None
-    return _plain(line, data, r)
+    return _plain(line, data, r, pos)
 
 
 def plain_of(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
@@ -602,7 +605,7 @@ def plain_of(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
     return _plain(line, data, r)
 
 
-def _plain(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
+def _plain(line: int, data: bytes, r: _PlainRecord, pos: int = 0) -> Plain | None:
     """``plain_record``'s checks of a decoded record, and its Plain."""
     if r.date is not None and not _plain_date(r.date):
         return None
@@ -631,7 +634,7 @@ def _plain(line: int, data: bytes, r: _PlainRecord) -> Plain | None:
     canonical = _canonical(r, players)
     digest = hashlib.sha256(canonical).hexdigest()
     return Plain(line, data, r, players, canonical, digest, digest[:16] if r.id is None else r.id, session,
-                 r.seq)
+                 r.seq, pos)
 
 
 _ROSTERS: dict[tuple[str, ...], frozenset[str] | None] = {}

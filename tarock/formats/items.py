@@ -42,6 +42,9 @@ class ReadItem:
     not be opened).  ``raw`` is set for rejects only.  ``text`` is the deal's
     canonical record text (``dumps(deal)``) when the reader was asked for it
     and made it on the way (``read_records(..., canonical_text=True)``), else None.
+    ``index`` tells apart the records that start on one line: a ``.json`` list written with several
+    elements on a line numbers them 0, 1, 2 … in order there; every other record is 0.  So (``line``,
+    ``index``) is a record's place in its file, unique by construction (the store's key, ``ingest.rows``).
     """
 
     file: str
@@ -50,3 +53,4 @@ class ReadItem:
     finding: Finding | None
     raw: str | None
     text: str | None = None
+    index: int = 0

@@ -140,6 +140,7 @@ class _Piece:
     problem: str | None = None
     parsed: dict[str, Any] | None = None  # the data already parsed (a .json list element)
     taken: Any = None  # what ``take_lines`` made of the lines from ``line`` on (no data of its own)
+    index: int = 0  # the element's place among the list's elements that start on ``line`` (``ReadItem.index``)
 
 
 def _split_lines(
@@ -262,7 +263,8 @@ class _JsonSplitter:
         self._waiting = True  # at list level, before an element
         self._after_comma = False
         self._parts: list[bytes] | None = None  # the current element so far; None when not kept
-        self._elem: tuple[int, int] | None = None  # (line, column) of the current element
+        self._elem: tuple[int, int, int] | None = None  # (line, column, index on its line) of the current element
+        self._line_elements = (0, 0)  # (line, how many elements started on it so far)
         self._elem_start = 0
         self._elem_size = 0
         self._elem_skipped = False  # outside start_line..end_line: scanned, not kept
@@ -316,8 +318,8 @@ class _JsonSplitter:
             if self._elem is None:
                 yield _Piece(self._line, 1, b"", "the file ends before its list is closed")
             elif not self._elem_skipped:
-                line, column = self._elem
-                yield _Piece(line, column, b"", "the file ends before this record is complete")
+                line, column, index = self._elem
+                yield _Piece(line, column, b"", "the file ends before this record is complete", index=index)
 
     def _next_chunk(self, buf: bytes) -> None:
         """Count the lines of the chunk done with; offsets now refer to the next one."""
@@ -356,7 +358,10 @@ class _JsonSplitter:
         line, column = self._advance(buf, pos)
         if self._end_line is not None and line > self._end_line:
             return False
-        self._elem = (line, column)
+        on_line, started = self._line_elements
+        index = started if line == on_line else 0
+        self._line_elements = (line, index + 1)
+        self._elem = (line, column, index)
         self._elem_start = pos
         self._elem_size = 0
         self._elem_skipped = line < self._start_line
@@ -367,16 +372,16 @@ class _JsonSplitter:
     def _end(self, buf: bytes, pos: int) -> Iterator[_Piece]:
         """The current element ends just before ``pos``."""
         assert self._elem is not None
-        line, column = self._elem
+        line, column, index = self._elem
         if not self._elem_skipped:
             if self._parts is not None:
                 self._keep(buf[self._elem_start : pos])
             if self._parts is None:
-                yield _Piece(line, column, b"", f"the record is longer than {_size_text(self._max)}")
+                yield _Piece(line, column, b"", f"the record is longer than {_size_text(self._max)}", index=index)
             elif self._parsed is not None and not buf[self._parsed_end : pos].strip():
-                yield _Piece(line, column, b"".join(self._parts), parsed=self._parsed)
+                yield _Piece(line, column, b"".join(self._parts), parsed=self._parsed, index=index)
             else:
-                yield _Piece(line, column, b"".join(self._parts))
+                yield _Piece(line, column, b"".join(self._parts), index=index)
         self._elem = None
         self._parts = None
         self._parsed = None
@@ -510,15 +515,15 @@ def _raw(data: bytes, limit: int) -> str:
 def _item(file: str, piece: _Piece, limits: ReaderLimits, canonical_text: bool = False) -> ReadItem:
     """The deal, or the E_PARSE finding, of one piece of a file (``canonical_text``: with the deal's
     canonical text when the typed fast path reads it)."""
-    line, data = piece.line, piece.data
+    line, data, index = piece.line, piece.data, piece.index
     reason = piece.problem
     if reason is None:
         if _too_deep(data, limits.max_depth):
             reason = f"line {line} nests JSON deeper than {limits.max_depth} levels"
         elif canonical_text and (found := fast_deal_and_text(data)) is not None:
-            return ReadItem(file, line, found[0], None, None, found[1])
+            return ReadItem(file, line, found[0], None, None, found[1], index)
         elif not canonical_text and (deal := fast_deal(data)) is not None:  # a plain record: the same Deal
-            return ReadItem(file, line, deal, None, None)
+            return ReadItem(file, line, deal, None, None, index=index)
         else:
             # the reference's reading, imported only when a record needs it (tarock check's fast path reads none)
             from tarock.formats.codec import RecordError, deal_from_obj, json_kind
@@ -534,11 +539,11 @@ def _item(file: str, piece: _Piece, limits: ReaderLimits, canonical_text: bool =
                     reason = f"line {line} holds {json_kind(obj)}, not a record object"
                 else:
                     try:
-                        return ReadItem(file, line, deal_from_obj(obj), None, None)
+                        return ReadItem(file, line, deal_from_obj(obj), None, None, index=index)
                     except RecordError as exc:
                         reason = str(exc)
     finding = Finding(code="E_PARSE", message=reason, file=file, line=line)
-    return ReadItem(file, line, None, finding, _raw(data, limits.raw_limit) if data else None)
+    return ReadItem(file, line, None, finding, _raw(data, limits.raw_limit) if data else None, index=index)
 
 
 def _is_json_list_file(name: str) -> bool:

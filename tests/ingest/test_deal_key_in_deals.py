@@ -24,7 +24,7 @@ from tarock.formats.reader import read_records
 from tests.support.ingest_util import session_records, write_jsonl
 
 CHILDREN = tuple(t for t in DEAL_TABLES if t != "deals")
-COPY = ("shard", "source_file", "source_line")
+COPY = ("shard", "source_file", "source_pos")
 
 
 @pytest.fixture(scope="module")
@@ -111,9 +111,9 @@ def _with_hashes(store: Path, every: int) -> Path:
         for table in (t for t in CHILDREN if marker["files"].get(t)):
             for rel in marker["files"][table]:
                 path = gen_dir / rel
-                con.execute(f"COPY (SELECT d.deal_id, d.content_hash, t.* FROM read_parquet('{path}') t "
+                con.execute(f"COPY (SELECT d.deal_id, d.content_hash, d.source_line, t.* FROM read_parquet('{path}') t "
                             f"JOIN read_parquet([{deals}], hive_partitioning=false) d USING ({', '.join(COPY)}) "
-                            f"ORDER BY t.source_line) TO '{path}.new' (FORMAT parquet)")
+                            f"ORDER BY t.source_pos) TO '{path}.new' (FORMAT parquet)")
                 Path(f"{path}.new").replace(path)
             marker["columns"][table] = [*DEAL_ONLY_KEY, *marker["columns"][table]]
         marker_path = layout.marker_path(generation, key)

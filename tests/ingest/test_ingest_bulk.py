@@ -233,7 +233,7 @@ def test_a_session_goes_on_in_the_bulk_path_after_a_deal_it_declined(tmp_path: P
     fast, slow = parquet_files(tmp_path / "fast", options.generation), parquet_files(tmp_path / "slow", options.generation)
     assert fast == slow
     results = next(rows for name, rows in fast.items() if name.startswith("results/"))
-    third_before = [r["radelci_before"] for r in results if r["source_line"] == 3]
+    third_before = [r["radelci_before"] for r in results if r["source_pos"] == 3 << 32]
     assert len(third_before) == 4 and sum(third_before) >= 3  # the Klop gave 4; the second deal cancels one at most
 
 
@@ -341,6 +341,6 @@ def test_a_row_or_context_laid_out_otherwise_turns_the_bulk_path_off_or_fails(
     path._context_fields = (*path._context_fields, "no_such_column")
     with pytest.raises(LookupError, match="no_such_column"):
         path._spec("tri", 4, path.default, True)
-    with pytest.raises(ValueError, match="deal_id"):
-        real.init(("line", "record", "players", "text", "digest"))
+    with pytest.raises(ValueError, match="pos"):
+        real.init(("line", "record", "players", "text", "digest", "deal_id"))
     assert bulk._load() is real  # the real layout, again

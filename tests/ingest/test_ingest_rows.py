@@ -81,7 +81,7 @@ def by_line(rows: list[dict[str, Any]], source: Path) -> dict[int, list[dict[str
     out: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         if row["source_file"] == str(source):
-            out.setdefault(row["source_line"], []).append(row)
+            out.setdefault(row["source_pos"] >> 32, []).append(row)  # one record a line: its line
     return out
 
 
@@ -164,14 +164,15 @@ def test_rows_come_in_deal_order(ingested: Ingested) -> None:
         order: dict[tuple[str, int], int] = {}
         for rel in deal_files:
             deals = pq.read_table(layout.generation_dir(generation) / rel).to_pylist()  # type: ignore[arg-type]
-            lines = [d["source_line"] for d in deals]
-            assert lines == sorted(lines)  # sessions are in seq order in these files: input order
-            order.update({(d["source_file"], d["source_line"]): k for k, d in enumerate(deals)})
+            places = [d["source_pos"] for d in deals]
+            assert places == sorted(places)  # sessions are in seq order in these files: input order
+            assert [p >> 32 for p in places] == [d["source_line"] for d in deals]
+            order.update({(d["source_file"], d["source_pos"]): k for k, d in enumerate(deals)})
             koenigrufen += "koenigrufen" in rel
         for table, within in CHILD_ORDER.items():
             for rel in marker["files"].get(table, ()):
                 rows = pq.read_table(layout.generation_dir(generation) / rel).to_pylist()  # type: ignore[arg-type]
-                keys = [(order[(r["source_file"], r["source_line"])], *(r[c] for c in within)) for r in rows]
+                keys = [(order[(r["source_file"], r["source_pos"])], *(r[c] for c in within)) for r in rows]
                 assert keys == sorted(keys) and len(set(keys)) == len(keys), rel
     assert koenigrufen > 0
 

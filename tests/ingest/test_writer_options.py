@@ -21,6 +21,7 @@ def _table() -> pa.Table:
         "content_hash": keys,
         "source_file": pa.array(["club.jsonl"] * n).dictionary_encode(),
         "source_line": pa.array([1 + i // 4 for i in range(n)], pa.int64()),
+        "source_pos": pa.array([(1 + i // 4) << 32 for i in range(n)], pa.int64()),
         "shard": pa.array(["s1"] * n).dictionary_encode(),
         "trick_no": pa.array([1 + i % 12 for i in range(n)], pa.int32()),
         "card": cards,
@@ -66,8 +67,8 @@ def test_statistics_only_on_the_pruning_columns():
     group = meta.row_group(0)
     with_stats = {group.column(j).path_in_schema for j in range(group.num_columns) if group.column(j).is_stats_set}
     assert with_stats == STATISTICS_COLUMNS
-    line = next(group.column(j) for j in range(group.num_columns) if group.column(j).path_in_schema == "source_line")
-    assert (line.statistics.min, line.statistics.max) == (1, 1250)
+    pos = next(group.column(j) for j in range(group.num_columns) if group.column(j).path_in_schema == "source_pos")
+    assert (pos.statistics.min, pos.statistics.max) == (1 << 32, 1250 << 32)
 
 
 def test_columns_declared_non_nullable_are_written_required_unless_a_null_reached_them():

@@ -72,7 +72,7 @@ def _deal(deal_id: str, line: int, players: list[str], contract: str, *, session
             "contract": contract, **(record or {})}
     return {
         "deal_id": deal_id, "content_hash": f"hash-{deal_id}", "source_file": "club.jsonl", "source_line": line,
-        "shard": "test-shard", "players": players, "session": session, "seq": seq, "date": date,
+        "source_pos": line << 32, "shard": "test-shard", "players": players, "session": session, "seq": seq, "date": date,
         "dealer": players[-1], "forehand": players[0], "contract": contract, "declarer": declarer,
         "partner": partner, "called_king": called_king, "status": status, "won": won,
         "declarer_points": points, "opponents_points": None if points is None else 70 - points,
@@ -202,7 +202,7 @@ def _rows() -> dict[str, list[dict[str, Any]]]:
 
     def keyed(deal_id: str, **row: Any) -> dict[str, Any]:
         d = deals[deal_id]
-        key = ("deal_id", "content_hash", "source_file", "source_line", "shard", "ruleset", "n_players")
+        key = ("deal_id", "content_hash", "source_file", "source_line", "source_pos", "shard", "ruleset", "n_players")
         return {**{k: d[k] for k in key}, **row}
 
     results = []
