@@ -526,6 +526,26 @@ def update(store_dir: str | os.PathLike[str]) -> Rebuilt:
     return _rate(store_dir, incremental=True)
 
 
+def up_to_date(store_dir: str | os.PathLike[str]) -> bool | None:
+    """Whether the ratings file was rated from the deals the store holds now: every pool's state
+    (``PoolState``: deals taken, the last one, their shards) is the store's, and no pool is missing or gone
+    (None: no ratings file).  ``tarock verify`` reports a file that is not as stale."""
+    layout = StoreLayout.at(store_dir)
+    generation = layout.read_current()
+    if generation is None:
+        return None
+    stored = _read_state(layout.derived_path(generation, "ratings"))
+    if stored is None:
+        return None
+    con = open_store(store_dir)
+    try:
+        con.execute(_ORDER)
+        now = {(r, n): (seen, last, sorted(shards)) for r, n, seen, last, shards in con.sql(_POOLS).fetchall()}
+    finally:
+        con.close()
+    return now == {pool: (s.seen, s.last, sorted(s.shards)) for pool, s in stored.items()}
+
+
 _CURRENT = """
 SELECT g.ruleset, g.n_players, g.player, CAST(arg_max(g.mu, g.deal_index) AS DOUBLE) AS mu,
        CAST(arg_max(g.sigma, g.deal_index) AS DOUBLE) AS sigma,

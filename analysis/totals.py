@@ -151,6 +151,35 @@ def current(store: Store, table: str) -> bool:
     return found.height == 1 and found["id"][0] == layout.content_id()
 
 
+def _sums() -> dict[str, tuple[Fragment, tuple[str, ...]]]:
+    """Each derived table's query over the whole store, and the columns its rows are sorted by."""
+    every = NO_FILTERS
+    return {
+        PLAYER_TOTALS: (compose(_PLAYERS, **_BY_PARTITION, results_where=child_where(every, "r"), results_only=TRUE,
+                                findings_where=child_where(every, "f"), findings_only=TRUE),
+                        ("ruleset", "n_players", "player")),
+        PAIR_TOTALS: (compose(_PAIRS, **_BY_PARTITION, where=deal_where(every, "d", declared=True), pair=TRUE),
+                      ("ruleset", "n_players", "player_a", "player_b")),
+    }
+
+
+def disagreements(store: Store) -> dict[str, int]:
+    """Per derived table that is ``current``: how many rows it and the sums over the per-deal tables now hold
+    that the other does not (``tarock verify``: a current table must be those sums exactly).  A table that is
+    not current is left out: its readers ask the per-deal tables instead."""
+    out = {}
+    for name, (query, order) in _sums().items():
+        if not current(store, name):
+            continue
+        columns = ", ".join(order)
+        fresh = store.query(f"SELECT * FROM ({query.sql}) ORDER BY {columns}", query.params or None)
+        kept = store.query(f"SELECT {', '.join(fresh.columns)} FROM {name} ORDER BY {columns}")
+        kept = kept.cast(dict(fresh.schema))
+        out[name] = (fresh.join(kept, on=fresh.columns, how="anti", nulls_equal=True).height
+                     + kept.join(fresh, on=fresh.columns, how="anti", nulls_equal=True).height)
+    return out
+
+
 def update(store_dir: str | os.PathLike[str]) -> list[Path]:
     """Compute every player's and every pair's sums per ruleset and table size and replace the store's
     ``player_totals`` and ``pair_totals`` files with them (none written for a store with no generation yet).
@@ -162,14 +191,7 @@ def update(store_dir: str | os.PathLike[str]) -> list[Path]:
 
     from ingest.schema import DERIVED_TABLES
 
-    every = NO_FILTERS
-    queries = {  # each table's query and the columns its rows are sorted by
-        PLAYER_TOTALS: (compose(_PLAYERS, **_BY_PARTITION, results_where=child_where(every, "r"), results_only=TRUE,
-                                findings_where=child_where(every, "f"), findings_only=TRUE),
-                        ("ruleset", "n_players", "player")),
-        PAIR_TOTALS: (compose(_PAIRS, **_BY_PARTITION, where=deal_where(every, "d", declared=True), pair=TRUE),
-                      ("ruleset", "n_players", "player_a", "player_b")),
-    }
+    queries = _sums()
     layout = StoreLayout.at(store_dir)
     written = []
     with layout.lock():

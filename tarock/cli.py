@@ -534,6 +534,43 @@ def ratings_rebuild(store: StoreOption = None) -> None:
         raise typer.Exit(2) from None
 
 
+class VerifyFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def verify(
+    store: StoreOption = None,
+    fmt: Annotated[VerifyFormat, typer.Option("--format", "-f")] = VerifyFormat.text,
+) -> None:
+    """Check the store's invariants (docs/store.md, "Invariants"): one line per violation, naming its deal.
+
+    Exit status: 0 when every invariant holds (a stale derived table is said, not a violation), 1 on any
+    violation, 2 when there is no store.
+    """
+    from analysis.verify import verify as run_verify
+    from ingest.commands import NoStore, existing_store, resolve_store
+
+    try:
+        found = run_verify(existing_store(resolve_store(store)))
+    except NoStore as exc:
+        _error(exc)
+        raise typer.Exit(2) from None
+    if fmt is VerifyFormat.json:
+        typer.echo(_dump(found.as_json()))
+    else:
+        for violation in found.violations:
+            typer.echo(escape_controls(str(violation)))
+        derived = ", ".join(f"{table} {state}" for table, state in found.derived.items())
+        verdict = "every invariant holds" if found.ok else f"{len(found.violations):,} violations"
+        typer.echo(f"{found.deals:,} deals: {verdict}; {derived}")
+        if "stale" in found.derived.values():
+            typer.echo("a stale table was computed before the last change: `tarock ratings rebuild` (ratings) or "
+                       "the next ingest (totals) brings it up to date")
+    raise typer.Exit(0 if found.ok else 1)
+
+
 class FrameFormat(str, Enum):
     table = "table"
     csv = "csv"
