@@ -174,7 +174,7 @@ def disagreements(store: Store) -> dict[str, int]:
         columns = ", ".join(order)
         fresh = store.query(f"SELECT * FROM ({query.sql}) ORDER BY {columns}", query.params or None)
         kept = store.query(f"SELECT {', '.join(fresh.columns)} FROM {name} ORDER BY {columns}")
-        kept = kept.cast(dict(fresh.schema))
+        kept = kept.cast(fresh.schema)
         out[name] = (fresh.join(kept, on=fresh.columns, how="anti", nulls_equal=True).height
                      + kept.join(fresh, on=fresh.columns, how="anti", nulls_equal=True).height)
     return out

@@ -147,18 +147,18 @@ def _session(session: str | None) -> Fragment:
 
 
 def whatif(store: Store, tables: Sequence[str | RulesTable], filters: Filters = NO_FILTERS,
-           session: str | None = None, *, executor: str = "local") -> WhatIf:
+           session: str | None = None, *, executor: str = "local", write: bool = True) -> WhatIf:
     """The deals ``filters`` and ``session`` select, rescored under each of ``tables`` (names or files).
 
     A store directory is rescored beside its current generation on ``executor`` (``ingest.executors``);
-    an exported file, or a store that cannot take the rescore now (another ingest holds it, or it may not be
-    written), in this process.
+    an exported file, a store that cannot take the rescore now (another ingest holds it, or it may not be
+    written), or one the caller may not write (``write`` False: a read-only dashboard), in this process.
     """
     resolved = resolve(tables)
     names = tuple(t.name for t in resolved)
     if len(set(names)) != len(names):
         raise ValueError("a table is named twice")
-    if not store.is_file:
+    if write and not store.is_file:
         try:
             return _beside(store, resolved, filters, session, executor)
         except (StoreBusy, PermissionError, OSError):

@@ -36,6 +36,7 @@ from analysis.deals import DealDetail
 from analysis.filters import Filters
 from analysis.stats import with_rate
 from analysis.store import Store
+from dashboards.pages import uploads_enabled
 from dashboards.replay_model import DealReplay, build_replay
 from tarock.check.audit import CODE as SCORE_MISMATCH
 from tarock.deal import RULESETS
@@ -408,13 +409,16 @@ def session_list(filters: Filters) -> pl.DataFrame:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=32)
-def _whatif(path: str, tables: tuple[str, ...], filters: Filters, session: str | None) -> whatif.WhatIf:
-    return whatif.whatif(_store(path), tables, filters, session)
+def _whatif(path: str, tables: tuple[str, ...], filters: Filters, session: str | None,
+            write: bool) -> whatif.WhatIf:
+    return whatif.whatif(_store(path), tables, filters, session, write=write)
 
 
 def what_if(tables: tuple[str, ...], filters: Filters, session: str | None = None) -> whatif.WhatIf:
-    """The selected deals rescored under each of ``tables`` (``analysis.whatif``)."""
-    return _whatif(store_path(), tables, filters, session)
+    """The selected deals rescored under each of ``tables`` (``analysis.whatif``): beside the store in a
+    generation of its own where this server may write it, else in this process (a read-only server writes
+    nothing: ``dashboards.pages.uploads_enabled``)."""
+    return _whatif(store_path(), tables, filters, session, uploads_enabled())
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)

@@ -15,23 +15,33 @@ from analysis.advise import advice, hand_of_deal, parse_hand
 from analysis.filters import Filters
 from analysis.hand_model import HandModel
 from dashboards.data import TTL, _store, store_path
+from dashboards.pages import uploads_enabled
 
-__all__ = ["advice", "bids", "model", "parse_hand", "refit", "stored_hand", "stored_hands"]
+__all__ = ["advice", "bids", "can_refit", "model", "parse_hand", "refit", "stored_hand", "stored_hands"]
 
 
 @st.cache_resource(ttl=TTL, max_entries=4, show_spinner="Fitting the hand model on the store…")
-def _model(path: str) -> HandModel:
+def _model(path: str, write: bool) -> HandModel:
     saved = hand_model.load(hand_model.model_dir(path))
-    return saved if saved is not None else hand_fit.fit_store(_store(path))
+    return saved if saved is not None else hand_fit.fit_store(_store(path), save_model=write)
 
 
 def model() -> HandModel:
-    """The hand model of the current store: the one saved beside it, else fitted now (and saved)."""
-    return _model(store_path())
+    """The hand model of the current store: the one saved beside it, else fitted now (and saved, unless the
+    server is read-only: ``can_refit``)."""
+    return _model(store_path(), can_refit())
+
+
+def can_refit() -> bool:
+    """Whether this server may write the model beside the store (a read-only one writes nothing)."""
+    return uploads_enabled()
 
 
 def refit() -> None:
-    """Fit the model on the store again (the page's button) and forget the reviews of the old one."""
+    """Fit the model on the store again (the page's button, offered where ``can_refit``) and forget the reviews
+    of the old one."""
+    if not can_refit():
+        return
     hand_fit.fit_store(_store(store_path()))
     _model.clear()
     _bids.clear()
@@ -39,7 +49,7 @@ def refit() -> None:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _bids(path: str, filters: Filters, fitted_at: str) -> pl.DataFrame:
-    return bid_review.bid_review(_store(path), _model(path), filters)
+    return bid_review.bid_review(_store(path), _model(path, can_refit()), filters)
 
 
 def bids(filters: Filters) -> pl.DataFrame:

@@ -9,7 +9,8 @@ published atomically, ``ingest.writer``).  The key is a hash of the solver versi
 
 Which deals: Slovenian deals whose status is ``ok`` (clean: every card legal, so no loss is negative) in a
 point contract (Tri … Solo brez: the card points are what a side plays for; Klop has no sides, and Berač and
-the valats are won or lost by tricks), optionally narrowed by ``--where`` (SQL over the ``deals`` view), less
+the valats are won or lost by tricks), optionally narrowed by ``--where`` (one SQL expression over the ``deals``
+view), less
 those already in ``card_analysis`` with this ``SOLVER_VERSION``.  So re-running skips what is done, and a run
 stopped half-way resumes with the batches it had not finished.
 """
@@ -19,15 +20,17 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, as_completed
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 import pyarrow as pa
 
-from ingest.executors import make_executor
+from ingest.executors import make_executor, wait_some
+from ingest.layout import ANALYSE_LOCK, StoreLayout
 from ingest.schema import PARTITION_COLUMNS, file_schema
 from ingest.store import open_store
 from ingest.writer import write_table_atomic
@@ -57,22 +60,36 @@ class Pending:
 def pending(store_dir: str | os.PathLike[str], where: str | None = None) -> list[Pending]:
     """The deals ``analyse_store`` would analyse now, in stored order, one copy each.
 
-    ``where`` is SQL over the ``deals`` view's columns (trusted: it is the command line's).
+    ``where`` is one SQL expression over the ``deals`` view's columns, parsed alone (``deal_filter``) and applied
+    to the view before anything else: it narrows the deals, never widens what is analysed.
     """
     contracts = ", ".join(f"'{name}'" for name in POINT_CONTRACTS)
     query = f"""
-        SELECT deal_id, ruleset, n_players, record, options_json FROM deals
+        SELECT deal_id, ruleset, n_players, record, options_json FROM picked
         WHERE ruleset = 'slovenian' AND status = 'ok' AND contract IN ({contracts})
-          AND ({where or 'true'})
           AND deal_id NOT IN (SELECT deal_id FROM {TABLE} WHERE solver_version = $1)
         QUALIFY row_number() OVER (PARTITION BY deal_id ORDER BY source_file, source_pos) = 1
         ORDER BY source_file, source_pos"""
     con = open_store(store_dir)
     try:
+        deals = con.table("deals")
+        (deals if where is None else deals.filter(deal_filter(where))).create_view("picked")
         rows = con.execute(query, [SOLVER_VERSION]).fetchall()
     finally:
         con.close()
     return [Pending(*row) for row in rows]
+
+
+class BadFilter(ValueError):
+    """A ``--where`` that is not one SQL expression."""
+
+
+def deal_filter(where: str) -> duckdb.Expression:
+    """``where`` parsed as one SQL expression (BadFilter when it is not: ``1=1) OR (1=1``, two statements …)."""
+    try:
+        return duckdb.SQLExpression(where)
+    except duckdb.Error as exc:
+        raise BadFilter(f"--where must be one SQL expression over the deals' columns: {exc}") from None
 
 
 def rows_of(item: Pending, from_trick: int = 1, limit: float | None = None) -> tuple[list[dict[str, Any]], bool]:
@@ -148,8 +165,17 @@ def analyse_store(store_dir: str | os.PathLike[str], where: str | None = None, e
     ``from_trick`` (``partial``).
 
     ``executor`` is ingest's spec (``local``, ``local:N``, ``tcp://host:port``); ``progress(done, total)``
-    follows the deals.
+    follows the deals.  Holds the store's ``ANALYSE_LOCK`` (``StoreBusy`` while another analysis runs) and raises
+    ``BadFilter`` for a ``where`` that is not one expression.
     """
+    with StoreLayout.at(store_dir).lock(ANALYSE_LOCK, "analyse"):
+        return _analyse(store_dir, where, executor, from_trick, batch, progress, limit)
+
+
+def _analyse(store_dir: str | os.PathLike[str], where: str | None, executor: str | None, from_trick: int,
+             batch: int, progress: Callable[[int, int], None] | None, limit: float | None) -> dict[str, int]:
+    """``analyse_store`` under its lock: what is pending is read, analysed and written by one run alone, so two
+    runs never write the same deal's rows twice (their batches, cut differently, would not overwrite)."""
     todo = pending(store_dir, where)
     tasks = list(_batches(todo, batch))
     done = cards = partial = 0
@@ -161,13 +187,16 @@ def analyse_store(store_dir: str | os.PathLike[str], where: str | None = None, e
     try:
         futures: list[Future[tuple[int, int, int]]] = [
             pool.submit(analyse_batch, str(store_dir), task, from_trick, limit) for task in tasks]
-        for future in as_completed(futures):
-            deals, written, stopped = future.result()
-            done += deals
-            cards += written
-            partial += stopped
-            if progress is not None:
-                progress(done, len(todo))
+        running = set(futures)
+        while running:
+            for future in wait_some(pool, running):
+                running.discard(future)
+                deals, written, stopped = future.result()
+                done += deals
+                cards += written
+                partial += stopped
+                if progress is not None:
+                    progress(done, len(todo))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return {"deals": done, "cards": cards, "partial": partial}

@@ -32,7 +32,7 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -41,7 +41,7 @@ import pyarrow as pa
 from ingest.config import IngestOptions
 from ingest.dedup import write_duplicates
 from ingest.discover import SourceFile, discover
-from ingest.executors import check_spec, make_executor, max_in_flight
+from ingest.executors import check_spec, make_executor, max_in_flight, wait_some
 from ingest.groups import plan_groups, retire_groups
 from ingest.layout import StoreLayout
 from ingest.pipeline import ShardReport, process_shard
@@ -143,7 +143,7 @@ def run_shards(shards: list[Shard], done: dict[str, ShardReport], executor: str,
                 running[pool.submit(process_shard, shard, store_dir, options)] = shard
             if not running:
                 break
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            finished = wait_some(pool, running)
             for future in finished:
                 shard = running.pop(future)
                 estimates.pop(shard.key)

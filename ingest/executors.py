@@ -21,9 +21,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any
+from collections.abc import Callable, Collection
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
@@ -31,6 +31,9 @@ MAX_LOCAL_WORKERS = 1024
 """The largest N ``local:N`` accepts; more is a typo, not a machine (the pool is capped by the CPUs anyway)."""
 
 _USAGE = "use local, local:N (N from 1 to {max}) or tcp://HOST:PORT"
+
+
+T = TypeVar("T")
 
 
 class ExecutorUnavailable(RuntimeError):
@@ -52,6 +55,14 @@ class InlineExecutor(Executor):
 CONNECT_SECONDS = 10
 """How long a ``tcp://`` executor waits for its scheduler to answer before giving up."""
 
+WORKER_SECONDS = 30.0
+"""How long a ``tcp://`` executor waits for its scheduler to have a worker, at the start and whenever it has
+none left (all killed, or gone): then the run stops with ``ExecutorUnavailable`` instead of waiting forever
+with the store's lock held."""
+
+POLL_SECONDS = 1.0
+"""How often a run waiting for its tasks asks whether its executor can still run them (``wait_some``)."""
+
 
 class DaskExecutor(Executor):
     """A Dask ``Client``'s executor that also closes the client on shutdown."""
@@ -66,14 +77,51 @@ class DaskExecutor(Executor):
         except Exception as exc:  # noqa: BLE001 (OSError, TimeoutError, ValueError: all one answer to the user)
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise ExecutorUnavailable(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        self._address = address
+        self._workerless_since: float | None = None
+        try:
+            self._client.wait_for_workers(1, timeout=WORKER_SECONDS)
+        except Exception:  # noqa: BLE001 (distributed's TimeoutError, or the scheduler gone meanwhile)
+            self._client.close()
+            raise ExecutorUnavailable(f"the Dask scheduler at {address} has no worker: none joined within "
+                                      f"{WORKER_SECONDS:g} s") from None
         self._executor = self._client.get_executor(pure=False)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         return self._executor.submit(fn, *args, **kwargs)
 
+    def check_workers(self) -> None:
+        """ExecutorUnavailable once the scheduler has had no worker for ``WORKER_SECONDS`` (its tasks would wait
+        for one forever)."""
+        try:
+            workers = len(self._client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 (the scheduler itself is gone)
+            workers = 0
+        if workers:
+            self._workerless_since = None
+            return
+        now = time.monotonic()
+        if self._workerless_since is None:
+            self._workerless_since = now
+        elif now - self._workerless_since >= WORKER_SECONDS:
+            raise ExecutorUnavailable(f"the Dask scheduler at {self._address} has had no worker for "
+                                      f"{WORKER_SECONDS:g} s: its tasks cannot run")
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._executor.shutdown(wait=wait and not cancel_futures)
         self._client.close()
+
+
+def wait_some(executor: Executor, futures: Collection[Future[T]]) -> set[Future[T]]:
+    """The futures done once at least one is, as ``concurrent.futures.wait(..., FIRST_COMPLETED)``, but asking
+    every ``POLL_SECONDS`` whether ``executor`` can still run them (a Dask scheduler without workers:
+    ``ExecutorUnavailable``)."""
+    while True:
+        done, _ = wait(futures, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+        if done:
+            return done
+        if isinstance(executor, DaskExecutor):
+            executor.check_workers()
 
 
 def max_in_flight(executor: Executor) -> int | None:

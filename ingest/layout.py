@@ -62,7 +62,12 @@ StoreStamp = tuple[Any, ...]
 
 
 class StoreBusy(RuntimeError):
-    """Another ingest holds the store's lock."""
+    """Another ingest (or another writer) holds the store's lock."""
+
+
+ANALYSE_LOCK = ".analyse.lock"
+"""The lock ``tarock analyse --store`` holds while it writes ``card_analysis`` (beside the generations, which
+ingest never touches): one analysis at a time, an ingest alongside (docs/store.md, "Writers")."""
 
 
 _HELD: set[int] = set()
@@ -249,8 +254,11 @@ class StoreLayout:
         return marker
 
     @contextmanager
-    def lock(self) -> Iterator[None]:
+    def lock(self, name: str = ".lock", holder: str = "ingest") -> Iterator[None]:
         """Hold the store's coordinator lock (non-blocking: StoreBusy when another run holds it).
+
+        ``name`` and ``holder``: another lock of the store, for a writer that changes none of what ingest
+        writes (``tarock analyse --store``: ``ANALYSE_LOCK``), and who holds it, for the message.
 
         The holder writes its process id into ``.lock``.  A lock held although the process
         named there is gone is stale — held by processes that inherited the descriptor of a
@@ -260,7 +268,7 @@ class StoreLayout:
         (``_drop_held_in_child``).
         """
         self.root.mkdir(parents=True, exist_ok=True)
-        fd = self._take()
+        fd = self._take(name, holder)
         _HELD.add(fd)
         try:
             yield
@@ -272,9 +280,10 @@ class StoreLayout:
             finally:
                 os.close(fd)
 
-    def _take(self) -> int:
-        """Take ``.lock`` (see ``lock``); its descriptor, holding the lock with this process's id in it."""
-        path = self.root / ".lock"
+    def _take(self, name: str, holder: str) -> int:
+        """Take the lock file ``name`` (see ``lock``); its descriptor, holding the lock with this process's id in
+        it."""
+        path = self.root / name
         guard = os.open(self.root / ".lock.guard", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         _HELD.add(guard)
         try:
@@ -285,7 +294,7 @@ class StoreLayout:
                     break
                 except BlockingIOError:
                     if time.monotonic() > deadline:
-                        raise StoreBusy(f"another ingest is taking the lock of {self.root}") from None
+                        raise StoreBusy(f"another {holder} is taking the lock of {self.root}") from None
                     time.sleep(0.05)
             for _ in range(2):
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -296,7 +305,7 @@ class StoreLayout:
                     os.close(fd)
                     if not gone:
                         who = f" (process {pid})" if pid is not None else ""
-                        raise StoreBusy(f"another ingest is running on {self.root}{who}") from None
+                        raise StoreBusy(f"another {holder} is running on {self.root}{who}") from None
                     self._replace_lock_file(path)  # stale: its coordinator {pid} is gone
                     continue
                 except BaseException:
@@ -312,8 +321,8 @@ class StoreLayout:
 
     @staticmethod
     def _replace_lock_file(path: Path) -> None:
-        """Put a new, unlocked ``.lock`` in place of a stale one (whose holders keep the old file)."""
-        fresh = path.with_name(f".lock.{os.getpid()}.new")
+        """Put a new, unlocked lock file in place of a stale one (whose holders keep the old file)."""
+        fresh = path.with_name(f"{path.name}.{os.getpid()}.new")
         fresh.write_bytes(b"")
         os.replace(fresh, path)
 

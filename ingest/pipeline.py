@@ -75,15 +75,16 @@ def _stored_records(path: str) -> pa.Table:
     table = file.read(columns=columns)
     records = unpack(table["record_packed"]) if packed else table["record"]
     if "source_pos" in names:
-        positions = table["source_pos"]
+        positions: pa.Array | pa.ChunkedArray = table["source_pos"]
     else:
-        files, lines = table["source_file"].to_pylist(), table["source_line"].to_pylist()
         seen: Counter[tuple[str, int]] = Counter()
-        index = []
+        places = []
+        files: list[str] = table["source_file"].to_pylist()  # type: ignore[assignment]  # no nulls: REQUIRED
+        lines: list[int] = table["source_line"].to_pylist()  # type: ignore[assignment]
         for place in zip(files, lines):
-            index.append(seen[place])
+            places.append(source_pos(place[1], seen[place]))
             seen[place] += 1
-        positions = pa.array([source_pos(line, i) for line, i in zip(lines, index)], pa.int64())
+        positions = pa.array(places, pa.int64())
     return pa.table({"source_file": table["source_file"], "source_line": table["source_line"],
                      "source_pos": positions, "record": records})
 

@@ -860,7 +860,7 @@ def analyse(
     store: Annotated[Optional[Path], typer.Option(
         "--store", metavar="DIR", help="Analyse the store's deals into its card_analysis table instead.")] = None,
     where: Annotated[Optional[str], typer.Option(
-        "--where", help="With --store: SQL over the deals view's columns choosing the deals.")] = None,
+        "--where", help="With --store: one SQL expression over the deals view's columns narrowing the deals.")] = None,
     executor: Annotated[str, typer.Option(
         "--executor", "-e", help="With --store: local, local:N, or tcp://HOST:PORT (Dask).")] = "local",
     limit: Annotated[Optional[float], typer.Option(
@@ -922,6 +922,7 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
     from ingest.card_analysis import analyse_store
     from ingest.commands import existing_store
     from ingest.executors import ExecutorUnavailable
+    from ingest.layout import StoreBusy
 
     err = Console(stderr=True)
     try:
@@ -931,7 +932,7 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
             task = progress.add_task("deals", total=None)
             counts = analyse_store(store_dir, where, executor, from_trick, limit=limit,
                                    progress=lambda done, total: progress.update(task, completed=done, total=total))
-    except (OSError, ValueError, ExecutorUnavailable, duckdb.Error) as exc:
+    except (OSError, ValueError, ExecutorUnavailable, duckdb.Error, StoreBusy) as exc:  # BadFilter: a ValueError
         _error(exc)
         raise typer.Exit(2) from None
     partly = (f" ({counts['partial']} of them from a later trick than {from_trick}: the --limit stopped them)"

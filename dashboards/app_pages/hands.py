@@ -42,7 +42,8 @@ st.caption(
     f"check it). A contract with fewer than {about.get('min_deals', '?')} deals gets no estimate. It knows "
     "the dealt hand only: not the talon, not the partner, not how the cards were played. Intervals are the "
     "model's own 95 % intervals (docs/analysis.md).")
-st.button("Refit the model", on_click=hands_data.refit, icon=":material/refresh:")
+if hands_data.can_refit():
+    st.button("Refit the model", on_click=hands_data.refit, icon=":material/refresh:")
 
 st.subheader("What a hand is worth")
 source = st.segmented_control("Hand", ["Type a hand", "A stored hand"], key="hand_source",

@@ -124,3 +124,37 @@ def test_a_limit_per_deal_keeps_the_tricks_each_deal_reached(store: Path) -> Non
         assert [(r[1], r[3], r[4], r[5]) for r in got] == [
             (c["trick"], c["card"], c["best_cards"], c["point_loss"]) for c in report["cards"]]
         assert len(got) == deal.n_players * (len(replay(deal).tricks) - firsts[deal_id] + 1)
+
+
+def test_a_filter_that_is_not_one_expression_is_refused_and_writes_nothing(store: Path) -> None:
+    # pasted into the query's text, "1=1) OR (1=1" closed the filter's parenthesis and OR-ed away every other
+    # condition: rows were written for Berač, Klop and Valat deals, which are never analysed (issue 35)
+    for where in ("1=1) OR (1=1", "true; DROP VIEW deals", "contract = 'tri') OR (contract = 'berac'"):
+        code, out = run("analyse", "--store", str(store), "--where", where, "--from-trick", "12",
+                        "--executor", "local:1")
+        assert code == 2 and "--where must be one SQL expression" in out, where
+        assert not (store / "card_analysis").exists()
+    # one expression, however wide, only narrows: the Berač, Klop and Valat deals stay out
+    counts = analyse_store(store, "contract IN ('berac', 'klop', 'valat') OR true", "local:1", from_trick=12)
+    con = open_store(store)
+    assert con.sql("SELECT DISTINCT d.contract FROM card_analysis a JOIN deals d USING (deal_id) ORDER BY 1"
+                   ).fetchall() == [("dva",), ("solo_ena",), ("tri",)]
+    con.close()
+    assert counts["deals"] == 10
+
+
+def test_one_analysis_at_a_time_so_no_card_is_written_twice(store: Path) -> None:
+    # two runs at once cut the pending deals into batches of their own: each batch file named by its deals, so
+    # the second run's files did not overwrite the first's and every card of the shared deals was stored twice
+    from ingest.layout import ANALYSE_LOCK, StoreBusy, StoreLayout
+
+    with StoreLayout.at(store).lock(ANALYSE_LOCK, "analyse"):
+        with pytest.raises(StoreBusy, match="another analyse is running"):
+            analyse_store(store, executor="local:1", from_trick=12)
+        code, out = run("analyse", "--store", str(store), "--from-trick", "12", "--executor", "local:1")
+        assert code == 2 and "another analyse is running" in out
+        # an ingest may run beside it: the analysis lock is not ingest's
+        with StoreLayout.at(store).lock():
+            pass
+    assert not (store / "card_analysis").exists()
+    assert analyse_store(store, executor="local:1", from_trick=12)["deals"] == 10

@@ -16,6 +16,7 @@ from ingest.layout import StoreLayout
 from ingest.store import open_store, sql
 from tests.support.ingest_util import session_records, snapshot, write_jsonl
 from tests.support.paths import ROOT
+from tests.test_cli import run
 
 REPO = ROOT
 CHILD_TABLES = ("results", "tricks", "plays", "findings", "bids", "announcements")
@@ -108,3 +109,26 @@ def test_a_dask_cluster_stores_what_the_local_pool_stores(tmp_path: Path) -> Non
     assert on_dask.exit_code == on_pool.exit_code == 0
     assert on_dask.shards == on_pool.shards > 2 and on_dask.executor.startswith("tcp://127.0.0.1:")
     assert snapshot(tmp_path / "dask") == snapshot(tmp_path / "pool")
+
+
+@pytest.mark.dask
+def test_a_scheduler_without_workers_stops_the_run_and_frees_the_store(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # before, the coordinator waited for its shards forever, holding the store's lock: the owner's next
+    # ingest said "another ingest is running" until the process was killed (issue 35)
+    distributed = pytest.importorskip("distributed")
+    from ingest import executors
+    from ingest.executors import ExecutorUnavailable
+    from ingest.layout import StoreLayout
+
+    monkeypatch.setattr(executors, "WORKER_SECONDS", 1.0)
+    path = write_jsonl(tmp_path / "deals.jsonl", session_records(20, seed=2))
+    with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        with pytest.raises(ExecutorUnavailable, match="has no worker: none joined within 1 s"):
+            run_ingest([path], tmp_path / "store", cluster.scheduler_address)
+        code, out = run("ingest", str(path), "--store", str(tmp_path / "store"), "--executor",
+                        cluster.scheduler_address, "--quiet")
+    assert code == 2 and "has no worker" in out and len(out.strip().splitlines()) == 1
+    with StoreLayout.at(tmp_path / "store").lock():  # the lock is free again
+        pass
+    assert run_ingest([path], tmp_path / "store", "local:1").exit_code == 0
