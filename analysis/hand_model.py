@@ -116,12 +116,15 @@ def model_dir(store: str | os.PathLike[str]) -> Path:
 
 
 def save(model: HandModel, directory: Path) -> None:
-    """The model (``MODEL_FILE``, replaced atomically) and what it was fitted on (``ABOUT_FILE``)."""
+    """The model (``MODEL_FILE``) and what it was fitted on (``ABOUT_FILE``), each written under a name of this
+    process's and renamed into place: two refits at once leave whole files, the last one's (docs/store.md,
+    "Writers")."""
     directory.mkdir(parents=True, exist_ok=True)
-    partial = directory / (MODEL_FILE + ".tmp")
-    partial.write_bytes(pickle.dumps(model))
-    os.replace(partial, directory / MODEL_FILE)
-    (directory / ABOUT_FILE).write_text(json.dumps(model.about, indent=2, sort_keys=True) + "\n")
+    for name, data in ((MODEL_FILE, pickle.dumps(model)),
+                       (ABOUT_FILE, (json.dumps(model.about, indent=2, sort_keys=True) + "\n").encode())):
+        partial = directory / f".{name}.{os.getpid()}.tmp"
+        partial.write_bytes(data)
+        os.replace(partial, directory / name)
 
 
 def load(directory: Path) -> HandModel | None:
