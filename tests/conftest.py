@@ -29,7 +29,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 _VERIFIED: set[Path] = set()
-"""The stores already verified (by ``_stores_verified`` after their test, else at the end of the session)."""
+"""The stores already verified by ``_stores_verified`` after their test (or left alone: a test that failed, or
+one that breaks its store on purpose); the others are verified at the end of the session."""
 
 
 def _stores_under(root: Path) -> list[Path]:
@@ -49,15 +50,17 @@ def _violations(store: Path) -> list[str]:
 def _stores_verified(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every store a test builds in its ``tmp_path`` passes ``tarock verify`` once the test is done (a test that
     leaves a store broken on purpose says so: ``@pytest.mark.store_left_broken``)."""
-    if "tmp_path" not in request.fixturenames or request.node.get_closest_marker("store_left_broken"):
+    if "tmp_path" not in request.fixturenames:
         yield
         return
     tmp_path = request.getfixturevalue("tmp_path")  # asked here, so it is torn down after this check
     yield
     rep = getattr(request.node, "rep_call", None)
-    if rep is not None and rep.failed:
-        return
+    broken_on_purpose = request.node.get_closest_marker("store_left_broken") is not None
     for store in _stores_under(tmp_path):
+        if broken_on_purpose or (rep is not None and rep.failed):
+            _VERIFIED.add(store)  # not checked, at the end of the run either
+            continue
         broken = _violations(store)
         assert not broken, f"the store {store} breaks its invariants:\n" + "\n".join(broken[:20])
 
