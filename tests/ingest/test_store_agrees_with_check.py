@@ -162,3 +162,17 @@ def test_every_input_shape_stores_what_check_says(tmp_path_factory: pytest.TempP
     summary = ingest(files, store, executor="local:2", shard_size=shard_size)
     assert summary.exit_code == 0 and summary.rejected == 0
     _agree(store, files)
+
+
+def test_a_generation_keyed_by_line_gets_places_when_rescored(tmp_path: Path) -> None:
+    # engine version 4 stored no source_pos: a rescore numbers the records of a line in their stored order,
+    # as the reader numbers a list's elements on one line (two on line 1, one on line 2)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ingest.pipeline import _stored_records
+
+    path = tmp_path / "deals.parquet"
+    pq.write_table(pa.table({"source_file": ["a.json", "a.json", "a.json", "b.json"], "source_line": [1, 1, 2, 1],
+                             "record": ["{}", "{}", "{}", "{}"]}), path)
+    assert _stored_records(str(path))["source_pos"].to_pylist() == [1 << 32, 1 << 32 | 1, 2 << 32, 1 << 32]
