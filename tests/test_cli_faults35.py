@@ -6,6 +6,10 @@ Every test runs the real command on real files in a temporary directory; the num
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +59,56 @@ def test_12_a_score_past_64_bits_names_the_range(tmp_path: Path) -> None:
     assert code == 1, out
     assert "E_PARSE" in out
     assert "recorded.scores.Ana must be between -1000000000 and 1000000000, not 1e+30" in out
+
+
+RULES_COMMANDS = [
+    ["rules", "show", "{table}"],
+    ["score", "--rules", "{table}", str(SEED)],
+    ["check", "--rules", "{table}", str(SEED)],
+    ["ingest", "--rules", "{table}", str(SEED), "--store", "{tmp}/store", "--quiet"],
+]
+
+
+def run_limited(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``tarock ARGS`` in its own process, bounded in time and memory: reading ``/dev/zero`` whole fails
+    fast instead of filling the machine, a FIFO's wait ends at the timeout."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    return subprocess.run([sys.executable, "-m", "tarock.cli", *args], capture_output=True, text=True,
+                          timeout=60, preexec_fn=limit, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("command", RULES_COMMANDS, ids=lambda c: c[0])
+def test_6_a_rules_table_that_is_no_regular_file_is_refused(tmp_path: Path, kind: str, command: list[str]) -> None:
+    table = tmp_path / "house.toml"
+    if kind == "fifo":
+        os.mkfifo(table)
+    else:
+        table.symlink_to("/dev/zero")
+    args = [a.replace("{table}", str(table)).replace("{tmp}", str(tmp_path)) for a in command]
+    done = run_limited(args, tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"tarock: {table}: the file is {'a named pipe (FIFO)' if kind == 'fifo' else 'a character device'}, "
+        "not a regular file: only regular files are read"]
+    assert not (tmp_path / "store").exists()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b'ruleset = ["slovenian"]\n', "ruleset = ['slovenian'] is not allowed; allowed: 'slovenian', 'koenigrufen'"),
+    (b"ruleset = {a = 1}\n", "ruleset = {'a': 1} is not allowed; allowed: 'slovenian', 'koenigrufen'"),
+    (b'ruleset = "slovenian"\nname = "Caf\xe9"\n', "not valid TOML (not UTF-8: byte 0xe9 at offset 33)"),
+])
+@pytest.mark.parametrize("command", RULES_COMMANDS, ids=lambda c: c[0])
+def test_6_a_bad_rules_table_names_the_file_and_the_key(tmp_path: Path, text: bytes, message: str,
+                                                         command: list[str]) -> None:
+    table = tmp_path / "house.toml"
+    table.write_bytes(text)
+    args = [a.replace("{table}", str(table)).replace("{tmp}", str(tmp_path)) for a in command]
+    code, out = run(*args)
+    assert code == 2, out
+    assert out.strip().splitlines() == [f"tarock: {table}: {message}"]
+    assert not (tmp_path / "store").exists()
