@@ -265,8 +265,10 @@ def score(
 
 def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] | None, penalty: str | None,
              rules: str | None) -> None:
-    """``score --compare``: the tables side by side; exit 0 (2 for a bad table)."""
+    """``score --compare``: the tables side by side; exit 0, 1 when a record is unreadable (as plain ``score``),
+    2 for a bad table."""
     from tarock.check import sheet_compare
+    from tarock.check.sheet_render import render_unreadable
     from tarock.formats.reader import iter_record_files, read_many
 
     if ruleset_option or penalty or rules:
@@ -278,7 +280,7 @@ def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] |
         raise typer.Exit(2)
     tables = [_rules_table(part) for part in specs]
     paths = _existing(files)
-    result = sheet_compare.compare(lambda: read_many(iter_record_files(paths, _skip_notice)), tables)
+    result, bad = sheet_compare.compare(lambda: read_many(iter_record_files(paths, _skip_notice)), tables)
     names = [table.name for table in tables]
     if fmt is SheetFormat.json:
         sys.stdout.write(sheet_compare.render_json(result, names))
@@ -286,7 +288,8 @@ def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] |
         sys.stdout.write(sheet_compare.render_csv(result, names))
     else:
         sheet_compare.render_text(result, names)
-    raise typer.Exit(0)
+        render_unreadable(bad)
+    raise typer.Exit(1 if bad else 0)
 
 
 @app.command()

@@ -112,3 +112,19 @@ def test_6_a_bad_rules_table_names_the_file_and_the_key(tmp_path: Path, text: by
     assert code == 2, out
     assert out.strip().splitlines() == [f"tarock: {table}: {message}"]
     assert not (tmp_path / "store").exists()
+
+
+@pytest.mark.parametrize("broken_only", [False, True], ids=["with-sessions", "broken-line-only"])
+def test_9_compare_reports_a_broken_line_as_score_does(tmp_path: Path, broken_only: bool) -> None:
+    records = tmp_path / "records.jsonl"
+    lines = [] if broken_only else seed_lines()
+    records.write_text("\n".join([*lines, '{"format": "tarock-record/1", "id": ']) + "\n")
+    code, plain = run("score", str(records))
+    e_parse = [line for line in plain.splitlines() if "E_PARSE" in line]
+    assert code == 1 and len(e_parse) == 1 and f"E_PARSE line {len(lines) + 1} is not valid JSON" in e_parse[0]
+    code, compared = run("score", "--compare", "slovenian,openspiel", str(records))
+    assert code == 1, compared
+    assert [line for line in compared.splitlines() if "E_PARSE" in line] == e_parse
+    for fmt in ("json", "csv"):
+        assert run("score", "-f", fmt, str(records))[0] == run("score", "--compare", "slovenian,openspiel",
+                                                                "-f", fmt, str(records))[0] == 1
