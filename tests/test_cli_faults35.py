@@ -10,6 +10,7 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,94 @@ def test_9_compare_reports_a_broken_line_as_score_does(tmp_path: Path, broken_on
     for fmt in ("json", "csv"):
         assert run("score", "-f", fmt, str(records))[0] == run("score", "--compare", "slovenian,openspiel",
                                                                 "-f", fmt, str(records))[0] == 1
+
+
+def store_files(store: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(store)): p.read_bytes() for p in sorted(store.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("inside", ["CURRENT", "new.duckdb", "gen-dir/x.duckdb", "via-link", "link-to-store/x.duckdb"])
+def test_1_export_refuses_a_target_inside_the_store(store: Path, tmp_path: Path, inside: str) -> None:
+    before = store_files(store)
+    (tmp_path / "via-link").symlink_to(store / "CURRENT")
+    (tmp_path / "link-to-store").symlink_to(store)
+    generation = next(store.glob("gen-*")).name
+    target = {"CURRENT": store / "CURRENT", "new.duckdb": store / "new.duckdb",
+              "gen-dir/x.duckdb": store / generation / "x.duckdb", "via-link": tmp_path / "via-link",
+              "link-to-store/x.duckdb": tmp_path / "link-to-store" / "x.duckdb"}[inside]
+    code, out = run("export", "--duckdb", str(target), "--store", str(store))
+    assert code == 2
+    assert out.splitlines() == [f"tarock: {target} is inside the store {store}: write the DuckDB file outside it"]
+    assert store_files(store) == before
+    assert run("sql", "SELECT count(*) FROM deals", "--store", str(store), "-f", "csv")[0] == 0
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "proc"])
+def test_7d_export_to_an_unwritable_place_is_one_line(store: Path, tmp_path: Path, where: str) -> None:
+    (tmp_path / "a-file").write_text("")
+    target = tmp_path / "a-file" / "x.duckdb" if where == "under-a-file" else Path("/proc/x.duckdb")
+    code, out = run("export", "--duckdb", str(target), "--store", str(store))
+    assert code == 2
+    assert len(out.splitlines()) == 1 and out.startswith(f"tarock: cannot write {target}: "), out
+    assert (tmp_path / "a-file").read_text() == ""
+
+
+@pytest.fixture
+def immutable(tmp_path: Path) -> Iterator[Callable[[Path], None]]:
+    """Make a directory tree read-only for root too (``chattr +i``: root's writes fail with EPERM, where a
+    ``chmod -w`` does not stop root); undone after the test.  Skipped where the file system has no such flag."""
+    made: list[Path] = []
+
+    def freeze(path: Path) -> None:
+        done = subprocess.run(["chattr", "-R", "+i", str(path)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"chattr +i is not available here: {done.stderr.decode().strip()}")
+        made.append(path)
+        with pytest.raises(PermissionError):
+            (path / "probe").write_text("")
+
+    yield freeze
+    for path in made:
+        subprocess.run(["chattr", "-R", "-i", str(path)], check=True)
+
+
+@pytest.mark.parametrize("command", [["ingest", str(EXAMPLES / "koenigrufen_session.jsonl")], ["ratings", "rebuild"]],
+                         ids=lambda c: c[0])
+def test_7b_a_read_only_store_is_one_line(store: Path, immutable: Callable[[Path], None], command: list[str]) -> None:
+    immutable(store)
+    before = store_files(store)
+    code, out = run(*command, "--store", str(store))
+    assert code == 2
+    assert len(out.splitlines()) == 1, out
+    assert out.startswith(f"tarock: cannot write the store {store}: Operation not permitted (")
+    assert store_files(store) == before
+
+
+@pytest.mark.parametrize("store_arg", ["a-file", "a-file/store"])
+def test_7c_a_store_that_is_a_regular_file_is_one_line(tmp_path: Path, store_arg: str) -> None:
+    (tmp_path / "a-file").write_text("mine\n")
+    target = tmp_path / store_arg
+    code, out = run("ingest", str(SEED), "--store", str(target))
+    assert code == 2
+    assert out.splitlines() == [f"tarock: cannot write the store {target}: a file stands where a directory is "
+                                f"needed ({target})"]
+    assert (tmp_path / "a-file").read_text() == "mine\n"
+
+
+def test_7f_a_derived_step_that_fails_is_one_line_and_keeps_the_ingests_exit(tmp_path: Path) -> None:
+    """polars that cannot be imported (a real import failure: a broken package first on the path) fails the
+    ratings and totals, not the ingest: its deals are stored and its exit status is 0."""
+    broken = tmp_path / "broken" / "polars"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("polars cannot load here")\n')
+    store = tmp_path / "store"
+    done = subprocess.run([sys.executable, "-m", "tarock.cli", "ingest", str(SEED), "--store", str(store),
+                           "--executor", "local:1", "--quiet"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(broken.parent)})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "read 4 = stored 4 + rejected 0" in done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tarock:")] == [
+                                        "tarock: ratings not updated: polars cannot load here",
+                                        "tarock: totals not updated: polars cannot load here"]
+    code, out = run("sql", "SELECT count(*) AS n FROM deals", "--store", str(store), "-f", "csv")
+    assert code == 0 and out.splitlines() == ["n", "4"]
