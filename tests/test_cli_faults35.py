@@ -220,3 +220,18 @@ def test_7f_a_derived_step_that_fails_is_one_line_and_keeps_the_ingests_exit(tmp
                                         "tarock: totals not updated: polars cannot load here"]
     code, out = run("sql", "SELECT count(*) AS n FROM deals", "--store", str(store), "-f", "csv")
     assert code == 0 and out.splitlines() == ["n", "4"]
+
+
+@pytest.mark.parametrize("date", ["9999-12-31", "0001-01-02"])
+def test_7e_the_calendar_draws_the_first_and_last_years(tmp_path: Path, date: str) -> None:
+    """The weeks around 9999-12-31 (and 0001-01-01) reach past what a Python date holds."""
+    obj = json.loads(seed_lines()[0])
+    obj["date"] = date
+    records = tmp_path / "far.jsonl"
+    records.write_text(json.dumps(obj) + "\n")
+    store = tmp_path / "store"
+    ingest([records], store, executor="local:1", quiet=True)
+    code, out = run("report", "--calendar", "Ana", "--store", str(store))
+    assert code == 0, out
+    assert out.splitlines()[1] == date[:4].lstrip("0")
+    assert f"best day {date}: +40 over 1 deals" in out
