@@ -235,3 +235,19 @@ def test_7e_the_calendar_draws_the_first_and_last_years(tmp_path: Path, date: st
     assert code == 0, out
     assert out.splitlines()[1] == date[:4].lstrip("0")
     assert f"best day {date}: +40 over 1 deals" in out
+
+
+def test_7a_a_record_nested_a_thousand_deep_is_one_finding(tmp_path: Path) -> None:
+    """A key the fast path skips unread, nested 1,000 brackets deep, beside a session's records: one E_PARSE
+    finding for that record and the session's deals checked (and stored) as ever."""
+    lines = seed_lines()
+    deep = lines[0].replace('"id": "seed-session-hand-1"', '"id": "deep", "events": ' + "[" * 1000 + "]" * 1000)
+    records = tmp_path / "deep.jsonl"
+    records.write_text("\n".join([*lines[:2], deep, *lines[2:]]) + "\n")
+    code, out = run("check", str(records))
+    assert code == 1, out
+    assert out.splitlines() == [f"{records}:3 -: E_PARSE line 3 nests JSON deeper than 64 levels",
+                                "5 deals: 4 ok, 0 renons, 1 error; 1 findings"]
+    code, out = run("ingest", str(records), "--store", str(tmp_path / "store"), "--executor", "local:1")
+    assert code == 0, out
+    assert "read 5 = stored 4 + rejected 1" in out and "Traceback" not in out
