@@ -251,3 +251,32 @@ def test_7a_a_record_nested_a_thousand_deep_is_one_finding(tmp_path: Path) -> No
     code, out = run("ingest", str(records), "--store", str(tmp_path / "store"), "--executor", "local:1")
     assert code == 0, out
     assert "read 5 = stored 4 + rejected 1" in out and "Traceback" not in out
+
+
+AMBIGUOUS_SK = "'sk' is ambiguous: SK is the king of spades, T22 (or Škis) the 22nd tarok"
+
+
+def test_11_advise_refuses_the_ambiguous_sk(store: Path) -> None:
+    hand = ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11"]
+    code, out = run("advise", *hand, "sk", "--players", "4", "--store", str(store))
+    assert code == 2
+    assert " ".join(out.replace("│", " ").split()).count(AMBIGUOUS_SK) == 1, out
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "trk"])
+def test_11_a_record_with_the_ambiguous_sk_is_rejected(tmp_path: Path, suffix: str) -> None:
+    """Ana holds SK in the seed session's first deal: ``sk`` there is E_PARSE naming both meanings, while the
+    documented spellings (``SK``, ``T22``, ``Škis``, lower-case codes of other cards) still read."""
+    canonical = tmp_path / f"seed.{suffix}"
+    assert run("convert", str(SEED), str(canonical))[0] == 0
+    text = canonical.read_text()
+    first = text.index("SK")
+    records = tmp_path / f"sk.{suffix}"
+    records.write_text(text[:first] + "sk" + text[first + 2:])
+    code, out = run("check", str(records))
+    assert code == 1
+    assert out.count("E_PARSE") == 1 and AMBIGUOUS_SK in out, out
+    kept = tmp_path / f"kept.{suffix}"
+    kept.write_text(text.replace("T22", "Škis", 1).replace("C10", "c10", 1))
+    code, out = run("check", str(kept))
+    assert code == run("check", str(canonical))[0] and "E_PARSE" not in out, out

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from tarock.cards import CODE_INDEX, CODES, UnknownCardError, parse_card
+from tarock.cards import CODE_INDEX, CODES, AmbiguousCardError, UnknownCardError, parse_card
 from tarock.deal import (
     BONUSES,
     CONTRACTS,
@@ -225,6 +225,8 @@ def _card(text: Any, where: str) -> int:
         return card
     try:
         return parse_card(text)
+    except AmbiguousCardError as exc:
+        raise RecordError(f"{where}: {exc}") from None
     except UnknownCardError:
         raise RecordError(f"{where}: unknown card {_q(text)}") from None
 
