@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from analysis.hand_model import HandModel, hand_features, load, model_dir
-from tarock.cards import CODES, UnknownCardError, cards_of, parse_card
+from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, cards_of, parse_card
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
 
@@ -44,6 +44,8 @@ def parse_hand(texts: list[str], ruleset: str, n_players: int) -> list[int]:
     words = [word for text in texts for word in text.replace(",", " ").split()]
     try:
         cards = [parse_card(word) for word in words]
+    except AmbiguousCardError as exc:
+        raise ValueError(str(exc)) from None
     except UnknownCardError as exc:
         raise ValueError(f"unknown card {exc.text!r} (codes like T21, HK, S10: tarock/cards.py)") from None
     twice = sorted({CODES[c] for c in cards if cards.count(c) > 1})

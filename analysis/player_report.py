@@ -108,6 +108,12 @@ def _shade(net: int, scale: float) -> str:
     return (_PLUS if net >= 0 else _MINUS)[level]
 
 
+def _day(ordinal: int) -> dt.date | None:
+    """The date of a proleptic ordinal, or None past what ``datetime.date`` holds: the weeks around 0001-01-01
+    and 9999-12-31 (a date a record may carry) run into days before year 1 and after year 9999."""
+    return dt.date.fromordinal(ordinal) if 1 <= ordinal <= dt.date.max.toordinal() else None
+
+
 def print_calendar(store: Store, player: str, filters: Filters, out: TextIO) -> None:
     """A text contributions calendar of ``player``'s net score per day (see the module docstring)."""
     days = calendar(store, player, filters)
@@ -121,22 +127,21 @@ def print_calendar(store: Store, player: str, filters: Filters, out: TextIO) -> 
     console.print(title)
     for year in sorted({d.year for d in by_date}):
         first = dt.date(year, 1, 1)
-        start = first - dt.timedelta(days=first.weekday())
-        weeks = (dt.date(year, 12, 31) - start).days // 7 + 1
+        start = first.toordinal() - first.weekday()  # the Monday of the year's first week, as an ordinal
+        weeks = (dt.date(year, 12, 31).toordinal() - start) // 7 + 1
         months = Text("     ")
         for week in range(weeks):
-            monday = start + dt.timedelta(weeks=week)
-            sunday = monday + dt.timedelta(days=6)
-            label = sunday.strftime("%b")[0] if sunday.day <= 7 and sunday.year == year else " "
+            sunday = _day(start + 7 * week + 6)
+            label = sunday.strftime("%b")[0] if sunday and sunday.day <= 7 and sunday.year == year else " "
             months.append(label)
         console.print(Text(str(year), style="bold"))
         console.print(months)
         for weekday in range(7):
             line = Text(f"{_WEEKDAYS[weekday]:<4} ")
             for week in range(weeks):
-                day = start + dt.timedelta(weeks=week, days=weekday)
+                day = _day(start + 7 * week + weekday)
                 row = by_date.get(day)
-                if day.year != year:
+                if day is None or day.year != year:
                     line.append(" ")
                 elif row is None:
                     line.append("·", style="grey50")

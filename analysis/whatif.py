@@ -215,7 +215,7 @@ def _scored_checks(checks: list[DealCheck], keys: dict[int, str]) -> _Scored:
 def _beside(store: Store, tables: list[RulesTable], filters: Filters, session: str | None,
             executor: str) -> WhatIf:
     """``whatif`` read from the generations the store's deals were rescored into (``ingest.rescore_beside``)."""
-    generations = [rescore_beside(store.source, _ingest_overrides(t), executor) for t in tables]
+    generations = [rescore_beside(store.source, t.overrides, executor) for t in tables]
     current = StoreLayout.at(store.source).read_current()
     con = open_store(store.source)
     try:
@@ -236,12 +236,6 @@ def _beside(store: Store, tables: list[RulesTable], filters: Filters, session: s
         return _answer(tuple(t.name for t in tables), info, n_scored, scored)
     finally:
         con.close()
-
-
-def _ingest_overrides(table: RulesTable) -> dict[str, Any]:
-    """What ingest is given to score under ``table``: nothing for a ruleset's defaults, so a store ingested
-    without overrides is already that table's generation."""
-    return table.overrides if table.preset is not None or table.set_options else {}
 
 
 def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:

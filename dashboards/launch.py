@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 from dashboards.pages import UPLOADS_ENV, uploads_allowed
@@ -61,9 +62,15 @@ def run_dashboard(store: Path | None, port: int = 8501, host: str = "127.0.0.1",
     ``store`` None keeps ``TAROCK_STORE`` from the environment, else ``data/store``.
     ``allow_uploads`` True offers the Ingest page, False makes the dashboard read-only; None
     (the default) offers it only on a loopback ``host``.  SIGTERM, SIGHUP and SIGINT sent to this
-    process are forwarded to the child, and this process exits when the child has (the port is free).
+    process are forwarded to the child, and this process exits when the child has (the port is free); when
+    this process is killed outright (SIGKILL), the kernel kills the child (Linux).
     """
-    process = subprocess.Popen(streamlit_command(port, host), env=dashboard_env(store, host, allow_uploads))
+    from ingest.executors import die_with_parent
+
+    # the server dies with this process, however it ends: a SIGKILL cannot be forwarded, and a server left
+    # behind kept serving and holding the port (the ingest workers' prctl(PR_SET_PDEATHSIG), which an exec keeps)
+    process = subprocess.Popen(streamlit_command(port, host), env=dashboard_env(store, host, allow_uploads),
+                               preexec_fn=partial(die_with_parent, os.getpid()))
 
     def forward(signum: int, _frame: object) -> None:
         if process.poll() is None:

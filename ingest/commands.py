@@ -146,12 +146,27 @@ def export(store_dir: str | os.PathLike[str], file: str | os.PathLike[str]) -> d
     """``tarock export``: the store as one DuckDB database file; rows per table.
 
     ``NoStore`` when there is no store; ValueError when ``file`` is a directory (the
-    database replaces ``file`` by a rename, which a directory refuses).
+    database replaces ``file`` by a rename, which a directory refuses) or lies inside the store's
+    directory (symbolic links followed): written there it would replace the store's own files, such as
+    ``CURRENT``, and break every command; ValueError, naming ``file``, when it cannot be written (its folder
+    is a file, or a place such as ``/proc``).
     """
     source = existing_store(store_dir)
     if Path(file).is_dir():
         raise ValueError(f"{file} is a directory: give the name of the DuckDB file to write")
-    return export_duckdb(source, file)
+    root, target = source.resolve(), Path(file).resolve()
+    if target == root or root in target.parents:
+        raise ValueError(f"{file} is inside the store {source}: write the DuckDB file outside it")
+    import duckdb
+
+    try:
+        return export_duckdb(source, file)
+    except FileExistsError as exc:  # a folder on the way is a file (``export_duckdb`` makes the folders)
+        raise ValueError(f"cannot write {file}: {exc.filename} is not a directory") from None
+    except OSError as exc:
+        raise ValueError(f"cannot write {file}: {exc.strerror or exc}") from None
+    except duckdb.IOException as exc:
+        raise ValueError(f"cannot write {file}: {exc}") from None
 
 
 def print_export(counts: Mapping[str, int], file: str | os.PathLike[str], console: Console | None = None) -> None:

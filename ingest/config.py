@@ -16,6 +16,7 @@ from typing import Any
 from ingest.rows import canonical_json, short_hash
 from tarock import ENGINE_VERSION
 from tarock.formats.items import ReaderLimits
+from tarock.options import SCOPE
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +29,13 @@ class IngestOptions:
     @classmethod
     def make(cls, ruleset_options: Mapping[str, Any] | None = None,
              limits: ReaderLimits | None = None) -> IngestOptions:
-        return cls(tuple(sorted((ruleset_options or {}).items())), limits or ReaderLimits())
+        """The configuration of these overrides and limits.  Overrides that only name a ruleset (``SCOPE``, a
+        ruleset's defaults as a rules table: ``--rules slovenian``) change nothing, so they are no overrides and
+        score into the same generation as none."""
+        overrides = dict(ruleset_options or {})
+        if overrides.keys() == {SCOPE}:
+            overrides = {}
+        return cls(tuple(sorted(overrides.items())), limits or ReaderLimits())
 
     @property
     def overrides(self) -> dict[str, Any]:

@@ -92,6 +92,19 @@ class UnknownCardError(ValueError):
         self.text = text
 
 
+class AmbiguousCardError(UnknownCardError):
+    """A text that could name two cards: ``sk`` (any case but ``SK``), the king of spades's code or Škis's
+    short name.  It was silently read as Škis; refused, the message says how to write either."""
+
+    def __init__(self, text: str) -> None:
+        ValueError.__init__(self, f"{text!r} is ambiguous: SK is the king of spades, T22 (or Škis) the 22nd tarok")
+        self.text = text
+
+
+_AMBIGUOUS = "sk"
+"""The folded text of ``AmbiguousCardError``: only the exact code ``SK`` (the king of spades) reads as a card."""
+
+
 def _fold(text: str) -> str:
     """Lower-case, strip accents and collapse punctuation to single spaces."""
     decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
@@ -134,7 +147,7 @@ def _build_aliases() -> dict[str, int]:
         aliases[word] = PAGAT
     for word in ("mond", "mund", "xxi mond", "moon"):
         aliases[word] = MOND
-    for word in ("skis", "skus", "sküs", "excuse", "fool", "gstieß", "gstiess", "sk", "skiz", "xxii skis"):
+    for word in ("skis", "skus", "sküs", "excuse", "fool", "gstieß", "gstiess", "skiz", "xxii skis"):
         aliases[_fold(word)] = SKIS
     aliases["uhu"] = 1
     aliases["kakadu"] = 2
@@ -159,6 +172,7 @@ def _build_aliases() -> dict[str, int]:
         base = 22 + 8 * (s - 1)
         aliases[f"{letter}kn"] = base + 5
         aliases[f"{letter}ki"] = base + 7
+    del aliases[_AMBIGUOUS]  # the folded code SK: "sk", "Sk" are refused (AmbiguousCardError)
     return aliases
 
 
@@ -166,16 +180,20 @@ ALIASES: dict[str, int] = _build_aliases()
 
 
 def parse_card(text: str) -> int:
-    """Return the card named by ``text`` (a code or an alias), else raise UnknownCardError."""
+    """Return the card named by ``text`` (a code or an alias), else raise UnknownCardError (AmbiguousCardError
+    for a text two cards could be read from)."""
     card = CODE_INDEX.get(text)
     if card is not None:
         return card
     if not isinstance(text, str):
         raise UnknownCardError(repr(text))
-    card = ALIASES.get(_fold(text))
+    folded = _fold(text)
+    card = ALIASES.get(folded)
     if card is None:
-        card = ALIASES.get(_fold(text).replace(" ", ""))
+        card = ALIASES.get(folded.replace(" ", ""))
     if card is None:
+        if folded.replace(" ", "") == _AMBIGUOUS:
+            raise AmbiguousCardError(text)
         raise UnknownCardError(text)
     return card
 

@@ -265,8 +265,10 @@ def score(
 
 def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] | None, penalty: str | None,
              rules: str | None) -> None:
-    """``score --compare``: the tables side by side; exit 0 (2 for a bad table)."""
+    """``score --compare``: the tables side by side; exit 0, 1 when a record is unreadable (as plain ``score``),
+    2 for a bad table."""
     from tarock.check import sheet_compare
+    from tarock.check.sheet_render import render_unreadable
     from tarock.formats.reader import iter_record_files, read_many
 
     if ruleset_option or penalty or rules:
@@ -278,7 +280,7 @@ def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] |
         raise typer.Exit(2)
     tables = [_rules_table(part) for part in specs]
     paths = _existing(files)
-    result = sheet_compare.compare(lambda: read_many(iter_record_files(paths, _skip_notice)), tables)
+    result, bad = sheet_compare.compare(lambda: read_many(iter_record_files(paths, _skip_notice)), tables)
     names = [table.name for table in tables]
     if fmt is SheetFormat.json:
         sys.stdout.write(sheet_compare.render_json(result, names))
@@ -286,7 +288,8 @@ def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] |
         sys.stdout.write(sheet_compare.render_csv(result, names))
     else:
         sheet_compare.render_text(result, names)
-    raise typer.Exit(0)
+        render_unreadable(bad)
+    raise typer.Exit(1 if bad else 0)
 
 
 @app.command()
@@ -477,21 +480,41 @@ def ingest(
         typer.echo("tarock: give the record files or directories to ingest (or --rescore alone to score the "
                    "stored deals again)", err=True)
         raise typer.Exit(2)
+    target = resolve_store(store)
     try:
-        target = resolve_store(store) if paths else existing_store(resolve_store(store))
+        target = target if paths else existing_store(target)
         summary = run_ingest(_existing(paths or []), target, executor, rescore=rescore, quiet=quiet,
                              ruleset_options=overrides, shard_size=shard_size)
     except (GenerationMismatch, StoreBusy, ExecutorUnavailable, ValueError) as exc:
         _error(exc)
         raise typer.Exit(2) from None
+    except OSError as exc:  # a read-only store, a file named as the store
+        _error(_unwritable(target, exc))
+        raise typer.Exit(2) from None
     print_summary(summary)
-    try:
-        _rate(target, quiet, incremental=True)
-        _sum_up(target)
-    except StoreBusy as exc:  # another ingest took the store meanwhile: it updates them when it ends
-        typer.echo(f"tarock: ratings and totals not updated: {exc}", err=True)
+    _derive("ratings", lambda: _rate(target, quiet, incremental=True))
+    _derive("totals", lambda: _sum_up(target))
     _END_AT_ONCE[0] = True
     raise typer.Exit(summary.exit_code)
+
+
+def _unwritable(store: Path, exc: OSError) -> str:
+    """The line that says the store ``store`` cannot be written, and why (``exc``: the failing call's)."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):  # mkdir's errors for a file on the way
+        return f"cannot write the store {store}: a file stands where a directory is needed{where}"
+    return f"cannot write the store {store}: {exc.strerror or exc}{where}"
+
+
+def _derive(name: str, step: Any) -> None:
+    """Run ``step``, which brings a derived table of the store up to date after an ingest.  The deals are stored
+    by then, so a failure (another ingest took the store, polars cannot load, memory, the disk) is one line on
+    stderr, ``NAME not updated: …``, and the exit status stays the ingest's: ``tarock ratings rebuild`` or the
+    next ingest brings them up to date."""
+    try:
+        step()
+    except Exception as exc:  # noqa: BLE001 (any failure of a derived step is reported, not a traceback)
+        _error(f"{name} not updated: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
 
 
 ratings_app = typer.Typer(help="Player ratings (OpenSkill Plackett-Luce, per ruleset and table size).",
@@ -527,10 +550,14 @@ def ratings_rebuild(store: StoreOption = None) -> None:
     from ingest.commands import NoStore, existing_store, resolve_store
     from ingest.layout import StoreBusy
 
+    target = resolve_store(store)
     try:
-        _rate(existing_store(resolve_store(store)), incremental=False)
+        _rate(existing_store(target), incremental=False)
     except (NoStore, StoreBusy) as exc:
         _error(exc)
+        raise typer.Exit(2) from None
+    except OSError as exc:  # a read-only store
+        _error(_unwritable(target, exc))
         raise typer.Exit(2) from None
 
 

@@ -36,7 +36,7 @@ from tarock.check.result import CheckedFinding, CheckResult, DealCheck
 from tarock.check.summary import parse_error
 from tarock.deal import Deal
 from tarock.findings import SEVERITY
-from tarock.formats.decode import Int, Plain, ValidPlainReader
+from tarock.formats.decode import DECODE_ERRORS, Int, Plain, ValidPlainReader
 from tarock.formats.items import ReaderLimits, ReadItem
 from tarock.formats.reader import TakeLines, iter_record_files, plain_lines_without, read_line, read_records
 from tarock.rules.sessions import SessionLedger
@@ -378,10 +378,10 @@ def _no_session(line: int, data: bytes) -> object | None:
     """``read_records``'s ``take`` of the first pass: a record that names no session adds nothing to the plan
     whether or not it is valid, so it is taken unread (``_NO_SESSION``); any other (a session named, or text
     the tiny decoding cannot read) is left to the reader, which decides as the second pass will whether it
-    is a deal, and with which ``session`` and ``seq``."""
+    is a deal, and with which ``session`` and ``seq`` (a record nested too deep too: ``DECODE_ERRORS``)."""
     try:
         return _NO_SESSION if _SESSION_ONLY.decode(data).session is None else None
-    except (msgspec.DecodeError, UnicodeEncodeError):
+    except DECODE_ERRORS:
         return None
 
 

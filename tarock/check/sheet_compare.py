@@ -52,9 +52,16 @@ class SessionCompare:
                 "radelci": dict(zip(names, self.radelci)), "differences": [d.to_dict(names) for d in self.diffs]}
 
 
-def score_all(items: Callable[[], Iterable[ReadItem]], table: RulesTable) -> list[DealCheck]:
-    """Every readable deal scored under ``table``, copies left out, in scoring order."""
-    deals = [item for item in items() if item.deal is not None]
+def score_all(items: Callable[[], Iterable[ReadItem]], table: RulesTable,
+              unreadable: list[ReadItem] | None = None) -> list[DealCheck]:
+    """Every readable deal scored under ``table``, copies left out, in scoring order; the items that are no
+    deal (E_PARSE) appended to ``unreadable`` when given."""
+    deals = []
+    for item in items():
+        if item.deal is not None:
+            deals.append(item)
+        elif unreadable is not None:
+            unreadable.append(item)
     key = _session_seq
     scorer = SessionScorer(SessionPlan.of(key(item) for item in deals), table.overrides)
     out = []
@@ -77,9 +84,13 @@ def line_texts(check: DealCheck, player: str | None = None) -> list[str]:
             if player is None or player in ln.players]
 
 
-def compare(items: Callable[[], Iterable[ReadItem]], tables: list[RulesTable]) -> list[SessionCompare]:
-    """The sessions of ``items`` (read once per table) under each of ``tables``."""
-    return compare_runs([score_all(items, table) for table in tables])
+def compare(items: Callable[[], Iterable[ReadItem]],
+            tables: list[RulesTable]) -> tuple[list[SessionCompare], list[ReadItem]]:
+    """The sessions of ``items`` (read once per table) under each of ``tables``, and the unreadable items
+    (E_PARSE, the same under every table: kept from the first reading), which ``tarock score`` reports too."""
+    unreadable: list[ReadItem] = []
+    runs = [score_all(items, table, unreadable if n == 0 else None) for n, table in enumerate(tables)]
+    return compare_runs(runs), unreadable
 
 
 def compare_runs(runs: list[list[DealCheck]]) -> list[SessionCompare]:

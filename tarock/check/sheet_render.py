@@ -78,6 +78,13 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
                     console.print(_shown(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style))
     if sheets:
         console.print(legend(sheets), style="dim")
+    render_unreadable(bad, console)
+
+
+def render_unreadable(bad: list[ReadItem], console: Console | None = None) -> None:
+    """Print each unreadable record as ``FILE:LINE: E_PARSE MESSAGE`` (after the sheets, or after
+    ``score --compare``'s tables)."""
+    console = console or Console(highlight=False)
     for item in bad:
         assert item.finding is not None
         console.print(_shown(f"{item.file}:{item.line}: E_PARSE {item.finding.message}", "red"))

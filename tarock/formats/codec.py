@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from tarock.cards import CODE_INDEX, CODES, UnknownCardError, parse_card
+from tarock.cards import CODE_INDEX, CODES, AmbiguousCardError, UnknownCardError, parse_card
 from tarock.deal import (
     BONUSES,
     CONTRACTS,
@@ -175,16 +175,17 @@ def lookup_name(text: str, known: frozenset[str]) -> str | None:
         return None
 
 
-def _int(value: Any, where: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    """``value`` as an int (true/false are not numbers here), at least ``minimum`` and at most ``maximum``.
+def _int(value: Any, where: str, minimum: int, maximum: int) -> int:
+    """``value`` as an int (true/false are not numbers here) from ``minimum`` to ``maximum``.
 
-    With both bounds the message names the range: the store's column types bound what it can keep.
+    The message names the range: the store's column types bound what it can keep.  A whole number past 64
+    bits reaches here as a float (orjson reads it so): it is out of that range, not a fraction.
     """
+    if type(value) is float and value.is_integer():
+        raise RecordError(f"{where} must be between {minimum} and {maximum}, not {value:g}")
     if type(value) is not int:
         raise RecordError(f"{where} must be a whole number, not {json_kind(value)}")
-    if minimum is not None and value < minimum:
-        raise RecordError(f"{where} must be at least {minimum}, not {value}")
-    if maximum is not None and value > maximum:
+    if not minimum <= value <= maximum:
         raise RecordError(f"{where} must be between {minimum} and {maximum}, not {value}")
     return value
 
@@ -224,6 +225,8 @@ def _card(text: Any, where: str) -> int:
         return card
     try:
         return parse_card(text)
+    except AmbiguousCardError as exc:
+        raise RecordError(f"{where}: {exc}") from None
     except UnknownCardError:
         raise RecordError(f"{where}: unknown card {_q(text)}") from None
 
@@ -351,8 +354,7 @@ def _scores(value: Any, players: tuple[str, ...], where: str) -> Mapping[str, in
     for name, score in obj.items():
         if name not in players:
             raise RecordError(f"{where}: {_q(name)} is not one of the players")
-        if not -SCORE_LIMIT <= _int(score, f"{where}.{name}") <= SCORE_LIMIT:
-            raise RecordError(f"{where}.{name} must be between {-SCORE_LIMIT} and {SCORE_LIMIT}, not {score}")
+        _int(score, f"{where}.{name}", -SCORE_LIMIT, SCORE_LIMIT)
     return MappingProxyType({p: obj[p] for p in players if p in obj})
 
 

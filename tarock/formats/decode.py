@@ -60,6 +60,10 @@ MAX_NAME = 100
 
 SEQ_MAX = 2**63 - 1
 """The largest ``seq``: the store keeps it as a BIGINT (64 signed bits)."""
+DECODE_ERRORS: tuple[type[Exception], ...] = (msgspec.DecodeError, TypeError, UnicodeEncodeError, RecursionError)
+"""What a typed decoding that does not fit the text raises: the fast path then declines it.  RecursionError:
+msgspec skips an unknown key's value by recursion, so a value nested too deep (a thousand brackets) raises it;
+declined, the reader's depth limit makes that record one E_PARSE finding."""
 SCORE_LIMIT = 10**9
 """The largest magnitude of a recorded score or radelci count: the store keeps a recorded score, and its
 difference to the recomputed one, as 32-bit INTEGERs (docs/records.md)."""
@@ -203,7 +207,7 @@ def fast_deal_and_text(text: bytes | str) -> tuple[Deal, str] | None:
 def _read(text: bytes | str, want_text: bool) -> tuple[Deal, bytes | None] | None:
     try:
         record = _DECODER.decode(text)
-    except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+    except DECODE_ERRORS:
         return None  # not JSON or not this shape; not text at all; a str holding a lone surrogate
     try:
         return _deal(record, want_text)
@@ -541,17 +545,17 @@ class ValidPlainReader:
         if self.named_first:
             try:  # the named plays' decoding reads every text the codes' decoding reads
                 r = _PLAIN_NAMED_DECODER.decode(data)
-            except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+            except DECODE_ERRORS:
                 return None
             if _all_named(r):
                 return _plain(line, data, r)
             self.named_first = False
         try:
             r = _PLAIN_DECODER.decode(data)
-        except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+        except DECODE_ERRORS:
             try:
                 r = _PLAIN_NAMED_DECODER.decode(data)
-            except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+            except DECODE_ERRORS:
                 return None
             if not _all_named(r):
                 return None
@@ -589,10 +593,10 @@ def plain_record(line: int, data: bytes, pos: int = 0) -> Plain | None:
     """
     try:
         r = _PLAIN_DECODER.decode(data)
-    except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+    except DECODE_ERRORS:
         try:  # named plays?  (Anything else fails again, and is read the usual way.)
             r = _PLAIN_NAMED_DECODER.decode(data)
-        except (msgspec.DecodeError, TypeError, UnicodeEncodeError):
+        except DECODE_ERRORS:
             return None
     return _plain(line, data, r, pos)
 
@@ -708,6 +712,5 @@ class PlainParts(NamedTuple):
     bids: frozenset[str]
 
 
-PLAIN_PARTS = PlainParts(_PLAIN_DECODER.decode, _PLAIN_NAMED_DECODER.decode,
-                         (msgspec.DecodeError, TypeError, UnicodeEncodeError), _ENCODER.encode, FORMAT, _plain_date,
+PLAIN_PARTS = PlainParts(_PLAIN_DECODER.decode, _PLAIN_NAMED_DECODER.decode, DECODE_ERRORS, _ENCODER.encode, FORMAT, _plain_date,
                          _plain_roster, _plain_options, _BIDS["slovenian"])

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from tarock.cards import CODES, UnknownCardError, parse_card
+from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, parse_card
 from tarock.deal import BONUSES, CONTRACTS, RULESETS, Deal
 from tarock.findings import Finding
 from tarock.formats.codec import KNOWN_KEYS, RecordError, deal_from_obj, deal_to_obj, lookup_name
@@ -734,13 +734,15 @@ class _DealParser:
             return [parse_card(text)]
         except UnknownCardError:
             if len(group) == 1:
-                raise TrkError(line, col, f"expected a card after '{label}', found {_show(text)}") from None
+                return [self._card(text, line, col, label)]
         return [self._card(t.text, line, t.col, label) for t in group]
 
     @staticmethod
     def _card(text: str, line: int, col: int, label: str) -> int:
         try:
             return parse_card(text)
+        except AmbiguousCardError as exc:
+            raise TrkError(line, col, str(exc)) from None
         except UnknownCardError:
             raise TrkError(line, col, f"expected a card after '{label}', found {_show(text)}") from None
 

@@ -15,7 +15,8 @@ A house table is a TOML file (docs/koenigrufen.md, "House tables")::
 
 Values are taken as TOML types them (``quapil = "false"`` is refused: a string where true or false is
 expected); every error names the file, the key and the allowed values, and a table that fails is never
-partly applied.  Game and bonus values are not set by a table: ``values`` picks a cup's table of them.
+partly applied.  Only a regular file is read (``tarock.formats.reader.open_regular``), as UTF-8.  Game and
+bonus values are not set by a table: ``values`` picks a cup's table of them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from tarock.formats.reader import NotRegularFile, open_regular
 from tarock.options import _SPECS, SCOPE, OptionError, Options, options_for
 from tarock.rules.choices import Choices
 
@@ -109,12 +111,17 @@ def _toml_text(value: Any) -> str:
 def _load_file(path: Path) -> RulesTable:
     where = str(path)
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:  # a FIFO waits for a writer, /dev/zero never ends: regular files only
             data = tomllib.load(fh)
     except FileNotFoundError:
         raise TableError(f"{where}: no such rules table file") from None
+    except NotRegularFile as exc:
+        raise TableError(f"{where}: {exc}") from None
     except OSError as exc:
         raise TableError(f"{where}: cannot read it ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise TableError(f"{where}: not valid TOML (not UTF-8: byte {exc.object[exc.start]:#04x} at "
+                         f"offset {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise TableError(f"{where}: not valid TOML ({exc})") from None
     for key in data:
@@ -123,8 +130,8 @@ def _load_file(path: Path) -> RulesTable:
                      if key in ("values", "games", "bonuses") else "")
             raise TableError(f"{where}: unknown key {key!r}; allowed: {', '.join(_KEYS)}{extra}")
     ruleset = data.get("ruleset")
-    if ruleset not in _SPECS:
-        raise TableError(f"{where}: ruleset = {ruleset!r} is not allowed; allowed: "
+    if not isinstance(ruleset, str) or ruleset not in _SPECS:
+        raise TableError(f"{where}: ruleset = {_toml_text(ruleset)} is not allowed; allowed: "
                          f"{', '.join(repr(r) for r in _SPECS)}" if ruleset is not None
                          else f"{where}: the key 'ruleset' is missing; allowed: {', '.join(repr(r) for r in _SPECS)}")
     spec = _SPECS[ruleset]

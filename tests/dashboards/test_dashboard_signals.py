@@ -6,6 +6,7 @@ signals the command only, so the command forwards the signal and exits with the 
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -48,6 +49,64 @@ def test_sigterm_stops_the_streamlit_child_and_frees_the_port(tmp_path: Path) ->
         assert not healthy(url)
         assert _port_free(port)
     finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc: their ``stat``'s fourth field)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_sigkill_of_the_command_kills_the_streamlit_child(tmp_path: Path) -> None:
+    """Issue 35, fault 8: a SIGKILL cannot be forwarded; the child, asked to die with its parent, does."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = (tmp_path / "dashboard.log").open("wb")
+    command = [sys.executable, "-m", "tarock.cli", "dashboard", "--store", str(tmp_path / "store"),
+               "--port", str(port)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 90  # a bound on the wait, not an assertion on speed
+        while not healthy(url):
+            assert process.poll() is None, (tmp_path / "dashboard.log").read_text()
+            assert time.monotonic() < deadline, "the dashboard did not start"
+            time.sleep(0.3)
+        children = _children(process.pid)
+        assert children, "the dashboard serves from a child process"
+        process.kill()
+        process.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert not any(_alive(pid) for pid in children)
+        assert not healthy(url)
+    finally:
+        for pid in children:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
         if process.poll() is None:
             process.kill()
             process.wait()

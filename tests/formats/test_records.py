@@ -265,7 +265,7 @@ BAD_RECORDS: list[tuple[dict[str, Any], str]] = [
     ({"tricks": [[["HK"]]]}, "tricks[0][0] must be a card text, not a list"),
     ({"tricks": "T1"}, "tricks must be a list, not a string"),
     ({"conceded": "yes"}, "conceded must be true or false"),
-    ({"claim": {"player": "Ana", "after_trick": -1}}, "claim.after_trick must be at least 0"),
+    ({"claim": {"player": "Ana", "after_trick": -1}}, "claim.after_trick must be between 0 and 2147483647, not -1"),
     ({"events": [{"event": "sneeze"}]}, "events[0].event must be one of"),
     ({"events": [{"event": "out_of_turn", "trick": 2}]}, "events[0]: a out_of_turn event needs player"),
     ({"recorded": {"scores": {"Ana": True}}}, "recorded.scores.Ana must be a whole number, not true/false"),
