@@ -28,7 +28,7 @@ PAIRS_LISTED = 500
 
 RATING_COLUMNS = {
     "player": st.column_config.TextColumn("Player"),
-    "mu": st.column_config.NumberColumn("Rating μ", format="%.2f", help="OpenSkill's estimate of the skill."),
+    "mu": st.column_config.NumberColumn("Rating μ", format="%.2f", help="The estimate of the skill (a pool's mean is 25)."),
     "sigma": st.column_config.NumberColumn("± σ", format="%.2f", help="The estimate's uncertainty."),
     "ordinal": st.column_config.NumberColumn("μ − 3σ", format="%.2f",
                                              help="The conservative rating players are ranked by."),
@@ -101,9 +101,10 @@ def ratings(filters: Filters, chosen: str | None) -> None:
     at = labels.index(st.radio("Rating pool", labels, horizontal=True, key="rating_pool")) if len(pools) > 1 else 0
     ruleset, n_players = pools[at]
     pool = current.filter((pl.col("ruleset") == ruleset) & (pl.col("n_players") == n_players))
-    st.caption("OpenSkill (Plackett-Luce): each deal is a match of the declarer's side against the opponents, "
-               "Klop each player against the table; players are ranked by μ − 3σ, a rating they hold with "
-               "high confidence. Ratings of Slovenian and Königrufen, three and four players, are kept apart.")
+    st.caption("Each deal is a match of the declarer's side against the opponents, a side as strong as its "
+               "players' mean rating; Klop each player against the table. What one side gains the other loses, "
+               "so a pool's mean stays at 25. Players are ranked by μ − 3σ, a rating they hold with high "
+               "confidence. Ratings of Slovenian and Königrufen, three and four players, are kept apart.")
     widgets.table(pool.drop("ruleset", "n_players"), "ratings", column_config=RATING_COLUMNS)
     names = pool["player"].to_list()
     default = [chosen] if chosen in names else names[:RATED_PLAYERS]
