@@ -19,6 +19,7 @@ import typer
 from tarock.cli_params import light_runtime_param
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
+from tarock.words import plural
 
 _TYPE_NAMES = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH", "bool": "BOOLEAN"}
 
@@ -831,7 +832,10 @@ def analyse(
         "towards --from-trick until the limit, and the report says where it stopped.")] = None,
 ) -> None:
     """The card points each card lost against double-dummy best play, from trick K on (default: the whole deal),
-    the better cards, and a summary per player; with --store, into the store's card_analysis table."""
+    the better cards, and a summary per player; with --store, into the store's card_analysis table.
+
+    Exit 0 when every deal was analysed, 1 when any could not be (a Königrufen deal, a Klop, a --limit that
+    stopped before the last trick: each says why), 2 on usage errors."""
     from tarock.solver.analyse import analyse_command
     from tarock.formats.reader import iter_record_files
 
@@ -852,6 +856,7 @@ def analyse(
     if not files:
         raise typer.BadParameter("give record files or directories, or --store")
     done: list[dict[str, Any]] = []
+    failed = total = 0
     err = Console(stderr=True)
     with Progress(SpinnerColumn(), TextColumn("analysing deal {task.fields[deal]}, card"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
@@ -865,6 +870,8 @@ def analyse(
                                   limit)
         for report in reports:
             progress.update(task, completed=0, total=None, deal=progress.tasks[0].fields["deal"] + 1)
+            total += 1
+            failed += "error" in report
             if fmt is Format.json:
                 sys.stdout.write(_dump(report) + "\n")
                 continue
@@ -872,8 +879,12 @@ def analyse(
             for line in text_lines(report):
                 sys.stdout.write(escape_controls(line, keep="\n") + "\n")
             sys.stdout.flush()
-    if fmt is Format.text and done:
-        _print_analysis_summary(summarise(done), len(done))
+    if fmt is Format.text and total > failed:
+        _print_analysis_summary(summarise(done), total - failed)
+    if failed:
+        _error(f"{failed} of {plural(total, 'deal')} could not be analysed (each says why above)"
+               + ("; nothing to summarise" if failed == total else ""))
+        raise typer.Exit(1)
 
 
 def _analyse_store(store: Path, where: str | None, executor: str, from_trick: int, limit: float | None) -> None:

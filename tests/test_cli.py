@@ -158,6 +158,39 @@ def test_analyse_json_and_klop_out_of_scope() -> None:
     assert "Klop has no sides" in klop[0]["error"]
 
 
+def test_analyse_a_ruleset_it_cannot_play_says_so_and_exits_1() -> None:
+    """A Königrufen file (six deals): each deal says the solver plays Slovenian tarok only, no empty per-player
+    table follows, and the exit is 1 with the count on stderr."""
+    code, out = run("analyse", str(EXAMPLES / "koenigrufen_session.jsonl"))
+    assert code == 1
+    assert out.count("the solver plays Slovenian tarok only, not Königrufen") == 6
+    assert "Per player" not in out
+    assert "6 of 6 deals could not be analysed" in out and "nothing to summarise" in out
+    code, out = run("analyse", str(EXAMPLES / "koenigrufen_session.jsonl"), "-f", "json")
+    assert code == 1 and len(json_lines(out)) == 6
+
+
+def test_analyse_sums_up_the_deals_it_analysed_and_exits_1_for_the_others() -> None:
+    """The seed session's four deals and a Klop (no sides: not analysed): the summary counts the four, and the
+    exit says one deal was not analysed."""
+    code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), str(EXAMPLES / "seed_negative_must_beat.json"),
+                    "--from-trick", "11")
+    assert code == 1
+    assert "Per player, over 4 deals" in out
+    assert "1 of 5 deals could not be analysed (each says why above)" in out and "nothing to summarise" not in out
+
+
+def test_a_loss_of_one_card_point_is_singular() -> None:
+    from tarock.solver.analyse import text_lines
+
+    report = {"id": "d1", "from_trick": 11, "analysed_from": 11, "best": {"declarer_side": 40},
+              "cards": [{"trick": 11, "player": "Ana", "card": "T2", "point_loss": 1, "best_cards": ["T3"]},
+                        {"trick": 12, "player": "Bor", "card": "T4", "point_loss": 2, "best_cards": []}]}
+    lines = list(text_lines(report))
+    assert lines[1] == "  trick 11: Ana played T2, losing 1 card point (better: T3)"
+    assert lines[2] == "  trick 12: Bor played T4, losing 2 card points"
+
+
 def test_penalty_option_selects_the_policy() -> None:
     path = str(EXAMPLES / "findings" / "r_follow_suit.json")
     default = json_lines(run("check", "-f", "json", path)[1])[0]
