@@ -79,7 +79,7 @@ DAY_COLUMNS = {
 def _replay_link(deal_id: str, label: str) -> None:
     """A link to the Replay page showing ``deal_id`` at its end (the score)."""
     st.page_link(widgets.REPLAY_PAGE, label=label, icon=":material/playing_cards:",
-                 query_params={"deal": deal_id, "step": "end"})
+                 query_params=widgets.replay_query(deal_id, None))
 
 
 def _picked(event: object, height: int) -> int:
