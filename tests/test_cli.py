@@ -144,6 +144,16 @@ def test_simulate_writes_records_and_truth_and_the_bundled_sample_matches_its_tr
         assert found == truth and len(truth) > least
 
 
+@pytest.mark.parametrize("args", [("--ruleset", "koenigrufen", "--players", "3"), ("--players", "5"),
+                                  ("--mistakes", "1.5"), ("--ruleset", "jass")])
+def test_simulate_refuses_its_arguments_before_creating_a_file(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Issue 38: a refused simulation exited 2 but left 0-byte record and truth files behind."""
+    code, text = run("simulate", "--sessions", "1", "--deals-per-session", "1", "--out", str(tmp_path / "s.jsonl.gz"),
+                     *args)
+    assert code == 2 and "Invalid value" in text
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_analyse_json_and_klop_out_of_scope() -> None:
     code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), "--from-trick", "10", "-f", "json")
     assert code == 0
