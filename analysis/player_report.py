@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from difflib import get_close_matches
 from typing import TextIO
 
 import orjson
@@ -26,7 +27,8 @@ from rich.text import Text
 from analysis.calendar import calendar
 from analysis.filters import Filters, deal_where
 from analysis.luck import luck
-from analysis.players import players
+from analysis.filters import NO_FILTERS
+from analysis.players import player_names, players
 from analysis.ratings import current
 from analysis.sql import run
 from analysis.store import Store
@@ -108,11 +110,25 @@ def _shade(net: int, scale: float) -> str:
     return (_PLUS if net >= 0 else _MINUS)[level]
 
 
+def _known(store: Store, player: str) -> None:
+    """Nothing when a stored deal has ``player``; else ``ValueError`` with the players of a near name."""
+    names = player_names(store, NO_FILTERS)["player"].to_list()
+    if player in names:
+        return
+    near = get_close_matches(player, names, n=3, cutoff=0.6)
+    raise ValueError(f"no player named {player} in the store"
+                     + (f"; near names: {', '.join(near)}" if near else f" ({len(names):,} players)"))
+
+
 def print_calendar(store: Store, player: str, filters: Filters, out: TextIO) -> None:
-    """A text contributions calendar of ``player``'s net score per day (see the module docstring)."""
+    """A text contributions calendar of ``player``'s net score per day (see the module docstring).
+
+    A name no stored deal has raises ``ValueError`` naming the players with a near name: an empty calendar
+    would read as a player who never scored."""
     days = calendar(store, player, filters)
     console = Console(file=out)
     if days.is_empty():
+        _known(store, player)
         console.print(Text(f"No dated, scored deals of {escape_controls(player)} in this selection."))
         return
     by_date = {row["date"]: row for row in days.iter_rows(named=True)}

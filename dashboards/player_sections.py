@@ -18,6 +18,7 @@ from analysis.filters import Filters
 from analysis.partnerships import MIN_PAIR_DEALS
 from dashboards import data, player_charts, widgets
 from dashboards.labels import card_text, contract_label, plain
+from tarock.rules.rulesets import ruleset_label
 
 RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
@@ -97,7 +98,7 @@ def ratings(filters: Filters, chosen: str | None) -> None:
                 "`tarock ratings rebuild`.", icon=":material/leaderboard:")
         return
     pools = current.select("ruleset", "n_players").unique(maintain_order=True).rows()
-    labels = [f"{ruleset.capitalize()}, {n} players" for ruleset, n in pools]
+    labels = [f"{ruleset_label(ruleset)}, {n} players" for ruleset, n in pools]
     at = labels.index(st.radio("Rating pool", labels, horizontal=True, key="rating_pool")) if len(pools) > 1 else 0
     ruleset, n_players = pools[at]
     pool = current.filter((pl.col("ruleset") == ruleset) & (pl.col("n_players") == n_players))

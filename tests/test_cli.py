@@ -28,7 +28,7 @@ def json_lines(output: str) -> list[dict]:
 def test_check_clean_file_exits_0_with_summary() -> None:
     code, out = run("check", str(EXAMPLES / "seed_hearts_trick.json"))
     assert code == 0
-    assert out.strip().endswith("1 deals: 1 ok, 0 renons, 0 error; 0 findings")
+    assert out.strip().endswith("1 deal: 1 ok, 0 renons, 0 error; 0 findings")
 
 
 def test_check_renons_exits_1_and_prints_linter_lines() -> None:
