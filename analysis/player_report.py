@@ -33,6 +33,7 @@ from analysis.ratings import current
 from analysis.sql import run
 from analysis.store import Store
 from ingest.csv_out import frame_csv
+from tarock.rules.rulesets import ruleset_label
 from tarock.safe_text import escape_controls
 
 COLUMNS = ("player", "ruleset", "n_players", "mu", "sigma", "ordinal", "games", "deals", "declared", "won",
@@ -77,7 +78,7 @@ def print_players(store: Store, filters: Filters, fmt: str, out: TextIO) -> None
         return
     console = Console(file=out)
     for (ruleset, n_players), pool in frame.group_by(["ruleset", "n_players"], maintain_order=True):
-        console.print(_pool_table(pool, f"{ruleset}, {n_players} players"))
+        console.print(_pool_table(pool, f"{ruleset_label(str(ruleset))}, {n_players} players"))
     console.print(Text("rating: OpenSkill μ ± σ, ranked by μ − 3σ (tarock ratings rebuild; docs/analysis.md); "
                        "strong: share of strong dealt hands", style="dim"))
 
