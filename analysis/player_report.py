@@ -79,7 +79,7 @@ def print_players(store: Store, filters: Filters, fmt: str, out: TextIO) -> None
     console = Console(file=out)
     for (ruleset, n_players), pool in frame.group_by(["ruleset", "n_players"], maintain_order=True):
         console.print(_pool_table(pool, f"{ruleset_label(str(ruleset))}, {n_players} players"))
-    console.print(Text("rating: OpenSkill μ ± σ, ranked by μ − 3σ (tarock ratings rebuild; docs/analysis.md); "
+    console.print(Text("rating: μ ± σ (a pool's mean is 25), ranked by μ − 3σ (tarock ratings rebuild; docs/analysis.md); "
                        "strong: share of strong dealt hands", style="dim"))
 
 
