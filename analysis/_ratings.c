@@ -1,5 +1,6 @@
 /*
- * The ratings' deal-by-deal update in C: OpenSkill's Plackett-Luce model over every deal of a run, in order.
+ * The ratings' deal-by-deal update in C: analysis/rating_update.py's model (Plackett-Luce on side means, zero-sum)
+ * over every deal of a run, in order.
  * analysis.ratings.compute uses it when built.
  *
  * This is an accelerator, not a second model: analysis/ratings.py's ``_rate_deals`` (with
@@ -29,8 +30,8 @@ enum { KIND_LIST(KIND_ID) N_KINDS };
 /* The two-team closed form (winners against losers): ratings._rate_deals' ``TWO`` branch. */
 static void rate_two(int64_t s, int64_t e, const int64_t *keys, const int8_t *won, double *mu, double *sigma,
                      double *out_mu, double *out_sigma, double tau2, double beta2, double kappa) {
-    double v[MAX_ROWS];
-    double tw = 0.0, tl = 0.0, mw = 0.0, ml = 0.0;
+    double v[MAX_ROWS], step[MAX_ROWS];
+    double tw = 0.0, tl = 0.0, mw = 0.0, ml = 0.0, nw = 0.0, nl = 0.0;
     for (int64_t r = s; r < e; r++) {
         int64_t k = keys[r];
         double x = sigma[k] * sigma[k] + tau2;
@@ -38,28 +39,37 @@ static void rate_two(int64_t s, int64_t e, const int64_t *keys, const int8_t *wo
         if (won[r]) {
             tw += x;
             mw += mu[k];
+            nw += 1.0;
         } else {
             tl += x;
             ml += mu[k];
+            nl += 1.0;
         }
     }
-    double c = sqrt(tw + tl + 2.0 * beta2);
-    double p = 1.0 / (1.0 + exp((ml - mw) / c));
+    double c = sqrt(tw / (nw * nw) + tl / (nl * nl) + 2.0 * beta2);
+    double p = 1.0 / (1.0 + exp((ml / nl - mw / nw) / c));
     double q = 1.0 - p;
-    double step = q / c, shrink = p * q / (c * c * c);
-    double dw = shrink * sqrt(tw), dl = shrink * sqrt(tl);
+    double gw = q / (nw * c), gl = -q / (nl * c);
+    double hw = p * q * sqrt(tw / (nw * nw)) / (nw * nw * c * c * c);
+    double hl = p * q * sqrt(tl / (nl * nl)) / (nl * nl * c * c * c);
+    double net = 0.0;
+    for (int64_t r = s; r < e; r++) {
+        step[r - s] = v[r - s] * (won[r] ? gw : gl);
+        net += step[r - s];
+    }
+    double shift = net / (tw + tl);
     for (int64_t r = s; r < e; r++) {
         int64_t k = keys[r];
         double x = v[r - s];
-        double left = 1 - x * (won[r] ? dw : dl);
-        mu[k] = won[r] ? mu[k] + x * step : mu[k] - x * step;
+        double left = 1 - x * (won[r] ? hw : hl);
+        mu[k] = mu[k] + (step[r - s] - x * shift);
         sigma[k] = sqrt(x) * sqrt(kappa > left ? kappa : left);
         out_mu[r] = mu[k];
         out_sigma[r] = sigma[k];
     }
 }
 
-/* Several teams: ratings._teams (a row's team and its team's place), then rating_update.rate. */
+/* Several sides: ratings._teams (a row's side and its side's place), then rating_update.rate. */
 static void rate_teams(int kind, int64_t s, int64_t e, const int64_t *keys, const int8_t *won, const int8_t *opponent,
                        const int64_t *score, double *mu, double *sigma, double *out_mu, double *out_sigma,
                        double tau2, double beta2, double kappa) {
@@ -81,20 +91,25 @@ static void rate_teams(int kind, int64_t s, int64_t e, const int64_t *keys, cons
             team_of[i] = side_team[side];
         }
     }
-    double s2[MAX_ROWS], before[MAX_ROWS], team_mu[MAX_ROWS], team_s2[MAX_ROWS], ex[MAX_ROWS], sum_q[MAX_ROWS];
+    double s2[MAX_ROWS], before[MAX_ROWS], step[MAX_ROWS], team_mu[MAX_ROWS], team_s2[MAX_ROWS], size[MAX_ROWS];
+    double ex[MAX_ROWS], sum_q[MAX_ROWS];
     int a[MAX_ROWS];
-    for (int t = 0; t < k; t++) team_mu[t] = team_s2[t] = 0.0;
+    for (int t = 0; t < k; t++) team_mu[t] = team_s2[t] = size[t] = 0.0;
     for (int i = 0; i < n; i++) {
         double sg = sigma[keys[s + i]];
         s2[i] = sg * sg + tau2;
         before[i] = mu[keys[s + i]];
+        size[team_of[i]] += 1.0;
     }
-    for (int t = 0; t < k; t++) /* a team's players in seat order, as the reference sums them */
+    for (int t = 0; t < k; t++) { /* a side's players in seat order, as the reference sums them */
         for (int i = 0; i < n; i++)
             if (team_of[i] == t) {
                 team_mu[t] += before[i];
                 team_s2[t] += s2[i];
             }
+        team_mu[t] /= size[t];
+        team_s2[t] /= size[t] * size[t];
+    }
     double total = 0.0;
     for (int t = 0; t < k; t++) total += team_s2[t];
     double c = sqrt(total + k * beta2);
@@ -107,28 +122,38 @@ static void rate_teams(int kind, int64_t s, int64_t e, const int64_t *keys, cons
             a[q] += rank[t] == rank[q];
         }
     }
+    double net = 0.0, weight = 0.0;
     for (int t = 0; t < k; t++) {
-        double omega = 0.0, delta = 0.0;
+        double g = 0.0, h = 0.0;
         for (int q = 0; q < k; q++) {
             if (rank[q] <= rank[t]) {
                 double p = ex[t] / sum_q[q];
-                delta += p * (1 - p) / a[q];
-                omega += ((q == t) ? (1 - p) : -p) / a[q];
+                h += p * (1 - p) / a[q];
+                g += ((q == t) ? (1 - p) : -p) / a[q];
             }
         }
-        double ts2 = team_s2[t];
-        omega *= ts2 / c;
-        delta *= ts2 / (c * c) * (sqrt(ts2) / c);
+        double m = size[t];
+        g /= m * c;
+        h *= sqrt(team_s2[t]) / (m * m * c * c * c);
         for (int i = 0; i < n; i++) {
             if (team_of[i] != t) continue;
             int64_t key = keys[s + i];
-            double share = s2[i] / ts2, left = 1 - share * delta;
-            mu[key] = before[i] + share * omega;
+            double left = 1 - s2[i] * h;
+            step[i] = s2[i] * g;
+            net += step[i];
+            weight += s2[i];
             sigma[key] = sqrt(s2[i]) * sqrt(kappa > left ? kappa : left);
-            out_mu[s + i] = mu[key];
             out_sigma[s + i] = sigma[key];
         }
     }
+    double shift = net / weight;
+    for (int t = 0; t < k; t++)
+        for (int i = 0; i < n; i++) {
+            if (team_of[i] != t) continue;
+            int64_t key = keys[s + i];
+            mu[key] = before[i] + (step[i] - s2[i] * shift);
+            out_mu[s + i] = mu[key];
+        }
 }
 
 static int view(PyObject *obj, Py_buffer *buf, Py_ssize_t itemsize, int writable, const char *name) {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from difflib import get_close_matches
 from typing import TextIO
 
 import orjson
@@ -26,11 +27,13 @@ from rich.text import Text
 from analysis.calendar import calendar
 from analysis.filters import Filters, deal_where
 from analysis.luck import luck
-from analysis.players import players
+from analysis.filters import NO_FILTERS
+from analysis.players import player_names, players
 from analysis.ratings import current
 from analysis.sql import run
 from analysis.store import Store
 from ingest.csv_out import frame_csv
+from tarock.rules.rulesets import ruleset_label
 from tarock.safe_text import escape_controls
 
 COLUMNS = ("player", "ruleset", "n_players", "mu", "sigma", "ordinal", "games", "deals", "declared", "won",
@@ -75,8 +78,8 @@ def print_players(store: Store, filters: Filters, fmt: str, out: TextIO) -> None
         return
     console = Console(file=out)
     for (ruleset, n_players), pool in frame.group_by(["ruleset", "n_players"], maintain_order=True):
-        console.print(_pool_table(pool, f"{ruleset}, {n_players} players"))
-    console.print(Text("rating: OpenSkill μ ± σ, ranked by μ − 3σ (tarock ratings rebuild; docs/analysis.md); "
+        console.print(_pool_table(pool, f"{ruleset_label(str(ruleset))}, {n_players} players"))
+    console.print(Text("rating: μ ± σ (a pool's mean is 25), ranked by μ − 3σ (tarock ratings rebuild; docs/analysis.md); "
                        "strong: share of strong dealt hands", style="dim"))
 
 
@@ -114,11 +117,25 @@ def _day(ordinal: int) -> dt.date | None:
     return dt.date.fromordinal(ordinal) if 1 <= ordinal <= dt.date.max.toordinal() else None
 
 
+def _known(store: Store, player: str) -> None:
+    """Nothing when a stored deal has ``player``; else ``ValueError`` with the players of a near name."""
+    names = player_names(store, NO_FILTERS)["player"].to_list()
+    if player in names:
+        return
+    near = get_close_matches(player, names, n=3, cutoff=0.6)
+    raise ValueError(f"no player named {player} in the store"
+                     + (f"; near names: {', '.join(near)}" if near else f" ({len(names):,} players)"))
+
+
 def print_calendar(store: Store, player: str, filters: Filters, out: TextIO) -> None:
-    """A text contributions calendar of ``player``'s net score per day (see the module docstring)."""
+    """A text contributions calendar of ``player``'s net score per day (see the module docstring).
+
+    A name no stored deal has raises ``ValueError`` naming the players with a near name: an empty calendar
+    would read as a player who never scored."""
     days = calendar(store, player, filters)
     console = Console(file=out)
     if days.is_empty():
+        _known(store, player)
         console.print(Text(f"No dated, scored deals of {escape_controls(player)} in this selection."))
         return
     by_date = {row["date"]: row for row in days.iter_rows(named=True)}

@@ -1,7 +1,8 @@
 """Player ratings with their uncertainty: the derived ``ratings`` table, kept up to date, and read back.
 
 Each rated deal is one match (docs/analysis.md, Ratings), rated with
-OpenSkill's Plackett-Luce model (``analysis/rating_update.py``), in its own
+OpenSkill's Plackett-Luce model on side means, made zero-sum
+(``analysis/rating_update.py``), in its own
 pool per ruleset and number of players (a Königrufen rating says nothing
 about Slovenian three-handed play):
 
@@ -115,6 +116,12 @@ names (the query's CPU time 0.93-1.06 s -> 0.77-0.85 s on 200,000 deals)."""
 
 STATE_KEY = b"tarock.ratings.state"
 """The Parquet metadata key of the ratings file holding every pool's ``PoolState`` (JSON)."""
+
+MODEL_KEY, MODEL = b"tarock.ratings.model", b"2"
+"""The Parquet metadata key of the rating model's version, and this module's: a file of another version (or
+none: the sum model before issue 38) has states of another model, which ``update`` does not continue: it
+rates everything again, as ``rebuild``.  Bump it whenever ``analysis/rating_update.py`` changes what it
+computes."""
 
 Pool = tuple[str, int]
 """A rating pool: ruleset and players at the table."""
@@ -267,26 +274,28 @@ def _rate_deals(kinds: list[int], ends: list[int], keys: list[int], won: list[bo
             ks, ws = keys[s:e], won[s:e]
             vs = [sigma[k] * sigma[k] + tau2 for k in ks]
             tw = tl = mw = ml = 0.0
+            nw = nl = 0
             for k, w, v in zip(ks, ws, vs):
                 if w:
                     tw += v
                     mw += mu[k]
+                    nw += 1
                 else:
                     tl += v
                     ml += mu[k]
-            c = sqrt(tw + tl + 2.0 * beta2)
-            p = 1.0 / (1.0 + exp((ml - mw) / c))
+                    nl += 1
+            c = sqrt(tw / (nw * nw) + tl / (nl * nl) + 2.0 * beta2)
+            p = 1.0 / (1.0 + exp((ml / nl - mw / nw) / c))
             q = 1.0 - p
-            # a player's share v/t of the side's Ω = ±t/c·q and Δ = t/c²·pq·sqrt(t)/c
-            step, shrink = q / c, p * q / (c * c * c)
-            dw, dl = shrink * sqrt(tw), shrink * sqrt(tl)
-            for r, k, w, v in zip(range(s, e), ks, ws, vs):
-                if w:
-                    out_mu[r] = mu[k] = mu[k] + v * step
-                    out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dw, kappa))
-                else:
-                    out_mu[r] = mu[k] = mu[k] - v * step
-                    out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * dl, kappa))
+            # a player's step v·g/(n·c) with g = ±q, and the curvature v·pq·sqrt(V)/(n²·c³), V = t/n²
+            gw, gl = q / (nw * c), -q / (nl * c)
+            hw = p * q * sqrt(tw / (nw * nw)) / (nw * nw * c * c * c)
+            hl = p * q * sqrt(tl / (nl * nl)) / (nl * nl * c * c * c)
+            steps = [v * (gw if w else gl) for w, v in zip(ws, vs)]
+            shift = sum(steps) / (tw + tl)  # the zero-sum correction, per unit of variance
+            for r, k, w, v, d in zip(range(s, e), ks, ws, vs, steps):
+                out_mu[r] = mu[k] = mu[k] + (d - v * shift)
+                out_sigma[r] = sigma[k] = sqrt(v) * sqrt(max(1 - v * (hw if w else hl), kappa))
         elif how != SKIP:
             ks = keys[s:e]
             teams, ranks = _teams(how, opponent[s:e], won[s:e], score[s:e])
@@ -376,12 +385,13 @@ def _rows(kept: pl.DataFrame) -> pl.DataFrame:
 
 
 def _read_state(path: Path) -> dict[Pool, PoolState] | None:
-    """The pools' states kept in the ratings file's metadata (None: no file, or one without them)."""
+    """The pools' states kept in the ratings file's metadata (None: no file, one without them, or one of
+    another rating model: ``MODEL``)."""
     try:
         meta = pq.read_schema(path).metadata or {}
     except FileNotFoundError:
         return None
-    if STATE_KEY not in meta:
+    if STATE_KEY not in meta or meta.get(MODEL_KEY) != MODEL:
         return None
     return {(p["ruleset"], p["n_players"]): PoolState(p["seen"], p["last"], p["rated"],
                                                       {name: (m, s, g) for name, m, s, g in p["players"]},
@@ -435,7 +445,8 @@ def _rate(store_dir: str | os.PathLike[str], incremental: bool) -> Rebuilt:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         table = _with_latest(table).replace_schema_metadata({**(RATINGS.metadata or {}),
-                                                             STATE_KEY: _state_json(pools)})
+                                                             STATE_KEY: _state_json(pools),
+                                                             MODEL_KEY: MODEL})
         pq.write_table(table, temp, **_WRITE)
         os.replace(temp, path)
     return Rebuilt(deals, rated.height, path, time.perf_counter() - began, restarted)

@@ -32,6 +32,7 @@ from analysis.filters import NO_FILTERS, Filters
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
+from tarock.rules.rulesets import contract_label, ruleset_label
 from tarock.safe_text import escape_controls
 
 FORMATS = ("table", "csv", "json")
@@ -67,7 +68,7 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
         raise ValueError("a CSV holds one table: print the win rates or the disputes (parts)")
     out = stream or sys.stdout
     with _opened(source) as store:
-        rates = win_rates(store, filters, names) if "rates" in shown else None
+        rates = _rates(store, filters, names, fmt) if "rates" in shown else None
         disputed = disputes(store, filters) if "disputes" in shown else None
         if fmt == "csv":
             table = rates if rates is not None else disputed
@@ -81,6 +82,18 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
                 _print_rates(console, names, rates, undeclared(store, filters))
             if disputed is not None:
                 _print_disputes(console, disputed)
+
+
+def _rates(store: Store, filters: Filters, names: tuple[str, ...], fmt: str) -> pl.DataFrame:
+    """The win rates by ``names``; for a table also by ruleset and table size, whose columns are kept only when
+    the rows are of more than one (a Tri at three and a Dva at four, or a Rufer, are not pooled unseen).  CSV
+    and JSON keep the columns asked for."""
+    if fmt != "table" or "ruleset" in names:
+        return win_rates(store, filters, names)
+    rates = win_rates(store, filters, ("ruleset", *names))
+    if rates.select(pl.struct("ruleset", "n_players").n_unique()).item() > 1:
+        return rates
+    return rates.drop("ruleset", "n_players")
 
 
 def _opened(source: Store | str | os.PathLike[str]) -> AbstractContextManager[Store]:
@@ -120,20 +133,28 @@ def _signed(value: object) -> str:
     return "not recorded" if value is None else f"{value:+d}" if isinstance(value, int) else str(value)
 
 
+_LABELS = {"contract": contract_label}
+"""How a table's cells of these columns are written for people (the dashboard's names; CSV and JSON keep ids)."""
+
+
 def _print_rates(console: Console, names: tuple[str, ...], rates: pl.DataFrame, apart: pl.DataFrame) -> None:
+    if "ruleset" in rates.columns:  # one narrow column: "Königrufen, 4"
+        rates = rates.with_columns(pl.format("{}, {}", pl.col("ruleset").map_elements(
+            ruleset_label, return_dtype=pl.String), "n_players").alias("ruleset")).drop("n_players")
     groups = [c for c in rates.columns if c not in ("deals", "wins", "win_rate", "ci_low", "ci_high")]
     table = Table(title=f"Win rates of declared contracts by {' × '.join(names)}")
     for column in groups:
-        table.add_column(column.replace("_", " "))
+        table.add_column("ruleset, players" if column == "ruleset" else column.replace("_", " "))
     for column in ("deals", "wins", "win rate", "95 % interval"):
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", no_wrap=column == "95 % interval")
     for row in rates.iter_rows(named=True):
         interval = f"{_percent(row['ci_low'])} – {_percent(row['ci_high'])}"
-        table.add_row(*(_cell(row[c]) for c in groups), f"{row['deals']:,}",
+        table.add_row(*(_cell(_LABELS.get(c, str)(row[c]) if row[c] is not None else None) for c in groups),
+                      f"{row['deals']:,}",
                       f"{row['wins']:,}", _percent(row["win_rate"]), interval)
     if not apart.is_empty():
         table.caption = _cell("Not counted (no declarer): " + ", ".join(
-            f"{row['contract']} {row['deals']:,}" for row in apart.iter_rows(named=True)))
+            f"{contract_label(row['contract'])} {row['deals']:,}" for row in apart.iter_rows(named=True)))
     console.print(table)
 
 

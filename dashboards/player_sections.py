@@ -18,6 +18,7 @@ from analysis.filters import Filters
 from analysis.partnerships import MIN_PAIR_DEALS
 from dashboards import data, player_charts, widgets
 from dashboards.labels import card_text, contract_label, plain
+from tarock.rules.rulesets import ruleset_label
 
 RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
@@ -28,7 +29,7 @@ PAIRS_LISTED = 500
 
 RATING_COLUMNS = {
     "player": st.column_config.TextColumn("Player"),
-    "mu": st.column_config.NumberColumn("Rating μ", format="%.2f", help="OpenSkill's estimate of the skill."),
+    "mu": st.column_config.NumberColumn("Rating μ", format="%.2f", help="The estimate of the skill (a pool's mean is 25)."),
     "sigma": st.column_config.NumberColumn("± σ", format="%.2f", help="The estimate's uncertainty."),
     "ordinal": st.column_config.NumberColumn("μ − 3σ", format="%.2f",
                                              help="The conservative rating players are ranked by."),
@@ -79,7 +80,7 @@ DAY_COLUMNS = {
 def _replay_link(deal_id: str, label: str) -> None:
     """A link to the Replay page showing ``deal_id`` at its end (the score)."""
     st.page_link(widgets.REPLAY_PAGE, label=label, icon=":material/playing_cards:",
-                 query_params={"deal": deal_id, "step": "end"})
+                 query_params=widgets.replay_query(deal_id, None))
 
 
 def _picked(event: object, height: int) -> int:
@@ -97,13 +98,14 @@ def ratings(filters: Filters, chosen: str | None) -> None:
                 "`tarock ratings rebuild`.", icon=":material/leaderboard:")
         return
     pools = current.select("ruleset", "n_players").unique(maintain_order=True).rows()
-    labels = [f"{ruleset.capitalize()}, {n} players" for ruleset, n in pools]
+    labels = [f"{ruleset_label(ruleset)}, {n} players" for ruleset, n in pools]
     at = labels.index(st.radio("Rating pool", labels, horizontal=True, key="rating_pool")) if len(pools) > 1 else 0
     ruleset, n_players = pools[at]
     pool = current.filter((pl.col("ruleset") == ruleset) & (pl.col("n_players") == n_players))
-    st.caption("OpenSkill (Plackett-Luce): each deal is a match of the declarer's side against the opponents, "
-               "Klop each player against the table; players are ranked by μ − 3σ, a rating they hold with "
-               "high confidence. Ratings of Slovenian and Königrufen, three and four players, are kept apart.")
+    st.caption("Each deal is a match of the declarer's side against the opponents, a side as strong as its "
+               "players' mean rating; Klop each player against the table. What one side gains the other loses, "
+               "so a pool's mean stays at 25. Players are ranked by μ − 3σ, a rating they hold with high "
+               "confidence. Ratings of Slovenian and Königrufen, three and four players, are kept apart.")
     widgets.table(pool.drop("ruleset", "n_players"), "ratings", column_config=RATING_COLUMNS)
     names = pool["player"].to_list()
     default = [chosen] if chosen in names else names[:RATED_PLAYERS]

@@ -1,7 +1,9 @@
 """Which deal and step the Replay page shows, kept in the ``deal`` and ``step`` query parameters.
 
-``/replay?deal=ID&step=N`` is a deep link (``step=end`` for the final,
-score step; a step past the end shows the end).  ``tables=A,B`` (the What-if
+``/replay?deal=ID&step=N`` is a deep link to step N as the page numbers it
+("step N of M", counted from 1; ``step=0`` is the first step too, ``step=end``
+the final, score step; a step past the end shows the end), and the address
+shows the step the page shows.  ``tables=A,B`` (the What-if
 page's links) sets the score step's breakdown under those rules tables side
 by side; ``tables_asked`` reads it, keeping only the deal's ruleset's tables.  The step is resolved once
 the deal's number of steps is known, so the slider never receives a value
@@ -23,7 +25,7 @@ DEAL = "deal"
 """Session key (and query parameter) of the deal shown."""
 STEP = "replay_step"
 """The step slider's key."""
-_ASKED = "step"  # session key (and query parameter) of the step asked for, as text: a number or "end"
+_ASKED = "step"  # session key (and query parameter) of the step asked for, as text: its number from 1, or "end"
 _PENDING = "replay_step_pending"
 TABLES = "tables"
 """Query parameter of the rules tables the score step sets side by side (comma-separated names)."""
@@ -48,7 +50,7 @@ def adopt_url() -> None:
     """
     adopted = url_state.adopt({DEAL: str, _ASKED: _step_text})
     if DEAL in adopted and _ASKED not in adopted:
-        st.session_state[_ASKED] = "0"
+        st.session_state[_ASKED] = "1"
     if adopted:
         st.session_state[_PENDING] = True
 
@@ -56,16 +58,17 @@ def adopt_url() -> None:
 def choose_deal(deal_id: str | None) -> None:
     """Show ``deal_id`` from its first step (the deal pickers' callback)."""
     st.session_state[DEAL] = deal_id
-    st.session_state[_ASKED] = "0"
+    st.session_state[_ASKED] = "1"
     st.session_state[_PENDING] = True
 
 
 def resolve_step(n_steps: int) -> None:
-    """Give the slider its value for a deal of ``n_steps`` steps: the step asked for, kept in range."""
+    """Give the slider its value (a step's index, from 0) for a deal of ``n_steps`` steps: the step asked for
+    (its number, from 1), kept in range."""
     last = n_steps - 1
-    asked = str(st.session_state.get(_ASKED, "0"))
+    asked = str(st.session_state.get(_ASKED, "1"))
     if st.session_state.pop(_PENDING, False) or STEP not in st.session_state:
-        st.session_state[STEP] = last if asked == "end" else min(_number(asked), last)
+        st.session_state[STEP] = last if asked == "end" else min(max(_number(asked) - 1, 0), last)
     else:
         st.session_state[STEP] = min(max(_number(st.session_state[STEP]), 0), last)
 
@@ -89,11 +92,17 @@ def jump(to: int) -> None:
 
 
 def write_url(deal_id: str | None, step: int | None) -> None:
-    """Put the deal and step shown into the URL."""
-    text = None if deal_id is None or step is None else str(step)
+    """Put the deal and the step shown (its index) into the URL, as the page numbers the step (from 1)."""
+    text = None if deal_id is None or step is None else step_number(step)
     if text is not None:
         st.session_state[_ASKED] = text
     url_state.publish({DEAL: deal_id, _ASKED: text})
+
+
+def step_number(index: int | None) -> str:
+    """The ``step`` parameter of the step at ``index`` (from 0; None: the final step): its number as the page
+    shows it, from 1, or ``end``."""
+    return "end" if index is None else str(index + 1)
 
 
 def tables_asked(text: str | None, ruleset: str) -> tuple[tuple[str, ...], str | None]:

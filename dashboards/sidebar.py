@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboards import data, url_state
 from dashboards.data import Filters
+from tarock.rules.rulesets import ruleset_label
 
 PLAYER_COUNTS = ("3", "4")
 EARLIEST, LATEST = date(1900, 1, 1), date(2999, 12, 31)  # the date pickers' bounds (their default is ±10 years)
@@ -32,7 +33,8 @@ def sidebar_filters() -> None:
     })
     with st.sidebar:
         st.subheader("Filters")
-        st.selectbox("Ruleset", choices.rulesets, index=None, placeholder="Any ruleset", key="ruleset")
+        st.selectbox("Ruleset", choices.rulesets, index=None, placeholder="Any ruleset", key="ruleset",
+                     format_func=ruleset_label)
         st.segmented_control("Players at the table", PLAYER_COUNTS, key="players")
         # one under the other: side by side, the sidebar leaves each box too narrow to read a date (issue 23)
         st.date_input("From", value=None, min_value=EARLIEST, max_value=LATEST, key="from")

@@ -12,18 +12,25 @@ import streamlit as st
 
 from dashboards.labels import PERCENT_PRINTF, percent
 from dashboards.pages import uploads_enabled
+from dashboards.replay_nav import step_number
 from ingest.csv_out import frame_csv
 
 REPLAY_PAGE = "app_pages/replay.py"
 
 
-def replay_url(deal_id: str, step: int | None = 0, tables: Sequence[str] = ()) -> str:
-    """The relative address of the Replay page showing ``deal_id`` at ``step`` (None: the final step), its score
-    step under ``tables`` side by side when given."""
-    query: dict[str, str | int] = {"deal": deal_id, "step": "end" if step is None else step}
+def replay_query(deal_id: str, step: int | None = 0, tables: Sequence[str] = ()) -> dict[str, str]:
+    """The query parameters of the Replay page showing ``deal_id`` at the step of index ``step`` (from 0; None:
+    the final step; the address numbers it from 1, as the page does), its score step under ``tables`` side by
+    side when given."""
+    query = {"deal": deal_id, "step": step_number(step)}
     if tables:
         query["tables"] = ",".join(tables)
-    return "replay?" + urlencode(query, safe=",")
+    return query
+
+
+def replay_url(deal_id: str, step: int | None = 0, tables: Sequence[str] = ()) -> str:
+    """The relative address of ``replay_query``'s page."""
+    return "replay?" + urlencode(replay_query(deal_id, step, tables), safe=",")
 
 
 PERCENT = "percent"

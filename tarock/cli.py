@@ -9,6 +9,7 @@ of building the command tree.
 
 import os
 import sys
+from datetime import date
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -19,6 +20,7 @@ import typer
 from tarock.cli_params import light_runtime_param
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
+from tarock.words import plural
 
 _TYPE_NAMES = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH", "bool": "BOOLEAN"}
 
@@ -212,8 +214,9 @@ def check(
         if json_out is not None:
             json_out.write(lines)
     total = sum(counts.values())
-    line = (f"{total} deals: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
-            f"{n_findings} findings" + (f"; {duplicates} duplicates not counted again" if duplicates else ""))
+    again = f"; {plural(duplicates, 'duplicate')} not counted again" if duplicates else ""
+    line = (f"{plural(total, 'deal')}: {counts['ok']} ok, {counts['renons']} renons, {counts['error']} error; "
+            f"{plural(n_findings, 'finding')}{again}")
     typer.echo(line, err=fmt is Format.json)
     code = 1 if counts["renons"] or counts["error"] else 0
     _END_AT_ONCE[0] = True
@@ -692,10 +695,9 @@ def report(
 ) -> None:
     """Contract win rates with 95 % Wilson intervals from the store; with --audit, the disputes.
 
-    Exit status: 0, or 2 for usage errors (an unknown contract lists the valid ones) or no store.
+    Exit status: 0, or 2 for usage errors (an unknown contract lists the valid ones, an unknown --calendar
+    player the near names, a --from or --to that is no date) or no store.
     """
-    from datetime import date
-
     from analysis.filters import Filters
     from analysis.report import calendar_report, report as run_report
     from ingest.commands import NoStore, existing_store, resolve_store
@@ -706,8 +708,7 @@ def report(
         _error(exc)
         raise typer.Exit(2) from None
     try:
-        filters = Filters(ruleset, players, date.fromisoformat(date_from) if date_from else None,
-                          date.fromisoformat(date_to) if date_to else None, player,
+        filters = Filters(ruleset, players, _date_option("--from", date_from), _date_option("--to", date_to), player,
                           None if contract is None else contract_name(contract))
         if calendar is not None:
             calendar_report(source, calendar, filters)
@@ -723,6 +724,16 @@ def report(
                    parts=None if what is None else (what.value,))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+
+
+def _date_option(name: str, text: str | None) -> date | None:
+    """The date an option gives (None when not given); ``ValueError`` naming the option when it is no date."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{name}: {text} is not a date (YYYY-MM-DD)") from None
 
 
 @app.command()
@@ -798,7 +809,7 @@ def _render_deal(console: Any, detail: Any) -> None:
     from rich.text import Text
 
     from dashboards.labels import card_text, cards_text, contract_label, deal_status
-    from dashboards.replay_model import build_replay
+    from dashboards.replay_model import build_replay, phases
     from tarock.findings import Finding
 
     def shown(text: object, style: str = "") -> Text:
@@ -830,7 +841,7 @@ def _render_deal(console: Any, detail: Any) -> None:
     if first.talon:
         hands.add_row("Talon", " ".join(card_text(c) for c in first.talon))
     console.print(hands)
-    for step in rp.steps[1:5]:
+    for step in rp.steps[1:len(phases(rp.contract))]:  # bidding to announcements; Klop lays nothing away
         console.print(Text(step.title, style="bold"))
         for line in step.lines:
             console.print(Text("  ").append(shown(line)))
@@ -895,7 +906,10 @@ def analyse(
         "towards --from-trick until the limit, and the report says where it stopped.")] = None,
 ) -> None:
     """The card points each card lost against double-dummy best play, from trick K on (default: the whole deal),
-    the better cards, and a summary per player; with --store, into the store's card_analysis table."""
+    the better cards, and a summary per player; with --store, into the store's card_analysis table.
+
+    Exit 0 when every deal was analysed, 1 when any could not be (a Königrufen deal, a Klop, a --limit that
+    stopped before the last trick: each says why), 2 on usage errors."""
     from tarock.solver.analyse import analyse_command
     from tarock.formats.reader import iter_record_files
 
@@ -916,6 +930,7 @@ def analyse(
     if not files:
         raise typer.BadParameter("give record files or directories, or --store")
     done: list[dict[str, Any]] = []
+    failed = total = 0
     err = Console(stderr=True)
     with Progress(SpinnerColumn(), TextColumn("analysing deal {task.fields[deal]}, card"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
@@ -929,6 +944,8 @@ def analyse(
                                   limit)
         for report in reports:
             progress.update(task, completed=0, total=None, deal=progress.tasks[0].fields["deal"] + 1)
+            total += 1
+            failed += "error" in report
             if fmt is Format.json:
                 sys.stdout.write(_dump(report) + "\n")
                 continue
@@ -936,8 +953,12 @@ def analyse(
             for line in text_lines(report):
                 sys.stdout.write(escape_controls(line, keep="\n") + "\n")
             sys.stdout.flush()
-    if fmt is Format.text and done:
-        _print_analysis_summary(summarise(done), len(done))
+    if fmt is Format.text and total > failed:
+        _print_analysis_summary(summarise(done), total - failed)
+    if failed:
+        _error(f"{failed} of {plural(total, 'deal')} could not be analysed (each says why above)"
+               + ("; nothing to summarise" if failed == total else ""))
+        raise typer.Exit(1)
 
 
 def _analyse_store(store: Path, where: str | None, executor: str, from_trick: int, limit: float | None) -> None:

@@ -28,7 +28,7 @@ def json_lines(output: str) -> list[dict]:
 def test_check_clean_file_exits_0_with_summary() -> None:
     code, out = run("check", str(EXAMPLES / "seed_hearts_trick.json"))
     assert code == 0
-    assert out.strip().endswith("1 deals: 1 ok, 0 renons, 0 error; 0 findings")
+    assert out.strip().endswith("1 deal: 1 ok, 0 renons, 0 error; 0 findings")
 
 
 def test_check_renons_exits_1_and_prints_linter_lines() -> None:
@@ -144,6 +144,16 @@ def test_simulate_writes_records_and_truth_and_the_bundled_sample_matches_its_tr
         assert found == truth and len(truth) > least
 
 
+@pytest.mark.parametrize("args", [("--ruleset", "koenigrufen", "--players", "3"), ("--players", "5"),
+                                  ("--mistakes", "1.5"), ("--ruleset", "jass")])
+def test_simulate_refuses_its_arguments_before_creating_a_file(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Issue 38: a refused simulation exited 2 but left 0-byte record and truth files behind."""
+    code, text = run("simulate", "--sessions", "1", "--deals-per-session", "1", "--out", str(tmp_path / "s.jsonl.gz"),
+                     *args)
+    assert code == 2 and "Invalid value" in text
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_analyse_json_and_klop_out_of_scope() -> None:
     code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), "--from-trick", "10", "-f", "json")
     assert code == 0
@@ -156,6 +166,39 @@ def test_analyse_json_and_klop_out_of_scope() -> None:
     assert objs[1]["best"] == {"declarer_takes_trick": False}  # Boris's Berač: he can avoid every trick
     klop = json_lines(run("analyse", str(EXAMPLES / "seed_negative_must_beat.json"), "-k", "10", "-f", "json")[1])
     assert "Klop has no sides" in klop[0]["error"]
+
+
+def test_analyse_a_ruleset_it_cannot_play_says_so_and_exits_1() -> None:
+    """A Königrufen file (six deals): each deal says the solver plays Slovenian tarok only, no empty per-player
+    table follows, and the exit is 1 with the count on stderr."""
+    code, out = run("analyse", str(EXAMPLES / "koenigrufen_session.jsonl"))
+    assert code == 1
+    assert out.count("the solver plays Slovenian tarok only, not Königrufen") == 6
+    assert "Per player" not in out
+    assert "6 of 6 deals could not be analysed" in out and "nothing to summarise" in out
+    code, out = run("analyse", str(EXAMPLES / "koenigrufen_session.jsonl"), "-f", "json")
+    assert code == 1 and len(json_lines(out)) == 6
+
+
+def test_analyse_sums_up_the_deals_it_analysed_and_exits_1_for_the_others() -> None:
+    """The seed session's four deals and a Klop (no sides: not analysed): the summary counts the four, and the
+    exit says one deal was not analysed."""
+    code, out = run("analyse", str(EXAMPLES / "seed_session.jsonl"), str(EXAMPLES / "seed_negative_must_beat.json"),
+                    "--from-trick", "11")
+    assert code == 1
+    assert "Per player, over 4 deals" in out
+    assert "1 of 5 deals could not be analysed (each says why above)" in out and "nothing to summarise" not in out
+
+
+def test_a_loss_of_one_card_point_is_singular() -> None:
+    from tarock.solver.analyse import text_lines
+
+    report = {"id": "d1", "from_trick": 11, "analysed_from": 11, "best": {"declarer_side": 40},
+              "cards": [{"trick": 11, "player": "Ana", "card": "T2", "point_loss": 1, "best_cards": ["T3"]},
+                        {"trick": 12, "player": "Bor", "card": "T4", "point_loss": 2, "best_cards": []}]}
+    lines = list(text_lines(report))
+    assert lines[1] == "  trick 11: Ana played T2, losing 1 card point (better: T3)"
+    assert lines[2] == "  trick 12: Bor played T4, losing 2 card points"
 
 
 def test_penalty_option_selects_the_policy() -> None:

@@ -123,8 +123,46 @@ def test_show_prints_one_stored_deal(review_store: Path) -> None:
     assert "Boris played II on a diamond lead while holding 1♦" in out  # cards named as the dashboard draws them
 
 
+def test_show_a_klop_prints_its_tricks_in_the_table_alone(tmp_path: Path) -> None:
+    """A Klop has no stash step, so the steps before its first trick are three: ``show`` printed the first
+    trick's step ("Trick 1", "… leads") as a fourth before the tricks table (issue 38)."""
+    from ingest.commands import ingest
+
+    store = tmp_path / "store"
+    ingest([EXAMPLES / "seed_negative_must_beat.json"], store, "local:1", quiet=True)
+    code, out = run("show", "example-seed-negative-must-beat", "--store", str(store))
+    assert code == 0
+    before_table = out.split("Tricks")[0]
+    assert "Bidding" in before_table and "Talon" in before_table and "Announcements" in before_table
+    assert "Trick 1" not in before_table and " leads" not in before_table
+
+
 def test_show_a_disputed_deal_says_so_and_an_unknown_id_exits_2(review_store: Path) -> None:
     code, out = run("show", "disputed-1", "--store", str(review_store))
     assert code == 0 and "disputed" in out and "None" not in out
     code, _ = run("show", "no-such-deal", "--store", str(review_store))
     assert code == 2
+
+
+def test_report_names_the_option_of_a_date_that_is_none(review_store: Path) -> None:
+    code, out = run("report", "--store", str(review_store), "--from", "2026-02-30")
+    assert code == 2 and "--from: 2026-02-30 is not a date" in out
+    code, out = run("report", "--store", str(review_store), "--to", "yesterday")
+    assert code == 2 and "--to: yesterday is not a date" in out
+
+
+def test_report_calendar_of_an_unknown_player_says_so(review_store: Path) -> None:
+    """The review store's players are Ana, Boris, Cilka and David: "Nobody" is none of them (exit 2, as an
+    unknown contract), "Borsi" is near Boris; a known player without dated deals in the dates is no error."""
+    code, out = run("report", "--store", str(review_store), "--calendar", "Nobody")
+    assert code == 2 and "no player named Nobody in the store" in out
+    code, out = run("report", "--store", str(review_store), "--calendar", "Borsi")
+    assert code == 2 and "near names: Boris" in out
+    code, out = run("report", "--store", str(review_store), "--calendar", "Boris", "--from", "2030-01-01")
+    assert code == 0 and "No dated, scored deals of Boris" in out
+
+
+def test_check_counts_one_finding_in_the_singular() -> None:
+    code, out = run("check", str(EXAMPLES / "findings" / "r_follow_suit.json"))
+    assert code == 1
+    assert out.strip().endswith("2 deals: 1 ok, 1 renons, 0 error; 1 finding")

@@ -44,10 +44,10 @@ def test_report_by_player_and_calendar(store: Path) -> None:
     assert sorted(frame["player"].to_list()) == ["Ana", "Boris", "Cilka", "David"]
     assert frame["games"].to_list() == [4, 4, 4, 4]  # every player sat in all four rated deals
     table = runner.invoke(app, ["report", "--store", str(store), "--by", "player"])
-    assert "slovenian, 4 players" in table.output and "±" in table.output
+    assert "Slovenian, 4 players" in table.output and "±" in table.output
     days = runner.invoke(app, ["report", "--store", str(store), "--calendar", "Cilka"])
     assert days.exit_code == 0
     # the seed deals are dated 2026-01-01 .. 2026-01-04, one a day
     assert "2026" in days.output and "4 days, 4 deals" in days.output
     nobody = runner.invoke(app, ["report", "--store", str(store), "--calendar", "Zoran"])
-    assert "No dated, scored deals of Zoran" in nobody.output
+    assert nobody.exit_code == 2 and "no player named Zoran in the store" in nobody.output  # issue 38: no silent 0

@@ -46,7 +46,7 @@ def explained(frame: pl.DataFrame, steps: list[int | None], name: str, column_co
         st.markdown(f"**{plain(row['deal_id'])}**{who}{where}  \n{what}: {plain(row['message'])}")
         step = steps[at]
         st.page_link(widgets.REPLAY_PAGE, label="Open the replay there", icon=":material/playing_cards:",
-                     query_params={"deal": row["deal_id"], "step": "end" if step is None else str(step)})
+                     query_params=widgets.replay_query(row["deal_id"], step))
     if frame.height > 1:
         st.caption("Select a row (the box at its left) to read its sentence whole and open its replay.")
 

@@ -66,7 +66,7 @@ try:
         row = stored.row(picked, named=True)
         cards, ruleset, players = hands_data.stored_hand(row["deal_id"], row["player"])
         st.page_link(widgets.REPLAY_PAGE, label="Open this deal's replay", icon=":material/playing_cards:",
-                     query_params={"deal": row["deal_id"], "step": "0"})
+                     query_params=widgets.replay_query(row["deal_id"]))
 except ValueError as exc:
     st.warning(plain(exc))
     st.stop()
@@ -118,5 +118,5 @@ event = widgets.table(theirs, "bids-of-declarer", {
 rows = event.selection.rows if event is not None else []
 chosen = theirs.row(rows[0] if rows and rows[0] < theirs.height else 0, named=True)
 st.page_link(widgets.REPLAY_PAGE, label=f"Open the replay of {plain(chosen['deal_id'])}",
-             icon=":material/playing_cards:", query_params={"deal": chosen["deal_id"], "step": "0"})
+             icon=":material/playing_cards:", query_params=widgets.replay_query(chosen["deal_id"]))
 st.caption("Select a row (the box at its left) to open that deal's replay.")

@@ -152,6 +152,6 @@ with st.container(border=True, key="detail-whatif"):
             st.markdown(f"- {plain(line)}")
     st.page_link(widgets.REPLAY_PAGE, label="Open the replay at its score, under these tables",
                  icon=":material/playing_cards:",
-                 query_params={"deal": row["deal_id"], "step": "end", "tables": ",".join(result.tables)})
+                 query_params=widgets.replay_query(row["deal_id"], None, result.tables))
 if diffs.height > 1:
     st.caption("Select a row (the box at its left) to read its lines whole and open its replay.")

@@ -1,7 +1,7 @@
 """The rulesets side by side: what the layers above the engine need of each.
 
 Sessions score a deal of either ruleset with ``score_facts``; audits and
-reports name contracts with ``contract_label``; the store keeps one column
+reports name rulesets with ``ruleset_label`` and contracts with ``contract_label``; the store keeps one column
 per breakdown component of any ruleset (``ALL_COMPONENTS``).
 """
 
@@ -38,6 +38,15 @@ NO_DECLARER: frozenset[str] = frozenset(
 SEATS: Mapping[int, tuple[str, ...]] = {3: ("forehand", "second", "dealer"),
                                         4: ("forehand", "second", "third", "dealer")}
 """Seat names by number of players, forehand first, the dealer last."""
+
+
+_RULESET_LABELS: Mapping[str, str] = {"slovenian": "Slovenian", "koenigrufen": "Königrufen"}
+
+
+def ruleset_label(ruleset: str) -> str:
+    """How a ruleset is named for people ("Königrufen"); its id (``koenigrufen``) stays in the store, JSON and
+    CSV, and on the command line."""
+    return _RULESET_LABELS.get(ruleset, ruleset)
 
 
 def contract_label(contract: str) -> str:

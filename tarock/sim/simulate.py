@@ -482,9 +482,17 @@ def simulate(players: int, sessions: int, deals_per_session: int, seed: int, mis
 
     ``mistakes`` is the probability that a deal gets one injected mistake.
     With ``workers`` > 1, chunks of sessions are simulated in a process pool
-    and handed back in order; the deals are the same either way.
+    and handed back in order; the deals are the same either way.  The
+    arguments are checked here, before any deal (``ValueError``), so a caller
+    can check them before it creates anything.
     """
     _check_arguments(players, sessions, deals_per_session, mistakes, workers, ruleset, options)
+    return _simulated(players, sessions, deals_per_session, seed, mistakes, workers, ruleset, options)
+
+
+def _simulated(players: int, sessions: int, deals_per_session: int, seed: int, mistakes: float, workers: int,
+               ruleset: str, options: Mapping[str, Any] | None) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """``simulate``'s deals, its arguments checked."""
     per_chunk = max(1, DEALS_PER_CHUNK // deals_per_session)
     items = tuple((options or {}).items())
     chunks = [(players, seed, first, min(per_chunk, sessions - first), deals_per_session, mistakes, ruleset, items)
@@ -520,18 +528,19 @@ def write_simulation(out: str | Path, players: int, sessions: int, deals_per_ses
                      mistakes: float = 0.0, workers: int = 1, ruleset: str = "slovenian",
                      options: Mapping[str, Any] | None = None) -> SimulationStats:
     """Write the simulated records to ``out`` (JSON Lines, gzip for ``.gz``) and their ground truth
-    to ``truth_path(out)``; returns what was written and how long it took."""
+    to ``truth_path(out)``; returns what was written and how long it took.  Arguments the simulator refuses
+    raise ``ValueError`` before either file is created."""
     out = Path(out)
     truth = truth_path(out)
     if truth == out:
         raise ValueError(f"{out} would be overwritten by its own ground truth; choose another name")
     stats = SimulationStats(sessions=sessions)
     began = time.perf_counter()
+    deals = simulate(players, sessions, deals_per_session, seed, mistakes, workers, ruleset, options)  # checks first
     with ExitStack() as stack:
         records = _open_output(out, stack)
         truths = stack.enter_context(truth.open("wb"))
-        for record, lines in simulate(players, sessions, deals_per_session, seed, mistakes, workers, ruleset,
-                                         options):
+        for record, lines in deals:
             records.write(orjson.dumps(record, option=_LINE))
             for line in lines:
                 truths.write(orjson.dumps(line, option=_LINE))

@@ -27,6 +27,7 @@ from tarock.cards import CODES
 from tarock.deal import Deal
 from tarock.engine import Replay, replay
 from tarock.formats.reader import read_many
+from tarock.rules.rulesets import ruleset_label
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.solver.position import AnalysisError, position_before
 from tarock.solver.search import (
@@ -40,6 +41,7 @@ from tarock.solver.search import (
     play,
     value,
 )
+from tarock.words import plural
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called after each card analysed (cards of the deal from the trick asked for)."""
@@ -76,7 +78,7 @@ def analyse_deal(deal: Deal, from_trick: int, progress: Progress | None = None,
     """
     head = {"id": deal.id, "from_trick": from_trick}
     if deal.ruleset != "slovenian":
-        return {**head, "error": f"the solver plays slovenian tarok only, not {deal.ruleset}"}
+        return {**head, "error": f"the solver plays Slovenian tarok only, not {ruleset_label(deal.ruleset)}"}
     rp = replay(deal, options)
     try:
         start = position_before(rp, from_trick)
@@ -276,7 +278,7 @@ def text_lines(report: dict[str, Any]) -> Iterator[str]:
     for c in report["cards"]:
         loss = c["point_loss"]
         if loss:
-            what = f"losing {loss} card points" if points else "giving the game away"
+            what = f"losing {plural(loss, 'card point')}" if points else "giving the game away"
             if loss < 0:
                 what = "gaining by an illegal card"
             better = [code for code in c.get("best_cards", ()) if code != c["card"]]

@@ -30,9 +30,25 @@ def render(source: Store | Path, **kwargs: object) -> str:
 def test_table(store_dir: Path) -> None:
     text = render(store_dir)
     assert "Win rates of declared contracts by contract" in text
-    assert "66.7 %" in text  # tri: 2 of 3
-    assert "Not counted (no declarer): klop 1" in text
+    assert "Not counted (no declarer): Klop 1" in text
     assert "Disputed" not in text
+
+
+def test_table_names_contracts_and_splits_mixed_pools(store_dir: Path) -> None:
+    """Issue 38: the table showed raw ids (berac, solo_brez) and pooled three- and four-player deals.  Now the
+    contracts carry the dashboard's labels, and rows of more than one ruleset or table size each say theirs;
+    the Tri of three players (1 of 1 won) stands apart from the Tri of four (1 of 2), no pooled 2 of 3."""
+    text = render(store_dir)
+    assert "ruleset, players" in text
+    rows = [" ".join(line.replace("│", " ").split()) for line in text.splitlines()]
+    assert "Slovenian, 3 Tri 1 1 100.0 % 20.7 % – 100.0 %" in rows
+    assert "Slovenian, 4 Tri 2 1 50.0 % 9.5 % – 90.5 %" in rows
+    assert "Slovenian, 4 Berač 1 1 100.0 % 20.7 % – 100.0 %" in rows
+    assert "Königrufen, 4 Rufer 1 1 100.0 % 20.7 % – 100.0 %" in rows
+    assert "66.7 %" not in text and "berac" not in text and "solo_brez" not in text and "Solo brez" in text
+    one_pool = render(store_dir, filters=Filters(ruleset="slovenian", players=4))
+    assert "ruleset" not in one_pool and "Berač" in one_pool
+    assert render(store_dir, fmt="csv").splitlines()[1] == "tri,3,2,0.6666666666666666,0.20765960080204773,0.9385080552796038"
 
 
 def test_table_with_audit_and_two_groupings(store_dir: Path) -> None:

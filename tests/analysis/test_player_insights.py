@@ -241,4 +241,4 @@ def test_report_by_player(rated: Store) -> None:
         report(rated, by=("player", "contract"), stream=io.StringIO())
     text = io.StringIO()
     report(rated, by="player", stream=text)
-    assert "slovenian, 4 players" in text.getvalue() and "±" in text.getvalue()
+    assert "Slovenian, 4 players" in text.getvalue() and "±" in text.getvalue()

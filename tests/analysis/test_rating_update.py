@@ -1,11 +1,12 @@
-"""The rating update against OpenSkill's own: three deals worked step by step, then many random matches.
+"""The rating update: three deals worked step by step, the library where the model is OpenSkill's, and its laws.
 
-``analysis/rating_update.py`` computes openskill's Plackett-Luce update on
-plain floats; openskill (``PlackettLuce().rate``) is the reference.  The
-hand-worked test follows the model's documented update (Weng & Lin 2011,
-algorithm 4, as openskill's docs write it) one quantity at a time, with
-openskill's default parameters, and checks both the library and the
-``ratings`` builder (``analysis.ratings.compute``) against it.
+``analysis/rating_update.py`` is OpenSkill's Plackett-Luce update with a
+side's strength the mean of its players' μ and the update made zero-sum.
+The hand-worked test follows that documented update one quantity at a time
+(openskill's default parameters) and checks the ``ratings`` builder
+(``analysis.ratings.compute``) against it; for players each alone with equal
+σ the model is openskill's own (``PlackettLuce().rate``), which is checked on
+random matches; on any match the μ changes sum to zero.
 """
 
 from __future__ import annotations
@@ -27,41 +28,34 @@ def by_hand(state: dict[str, tuple[float, float]], teams: list[list[str]], ranks
     """One match by the documented update, step by step; ``state`` (player -> (mu, sigma)) updated in place."""
     # 1. the dynamics: every sigma widened by tau before the match
     s2 = {p: state[p][1] ** 2 + TAU ** 2 for team in teams for p in team}
-    # 2. a team's mu and variance are its players' sums; c from all teams' variances and beta
-    team_mu = [sum(state[p][0] for p in team) for team in teams]
-    team_s2 = [sum(s2[p] for p in team) for team in teams]
+    # 2. a side's mu is its players' mean, its variance that of the mean; c from all sides' variances and beta
+    team_mu = [sum(state[p][0] for p in team) / len(team) for team in teams]
+    team_s2 = [sum(s2[p] for p in team) / len(team) ** 2 for team in teams]
     c = math.sqrt(sum(v + BETA ** 2 for v in team_s2))
-    # 3. S_q sums exp(mu_s / c) over the teams s ranked no better than q; A_q counts teams tied with q
+    # 3. S_q sums exp(mu_s / c) over the sides s ranked no better than q; A_q counts sides tied with q
     k = len(teams)
     big_s = [sum(math.exp(team_mu[s] / c) for s in range(k) if ranks[s] >= ranks[q]) for q in range(k)]
     big_a = [sum(1 for s in range(k) if ranks[s] == ranks[q]) for q in range(k)]
+    step: dict[str, float] = {}
     new: dict[str, tuple[float, float]] = {}
     for i, team in enumerate(teams):
-        # 4. Omega and Delta over the teams q ranked no worse than i
-        omega = delta = 0.0
+        # 4. the side's gradient g and curvature h over the sides q ranked no worse than i
+        g = h = 0.0
         for q in range(k):
             if ranks[q] > ranks[i]:
                 continue
             p = math.exp(team_mu[i] / c) / big_s[q]
-            omega += ((1.0 if q == i else 0.0) - p) / big_a[q]
-            delta += p * (1 - p) / big_a[q]
-        omega *= team_s2[i] / c
+            g += ((1.0 if q == i else 0.0) - p) / big_a[q]
+            h += p * (1 - p) / big_a[q]
         gamma = math.sqrt(team_s2[i]) / c
-        delta *= gamma * team_s2[i] / c ** 2
-        # 5. each player takes the share of the team's variance they carry
+        n = len(team)
+        # 5. each player a 1/n share of the side's gradient and 1/n^2 of its curvature, scaled by their variance
         for p in team:
-            share = s2[p] / team_s2[i]
-            new[p] = (state[p][0] + share * omega, math.sqrt(s2[p]) * math.sqrt(max(1 - share * delta, KAPPA)))
-    state.update(new)
-
-
-def library(state: dict[str, tuple[float, float]], teams: list[list[str]], ranks: list[int]) -> None:
-    model = PlackettLuce()
-    rated = model.rate([[model.rating(mu=state[p][0], sigma=state[p][1]) for p in team] for team in teams],
-                       ranks=list(ranks))
-    for team, after in zip(teams, rated):
-        for p, r in zip(team, after):
-            state[p] = (r.mu, r.sigma)
+            step[p] = s2[p] * g / (n * c)
+            new[p] = (0.0, math.sqrt(s2[p]) * math.sqrt(max(1 - s2[p] * h * gamma / (n * n * c * c), KAPPA)))
+    # 6. zero-sum: the deal's net change taken back in proportion to each player's variance
+    shift = sum(step.values()) / sum(s2.values())
+    state.update({p: (state[p][0] + step[p] - s2[p] * shift, sigma) for p, (_, sigma) in new.items()})
 
 
 PLAYERS = ["Ana", "Bor", "Cene", "Dana"]
@@ -83,23 +77,24 @@ ROWS = {  # per deal: role, won, score per player in seat order (what ``results`
 
 def test_three_deals_follow_the_documented_update() -> None:
     hand = {p: (MU0, SIGMA0) for p in PLAYERS}
-    lib = dict(hand)
     after: list[dict[str, tuple[float, float]]] = []
     for teams, ranks in MATCHES:
         by_hand(hand, teams, ranks)
-        library(lib, teams, ranks)
         after.append(dict(hand))
-        for p in PLAYERS:
-            assert lib[p][0] == pytest.approx(hand[p][0], abs=1e-12)
-            assert lib[p][1] == pytest.approx(hand[p][1], abs=1e-12)
-    # deal 1: equal teams, so the winners gain exactly what the losers lose, and everyone's sigma shrinks
-    # in numbers: sigma^2 = (25/3)^2 + (25/300)^2 = 69.45139, a team's 138.90278, c = sqrt(2 * 138.90278 +
-    # 2 * (25/6)^2) = 17.67846, p = 1/2 (equal mu), Omega = 138.90278 / 17.67846 * (1 - 1/2) = 3.92859, and each
-    # player carries half the team's variance: mu = 25 + 1.96429
+        assert sum(mu for mu, _ in hand.values()) == pytest.approx(4 * MU0, abs=1e-9)  # zero-sum
+    # deal 1: equal sides, so the winners gain exactly what the losers lose, and everyone's sigma shrinks
+    # in numbers: v = (25/3)^2 + (25/300)^2 = 69.45139, a side's variance of its mean 2v/4 = 34.72569,
+    # c = sqrt(2 * 34.72569 + 2 * (25/6)^2) = 10.20655, p = 1/2 (equal means), a player's step
+    # v * (1 - 1/2) / (2 * 10.20655) = 1.70115
     gain = after[0]["Ana"][0] - MU0
-    assert gain == pytest.approx(1.96429, abs=1e-5)
+    assert gain == pytest.approx(1.70115, abs=1e-5)
     assert after[0]["Bor"][0] - MU0 == pytest.approx(-gain)
     assert all(after[0][p][1] < SIGMA0 for p in PLAYERS)
+    # deal 2: Bor's solo lost to three; the side means are Bor's own 23.3 against the opponents' 25.6, so
+    # what Bor loses the three share: each of them gains, Bor loses about three times any one's gain
+    gains = [after[1][p][0] - after[0][p][0] for p in ("Ana", "Cene", "Dana")]
+    assert all(x > 0 for x in gains)
+    assert after[1]["Bor"][0] - after[0]["Bor"][0] == pytest.approx(-sum(gains))
     # deal 3: Ana and Cene tied and had the same rating before it, so they end equal
     assert after[2]["Ana"] == pytest.approx(after[2]["Cene"])
 
@@ -135,10 +130,31 @@ def test_deals_without_a_result_are_not_rated() -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_rate_matches_the_library_on_random_matches(seed: int) -> None:
-    """500 random matches per seed: 1-3 against 1-3 players, or 3-4 players each alone with random ties."""
+def test_players_alone_with_equal_sigma_are_rated_as_by_the_library(seed: int) -> None:
+    """500 random matches per seed of 3-4 players each alone with one σ and random ties: a side of one is its
+    player's mean, and with equal σ the zero-sum correction is nothing, so the model is openskill's."""
     rng = random.Random(seed)
     model = PlackettLuce()
+    for _ in range(500):
+        n = rng.choice([3, 4])
+        mus = [rng.uniform(-20, 50) for _ in range(n)]
+        sigmas = [rng.uniform(0.3, 9)] * n
+        teams = [[i] for i in range(n)]
+        ranks = [rng.randint(1, n) for _ in range(n)]
+        expected = model.rate([[model.rating(mu=mus[p], sigma=sigmas[p]) for p in t] for t in teams],
+                              ranks=list(ranks))
+        got_mu, got_sigma = rate(mus, sigmas, teams, ranks)
+        for team, after in zip(teams, expected):
+            for p, r in zip(team, after):
+                assert got_mu[p] == pytest.approx(r.mu, rel=1e-9, abs=1e-9)
+                assert got_sigma[p] == pytest.approx(r.sigma, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_match_is_zero_sum_and_the_winners_gain(seed: int) -> None:
+    """500 random matches per seed, sides of 1-3 against 1-3 with random σ, or players each alone: the μ
+    changes sum to zero; with two sides every winner gains and every loser loses."""
+    rng = random.Random(seed)
     for _ in range(500):
         n = rng.choice([3, 4])
         mus = [rng.uniform(-20, 50) for _ in range(n)]
@@ -151,13 +167,11 @@ def test_rate_matches_the_library_on_random_matches(seed: int) -> None:
             cut = rng.randint(1, n - 1)
             teams = [order[:cut], order[cut:]]
             ranks = rng.choice([[1, 2], [2, 1]])
-        expected = model.rate([[model.rating(mu=mus[p], sigma=sigmas[p]) for p in t] for t in teams],
-                              ranks=list(ranks))
-        got_mu, got_sigma = rate(mus, sigmas, teams, ranks)
-        for team, after in zip(teams, expected):
-            for p, r in zip(team, after):
-                assert got_mu[p] == pytest.approx(r.mu, rel=1e-12, abs=1e-12)
-                assert got_sigma[p] == pytest.approx(r.sigma, rel=1e-12, abs=1e-12)
+        got_mu, _ = rate(mus, sigmas, teams, ranks)
+        assert sum(got_mu) == pytest.approx(sum(mus), abs=1e-9)
+        if len(teams) == 2:
+            for team, place in zip(teams, ranks):
+                assert all((got_mu[p] > mus[p]) == (place == 1) for p in team)
 
 
 def random_deal(rng: random.Random, names: list[str]) -> tuple[list[str], list[str], list[bool | None], list[int]]:
@@ -179,9 +193,9 @@ def random_deal(rng: random.Random, names: list[str]) -> tuple[list[str], list[s
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_ratings_follow_the_library_deal_by_deal(seed: int) -> None:
+def test_ratings_follow_the_update_deal_by_deal(seed: int) -> None:
     """300 random deals of six players through ``compute`` (its inline two-team update included), and the same
-    deals through openskill one by one, each read as docs/analysis.md says: sides split by result, winners
+    deals through ``rate`` one by one, each read as docs/analysis.md says: sides split by result, winners
     first; a Klop each player alone, placed by score."""
     rng = random.Random(seed)
     names = ["Ana", "Bor", "Cene", "Dana", "Eva", "Fran"]
@@ -213,7 +227,11 @@ def test_ratings_follow_the_library_deal_by_deal(seed: int) -> None:
             ranks = [1 if w else 2 for _, w in sides]
         if len(set(ranks)) < 2:
             continue
-        library(state, groups, ranks)
+        before = [state[p] for p in seated]
+        index = {p: i for i, p in enumerate(seated)}
+        new_mu, new_sigma = rate([m for m, _ in before], [s for _, s in before],
+                                 [[index[p] for p in group] for group in groups], ranks)
+        state.update({p: (new_mu[index[p]], new_sigma[index[p]]) for p in seated})
         expected.extend((f"d{i}", p, *state[p]) for p in seated)
     assert rated.height == len(expected)
     for row, (deal, player, mu, sigma) in zip(rated.iter_rows(named=True), expected):

@@ -219,3 +219,28 @@ def test_current_from_the_latest_rows_equals_the_group_by(grown: tuple[Path, lis
         fast = ratings.current(handle, filters)
         slow = ratings.current(handle, replace(filters, date_from=date(1900, 1, 1)))
     assert fast.height > 0 and fast.equals(slow)
+
+
+def test_a_file_of_another_rating_model_is_rated_again_whole(grown: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    """A ratings file written before the model's version was kept (issue 38: a side's strength was the sum of
+    its μ) has states the update must not continue from: the next update rates every deal again, as a
+    rebuild does, even with nothing new to rate."""
+    store = tmp_path / "store"
+    shutil.copytree(grown[0], store)
+    path = next(store.glob("gen-*/ratings/ratings.parquet"))
+    table = pq.read_table(path)
+    meta = dict(table.schema.metadata)
+    stale = ratings._read_state(path)
+    assert stale is not None
+    for state in stale.values():  # an old model's ratings: every player at μ 0
+        state.players = {name: (0.0, sigma, games) for name, (_, sigma, games) in state.players.items()}
+    meta[ratings.STATE_KEY] = ratings._state_json(stale)
+    del meta[ratings.MODEL_KEY]
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    assert ratings._read_state(path) is None
+    done = ratings.update(store)
+    assert done.deals == sum(state.rated for state in stale.values())  # every rated deal, again
+    updated, state = ratings_file(store)
+    again, again_state = rebuilt(store)
+    assert updated.equals(again) and state == again_state
+    assert all(mu != 0.0 for s in state.values() for mu, _, _ in s.players.values())

@@ -141,9 +141,9 @@ def test_audit_renons_counts_and_links(store: Path) -> None:
     assert by_code == {"R_FOLLOW_SUIT": 1, "R_STASH": 1}
     assert by_player == {"Boris": 1, "Cilka": 1}
     listed = at.dataframe[3].value.set_index("deal_id")
-    # trick 1 is step 5 (deal, bidding, talon, stash, announcements come first); a stash renons is step 3
-    assert listed.replay.to_dict() == {"example-r_follow_suit": "replay?deal=example-r_follow_suit&step=5",
-                                       "example-r_stash": "replay?deal=example-r_stash&step=3"}
+    # trick 1 is step 6 (deal, bidding, talon, stash, announcements come first); a stash renons is step 4
+    assert listed.replay.to_dict() == {"example-r_follow_suit": "replay?deal=example-r_follow_suit&step=6",
+                                       "example-r_stash": "replay?deal=example-r_stash&step=4"}
     assert listed["where"].to_dict() == {"example-r_follow_suit": "trick 1", "example-r_stash": "stash"}
     assert listed.loc["example-r_follow_suit", "message"] == RENONS_SENTENCE
     at.selectbox(key="code").select("R_STASH").run()
@@ -157,7 +157,7 @@ def test_audit_rejects(store: Path) -> None:
 
 
 def test_replay_at_the_renons_trick_shows_its_sentence(store: Path) -> None:
-    at = open_page("Replay", deal="example-r_follow_suit", step="5")
+    at = open_page("Replay", deal="example-r_follow_suit", step="6")
     assert at.subheader[0].value == "Trick 1"
     shown = html_text(at)
     assert "R_FOLLOW_SUIT" in shown and RENONS_SHOWN in shown
@@ -165,11 +165,27 @@ def test_replay_at_the_renons_trick_shows_its_sentence(store: Path) -> None:
     at.button(key="next").click().run()
     assert at.subheader[0].value == "Trick 2"
     assert RENONS_SHOWN not in html_text(at)
-    assert at.query_params["step"] in ("6", ["6"])
+    assert at.query_params["step"] in ("7", ["7"])
+
+
+def test_replay_address_and_page_say_the_same_step(store: Path) -> None:
+    """Issue 38: ``step=3`` showed "step 4", and the Audit's ``step=end`` became ``step=N-1`` while the page
+    said "step N of N".  The address numbers the steps as the page does, from 1."""
+    at = open_page("Replay", deal="example-r_follow_suit", step="3")
+    n = len(at.select_slider(key="replay_step").options)
+    assert any(f"Step 3 of {n}" in c.value for c in at.caption)
+    assert at.subheader[0].value == "Talon"  # deal, bidding, talon: the third step
+    assert at.query_params["step"] in ("3", ["3"])
+    at = open_page("Replay", deal="example-r_follow_suit", step="end")
+    assert at.subheader[0].value == "Score"
+    assert any(f"Step {n} of {n}" in c.value for c in at.caption)
+    assert at.query_params["step"] in (str(n), [str(n)])
+    at = open_page("Replay", deal="example-r_follow_suit", step="1")
+    assert at.subheader[0].value == "Deal" and any(f"Step 1 of {n}" in c.value for c in at.caption)
 
 
 def test_replay_stash_step_and_score_step(store: Path) -> None:
-    at = open_page("Replay", deal="example-r_stash", step="3")
+    at = open_page("Replay", deal="example-r_stash", step="4")
     assert at.subheader[0].value == "Stash"
     assert "Cilka laid away the king K♦; kings may not be laid away" in html_text(at)
     at = open_page("Replay", deal="disputed-1", step="end")

@@ -36,7 +36,7 @@ PAGES = {  # screenshot name: (deep link, main heading)
     "contracts": ("/contracts?by=declarer", "Contracts"),
     "players": ("/players", "Players"),
     "audit": ("/audit", "Audit"),
-    "replay": ("/replay?deal=example-r_follow_suit&step=5", "Replay"),  # the renons trick
+    "replay": ("/replay?deal=example-r_follow_suit&step=6", "Replay"),  # the renons trick
     "replay-score": ("/replay?deal=disputed-1&step=end", "Replay"),
     "whatif": ("/whatif?tables=slovenian,openspiel", "What-if"),
     "hands": ("/hands", "Hands"),
@@ -143,14 +143,14 @@ def test_every_page_opens_by_its_deep_link(page: Page, app_url: str, name: str, 
 
 
 def test_replay_next_moves_to_the_next_trick(page: Page, app_url: str) -> None:
-    page.goto(f"{app_url}/replay?deal=example-r_follow_suit&step=5")
+    page.goto(f"{app_url}/replay?deal=example-r_follow_suit&step=6")
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Trick 1")).to_be_visible()
     expect(page.get_by_text(RENONS_SENTENCE)).to_be_visible()
     page.get_by_role("button", name="Next ▶").click()
     expect(page.get_by_role("heading", name="Trick 2")).to_be_visible()
     wait_for_app(page)
-    expect(page).to_have_url(f"{app_url}/replay?deal=example-r_follow_suit&step=6")
+    expect(page).to_have_url(f"{app_url}/replay?deal=example-r_follow_suit&step=7")
     expect(page.get_by_text(RENONS_SENTENCE)).to_have_count(0)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     shoot(page, "replay-next")

@@ -40,11 +40,11 @@ def fixture_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def trick_step(store: Path, deal_id: str, trick: int) -> int:
-    """The Replay page's step index of ``trick`` of a stored deal."""
+    """The Replay page's step number (from 1, as the page and its address say it) of ``trick`` of a stored deal."""
     con = open_store(store)
     record, options = con.execute("SELECT record, options_json FROM deals WHERE deal_id = ?", [deal_id]).fetchone()
     con.close()
-    return next(s.index for s in build_replay(record, orjson.loads(options)).steps if s.trick_no == trick)
+    return next(s.index + 1 for s in build_replay(record, orjson.loads(options)).steps if s.trick_no == trick)
 
 
 def test_the_analysed_trick_shows_each_cards_loss_and_the_better_card(store: Path) -> None:
@@ -132,7 +132,7 @@ def test_an_analysis_the_limit_stops_shows_the_tricks_it_reached(store: Path, mo
     said = at.info[0].value
     reached = int(re.search(r"it reached back to trick (\d+)", said).group(1))
     assert said.startswith("The analysis asked from trick 1 ran out of its 0.2 CPU seconds") and 1 < reached <= 12
-    at = at.select_slider(key="replay_step").set_value(trick_step(store, DEAL, reached)).run()
+    at = at.select_slider(key="replay_step").set_value(trick_step(store, DEAL, reached) - 1).run()  # an index
     assert at.subheader[0].value == f"Trick {reached}"
     assert len(at.dataframe[0].value) == 4  # the trick's four cards
     assert any(c.value.startswith(f"Analysed on this page from trick {reached} (asked from trick 1: its 0.2 CPU "

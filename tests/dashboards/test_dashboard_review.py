@@ -33,7 +33,7 @@ def test_replay_score_step_leaves_not_recorded_blank(store: Path) -> None:
 
 
 def test_replay_notes_name_cards_as_drawn_and_ring_the_held_back_card(store: Path) -> None:
-    at = open_page("Replay", deal="example-r_follow_suit", step="5")
+    at = open_page("Replay", deal="example-r_follow_suit", step="6")
     shown = html_text(at)
     assert "holding 1♦" in shown and "holding D1" not in shown
     # Boris's 1♦ (D1), the card the rules asked for, is ringed in his hand
@@ -53,7 +53,7 @@ def test_replay_slider_counts_steps_and_jumps_between_findings(store: Path) -> N
 
 
 def test_replay_stash_stays_visible_after_the_stash_step(store: Path) -> None:
-    at = open_page("Replay", deal="example-r_stash", step="5")
+    at = open_page("Replay", deal="example-r_stash", step="6")
     assert "Laid away" in html_text(at)
 
 
@@ -111,7 +111,7 @@ def test_audit_explains_the_selected_row_whole_and_opens_the_replay_in_this_tab(
     links = [(link.proto.page, link.proto.query_string, link.proto.external) for link in at.page_link]
     assert ("app_pages/replay.py" in links[0][0] or links[0][0].endswith("replay")) and not links[0][2]
     assert "deal=disputed-1" in links[0][1] and "step=end" in links[0][1]
-    assert "deal=example-r_follow_suit" in links[1][1] and "step=5" in links[1][1]
+    assert "deal=example-r_follow_suit" in links[1][1] and "step=6" in links[1][1]
 
 
 def test_replay_deep_link_beyond_the_list_shows_the_deals_label(store: Path) -> None:
