@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import random
 import shutil
 import sys
 import time
@@ -22,11 +23,21 @@ from analysis.verify import verify
 from ingest.commands import ingest
 from tarock.formats.codec import loads
 from tarock.formats.writer import write_records
+from tarock.sim.randomplay import random_record
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support.ingest_util import session_records  # noqa: E402  (the tests' generator of sessions)
 
 OUT = Path(__file__).resolve().parent / "out" / "shapes"
+
+
+def session_records(n: int, seed: int) -> list[dict[str, object]]:
+    """``n`` random legal deals in sessions of 5 to 30, ``seq`` from 0."""
+    rng = random.Random(seed)
+    records: list[dict[str, object]] = []
+    while len(records) < n:
+        session, players = f"s{len(records)}", rng.choice((3, 4))
+        for seq in range(min(rng.randint(5, 30), n - len(records))):
+            records.append({**random_record(rng, players), "session": session, "seq": seq})
+    return records
 
 
 def write_shapes(records: list[dict[str, object]], folder: Path) -> list[Path]:
@@ -54,7 +65,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=35)
     args = parser.parse_args()
     shutil.rmtree(OUT, ignore_errors=True)
-    records = session_records(args.deals, seed=args.seed, session_size=(5, 30))
+    records = session_records(args.deals, args.seed)
     for i, r in enumerate(records):
         r["id"] = f"shape-{i}"
     files = write_shapes(records, OUT / "in")

@@ -40,4 +40,4 @@ def test_check_of_clean_records_exits_zero(tmp_path: Path) -> None:
     done = _console("check", "-f", "json", str(records))
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\n") == 2
-    assert "1 deals: 1 ok" in done.stderr and "1 duplicates" in done.stderr
+    assert "1 deal: 1 ok" in done.stderr and "1 duplicate not counted" in done.stderr
