@@ -13,6 +13,10 @@ makes no pair): deals, wins, win rate with its interval, mean score of the
 pair (both get the same score).  Only pairs with at least ``MIN_PAIR_DEALS``
 deals are ranked (``rank`` 1 is the highest lower end of the interval:
 good and sure of it); the others are listed with no rank, too few to say.
+
+``matrix_players``: whom a partner matrix of ``partners``' pairs shows, the
+players of the ranked pairs first, so no ranked pair is left out for lack of
+deals with others.
 """
 
 from __future__ import annotations
@@ -56,11 +60,34 @@ def partners(store: Store, filters: Filters = NO_FILTERS, min_deals: int = MIN_P
     """Per pair (player_a < player_b): deals, wins, win_rate, ci_low, ci_high, mean_score, ranked (at
     least ``min_deals`` deals) and rank (1 best by ci_low; null when not ranked), ranked pairs first."""
     summed = totals.pair_sums(store, filters)
-    frame = with_rate(summed.with_columns((pl.col("score_sum") / pl.col("scored")).alias("mean_score"))
-                      .drop("scored", "score_sum"), "wins", "deals", "win_rate")
+    return ranked_pairs(summed.with_columns((pl.col("score_sum") / pl.col("scored")).alias("mean_score"))
+                        .drop("scored", "score_sum"), min_deals)
+
+
+def ranked_pairs(pairs: pl.DataFrame, min_deals: int = MIN_PAIR_DEALS) -> pl.DataFrame:
+    """``partners``' frame from one row per pair (player_a, player_b, deals, wins, mean_score): the win rate
+    and its interval, ranked and rank, ranked pairs first (apart from the store, so a frame made by hand is
+    ranked as the store's are)."""
+    frame = with_rate(pairs, "wins", "deals", "win_rate")
     frame = frame.with_columns((pl.col("deals") >= min_deals).alias("ranked"))
     ranked = frame.filter(pl.col("ranked")).sort(["ci_low", "deals", "player_a", "player_b"],
                                                  descending=[True, True, False, False])
     ranked = ranked.with_columns(pl.int_range(1, ranked.height + 1, dtype=pl.Int64).alias("rank"))
     rest = frame.filter(~pl.col("ranked")).sort(["deals", "player_a", "player_b"], descending=[True, False, False])
     return pl.concat([ranked, rest.with_columns(pl.lit(None, pl.Int64).alias("rank"))])
+
+
+def matrix_players(pairs: pl.DataFrame, limit: int) -> list[str]:
+    """Up to ``limit`` players, sorted, for a partner matrix of ``pairs`` (``partners``' frame, in its order).
+
+    Pairs are taken in ``partners``' order (ranked pairs best first, then the others by deals) and a pair's
+    players join while they fit under ``limit``: every ranked pair is in the matrix whenever their players
+    fit, and a ranked pair of two players with few deals overall is not pushed out by busier players'
+    unranked pairs (as choosing the players with the most deals did)."""
+    chosen: set[str] = set()
+    for pair in pairs.select("player_a", "player_b").iter_rows():
+        if len(chosen.union(pair)) <= limit:
+            chosen.update(pair)
+        if len(chosen) == limit:
+            break
+    return sorted(chosen)

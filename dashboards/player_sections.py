@@ -15,15 +15,16 @@ import polars as pl
 import streamlit as st
 
 from analysis.filters import Filters
-from analysis.partnerships import MIN_PAIR_DEALS
+from analysis.partnerships import MIN_PAIR_DEALS, matrix_players
 from dashboards import data, player_charts, widgets
 from dashboards.labels import card_text, contract_label, plain
 from tarock.rules.rulesets import ruleset_label
 
 RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
-MATRIX_PLAYERS = 12
-"""Players in the partner matrix: those with the most deals in pairs."""
+MATRIX_PLAYERS = 24
+"""Most players in the partner matrix (``analysis.partnerships.matrix_players``: those of the ranked pairs first);
+more cells than 24 × 24 are not read."""
 PAIRS_LISTED = 500
 """Pairs in the partners' table: the ranked ones first (a club of 2,000 players has 100,000 pairs)."""
 
@@ -166,20 +167,32 @@ def partners(filters: Filters) -> None:
     if pairs.is_empty():
         st.info("No declarer played with a partner in these deals.")
         return
-    ranked = int(pairs["ranked"].sum())
+    players = matrix_players(pairs, MATRIX_PLAYERS)
     st.caption(f"Declarer and partner together (a called king's holder, the Rufer's partner). Pairs with fewer "
-               f"than {MIN_PAIR_DEALS} deals are grey and unranked: {ranked:,} of {pairs.height:,} pairs are "
-               "ranked, by the lower end of their 95 % interval.")
-    both = pl.concat([pairs.select("player_a", "deals"), pairs.select(pl.col("player_b").alias("player_a"), "deals")])
-    busiest = (both.group_by("player_a").agg(pl.col("deals").sum()).sort(["deals", "player_a"],
-                                                                        descending=[True, False])
-               .head(MATRIX_PLAYERS)["player_a"].to_list())
-    st.altair_chart(player_charts.partner_matrix(pairs, sorted(busiest)), width="stretch")
+               f"than {MIN_PAIR_DEALS} deals are grey and unranked; the ranked ones are ranked by the lower end of "
+               f"their 95 % interval. {matrix_caption(pairs, players)}")
+    st.altair_chart(player_charts.partner_matrix(pairs, players), width="stretch")
     widgets.table(pairs.drop("ranked").head(PAIRS_LISTED), "partners", column_config=PAIR_COLUMNS,
                   column_order=list(PAIR_COLUMNS))
     if pairs.height > PAIRS_LISTED:
         st.caption(f"The table lists the first {PAIRS_LISTED:,} of {pairs.height:,} pairs (ranked pairs first); "
                    "narrow the filters, or pick a player in the sidebar, to see a player's pairs.")
+
+
+def matrix_caption(pairs: pl.DataFrame, players: list[str]) -> str:
+    """What the partner matrix of ``players`` shows of ``pairs``, counted from the cells it draws, so the
+    caption cannot claim a pair the matrix leaves out."""
+    ranked = int(pairs["ranked"].sum())
+    drawn = pairs.filter(pl.col("player_a").is_in(players) & pl.col("player_b").is_in(players))
+    drawn_ranked = int(drawn["ranked"].sum())
+    if ranked == 0:
+        shown = "No pair has enough deals to be ranked."
+    elif drawn_ranked == ranked:
+        shown = f"All {ranked:,} ranked pairs are in the matrix."
+    else:
+        shown = (f"{drawn_ranked:,} of the {ranked:,} ranked pairs are in the matrix, the best first: more than "
+                 f"{len(players)} players would not be readable.")
+    return f"{shown} It has {len(players)} players and {drawn.height:,} of the {pairs.height:,} pairs."
 
 
 def accuracy(filters: Filters) -> None:

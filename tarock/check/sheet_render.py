@@ -42,6 +42,15 @@ def _shown(text: str, style: str = "") -> Text:
     return Text(escape_controls(text), style=style)
 
 
+def _deal_name(sheet: Sheet, row: SheetRow) -> str:
+    """How a finding under the sheet names its deal: ``hand N (id)``, but a sheet-only deal by its session
+    and hand: its id is a content hash (a sheet has no id column as a rule), which tells a reader nothing."""
+    if not row.sheet_only:
+        return f"hand {row.hand} ({row.id})"
+    return f"hand {row.hand} of session {sheet.session}" if sheet.session is not None else \
+        f"hand {row.hand} outside any session"
+
+
 def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | None = None) -> None:
     """Print every sheet as a table, then the audit notes and unreadable records.
 
@@ -75,7 +84,7 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
                 if f.code == "A_SCORE_MISMATCH" or f.severity in ("error", "renons"):
                     style = "red" if f.severity in ("error", "renons", "audit") else ""
                     where = f" trick {f.trick}" if f.trick else ""
-                    console.print(_shown(f"hand {row.hand} ({row.id}){where}: {f.code} {f.message}", style))
+                    console.print(_shown(f"{_deal_name(sheet, row)}{where}: {f.code} {f.message}", style))
     if sheets:
         console.print(legend(sheets), style="dim")
     render_unreadable(bad, console)

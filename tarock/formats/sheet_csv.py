@@ -438,7 +438,7 @@ class SheetAuditor:
         opts = self.options
         if row.total:
             return list(_check_totals(row, totals, held, opts))
-        findings = [*_check_writers(row), *_check_figures(row, held, opts), *_check_partners(row, opts)]
+        findings = [*_check_writers(row), *_check_figures(row, held, opts), *_check_partners(row, held, opts)]
         expected = _radelci_after(row, held, opts)
         if row.radelci is not None and opts.radelci:
             findings.extend(_check_radelci(row, held, expected))
@@ -489,8 +489,13 @@ def _check_writers(row: SheetRow) -> Iterator[Finding]:
                                 "the declarer's side writes (others at most a Mondfang or a penalty)", p)
 
 
-def _check_partners(row: SheetRow, opts: SlovenianOptions) -> Iterator[Finding]:
-    """A partner exists only in Tri/Dva/Ena with 4 players, and writes the declarer's figure."""
+def _check_partners(row: SheetRow, held: Mapping[str, int], opts: SlovenianOptions) -> Iterator[Finding]:
+    """A partner exists only in Tri/Dva/Ena with 4 players, and writes the declarer's figure.
+
+    When the partners' figures differ, the finding names the one whose figure no game gives (the checks of
+    the declarer's figure, ``_check_figures``); when both or neither are possible the row alone cannot tell
+    whose is wrong, so each partner gets a finding: the declarer's figure is not taken as the right one.
+    """
     contract = CONTRACTS[row.contract]  # type: ignore[index]
     if row.partner is None:
         return
@@ -506,8 +511,20 @@ def _check_partners(row: SheetRow, opts: SlovenianOptions) -> Iterator[Finding]:
                             "declarer's figure", row.partner)
     elif theirs is not None and mine != theirs and mine - theirs not in _mondfang_amounts(opts) \
             and theirs - mine not in _mondfang_amounts(opts):
-        yield _finding(row, f"in {_label(row)} the partners wrote different figures: {row.declarer} "
-                            f"{theirs:+d}, {row.partner} {mine:+d}", row.partner)
+        assert row.declarer is not None  # the declarer wrote ``theirs``
+        pair = {row.declarer: row.partner, row.partner: row.declarer}
+        wrong = [p for p in pair if not _possible_figure(row, row.scores[p], held, opts)]
+        for p in wrong if len(wrong) == 1 else pair:
+            why = f"no {contract.label} gives {row.scores[p]:+d}" if len(wrong) == 1 else \
+                "the sheet alone cannot tell whose is right"
+            yield _finding(row, f"in {_label(row)} the partners wrote different figures: {p} {row.scores[p]:+d}, "
+                                f"{pair[p]} {row.scores[pair[p]]:+d}; {why}", p)
+
+
+def _possible_figure(row: SheetRow, figure: int, held: Mapping[str, int], opts: SlovenianOptions) -> bool:
+    """Whether the declarer could have written ``figure`` in this row (what ``_check_figures`` accepts)."""
+    assert row.declarer is not None
+    return not any(_check_figures(replace(row, scores={**row.scores, row.declarer: figure}), held, opts))
 
 
 def _check_figures(row: SheetRow, held: Mapping[str, int], opts: SlovenianOptions) -> Iterator[Finding]:

@@ -26,6 +26,7 @@ from analysis.report import calendar_report, report
 from analysis.store import Store
 from ingest.store import export_duckdb
 from tests.support.analysis_store import build_store
+from tests.support.partner_pairs import club_pairs, petra_pairs
 
 Z = 1.959963984540054
 
@@ -160,6 +161,25 @@ def test_partner_pairs_and_the_minimum_sample(rated: Store) -> None:
     assert ranked.select("player_a", "player_b", "rank", "mean_score").rows() == [
         ("Ana", "Cene", 1, -5.0), ("Hana", "Jan", 2, 225.0), ("Ana", "Bor", 3, -110.0)]
     assert partnerships.partners(rated, Filters(player="Jan"))["player_a"].to_list() == ["Hana"]
+
+
+@pytest.mark.parametrize("pairs", [club_pairs(), petra_pairs()], ids=["top-pair", "petra"])
+def test_the_partner_matrix_shows_every_ranked_pair(pairs: pl.DataFrame) -> None:
+    # the dashboard's matrix has at most 24 players; choosing the 12 with the most deals in pairs left out Eva and
+    # Franc (the top pair) and 4 of Petra's 15 partners
+    players = partnerships.matrix_players(pairs, 24)
+    ranked = pairs.filter(pl.col("ranked")).select("player_a", "player_b").rows()
+    assert ranked and all(a in players and b in players for a, b in ranked)
+    assert len(players) == len(set(pairs["player_a"]) | set(pairs["player_b"]))  # 15 and 16: everybody fits
+
+
+def test_the_partner_matrix_keeps_the_best_ranked_pairs_when_they_do_not_fit() -> None:
+    # with room for 6 players: Petra and the partners of her 5 best-ranked pairs (the most deals, so the
+    # narrowest intervals: P14, P13, … P10), and no unranked pair squeezes in
+    pairs = petra_pairs()
+    players = partnerships.matrix_players(pairs, 6)
+    assert players == ["P10", "P11", "P12", "P13", "P14", "Petra"]
+    assert pairs.filter(pl.col("rank") <= 5)["player_b"].sort().to_list() == players[:5]
 
 
 # --- accuracy and luck (an exported file with the solver's table) ---------------------------------------

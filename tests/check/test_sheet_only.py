@@ -110,14 +110,18 @@ def test_a_wrong_figure_is_an_audit_mismatch(tmp_path: Path) -> None:
     assert code == 0  # audit findings do not fail the check
     assert [o["status"] for o in objs] == ["ok"] * 3
     messages = [[f["message"] for f in o["findings"] if f["code"] == "A_SCORE_MISMATCH"] for o in objs]
-    assert messages[0] == ["in hand 1 (Ena) the partners wrote different figures: Cilka +35, Ana +40"]
+    assert messages[0] == [  # both figures an Ena gives: the row cannot tell whose is wrong
+        "in hand 1 (Ena) the partners wrote different figures: Cilka +35, Ana +40; the sheet alone cannot tell "
+        "whose is right",
+        "in hand 1 (Ena) the partners wrote different figures: Ana +40, Cilka +35; the sheet alone cannot tell "
+        "whose is right"]
     assert messages[1] == []
     assert messages[2] == ["in hand 3 (Berač) Boris holds a radelc, so the game counts double, but wrote +70"]
     assert objs[2]["findings"][0]["line"] == 3 and objs[2]["findings"][0]["player"] == "Boris"
     code, out = run("score", "-f", "json", str(tmp_path / "sheet.jsonl"))
     assert code == 1
     hands = orjson.loads(out.splitlines()[0])["hands"]
-    assert [h["disputed"] for h in hands] == [["Ana"], [], ["Boris"]]
+    assert [h["disputed"] for h in hands] == [["Ana", "Cilka"], [], ["Boris"]]
     code, text = run("score", str(tmp_path / "sheet.jsonl"))
     assert code == 1 and "(audit)" in text and "counts double" in text
 
@@ -136,3 +140,32 @@ def test_ingest_and_report_count_the_sheets_hands(tmp_path: Path) -> None:
     assert code == 0, out
     rates = {r["contract"]: (int(r["deals"]), int(r["wins"])) for r in csv.DictReader(io.StringIO(out))}
     assert rates == {"ena": (1, 1), "berac": (1, 1), "solo_tri": (1, 1), "dva": (1, 0)}
+
+
+def _sheet_record(seq: int, david: int, ana: int) -> dict[str, object]:
+    """A sheet-only Dva of session ``club`` (no id: its id is a content hash): David declares, Ana partners."""
+    return {"format": "tarock-record/1", "session": "club", "seq": seq, "ruleset": "slovenian",
+            "players": list(PLAYERS), "contract": "dva", "declarer": "David", "partner": "Ana", "tricks": [],
+            "sheet_only": True, "recorded": {"scores": {"David": david, "Ana": ana}}}
+
+
+def test_the_audit_mark_goes_on_the_disputed_figure(tmp_path: Path) -> None:
+    # Nobody holds a radelc (the sheet starts the session, and no Klop or Berač is on it), so nothing doubles.
+    # hand 1: David -150, Ana -140.  A Dva is 20 + the difference (rounded to 5) + bonuses: both figures are
+    #   possible, so the row alone cannot tell whose is wrong: both are marked, David's too (the audit used to
+    #   take the declarer's figure as the right one and mark Ana's alone).
+    # hand 2: David -153, Ana -140.  No Dva gives -153 (not a multiple of 5, nor one less a Mondfang of 21, 42
+    #   or 84): David's figure is the wrong one, and Ana's -140 is not disputed (it used to be marked).
+    path = tmp_path / "sheet.jsonl"
+    path.write_text("".join(json.dumps(_sheet_record(*r)) + "\n" for r in ((1, -150, -140), (2, -153, -140))))
+    code, out = run("score", "-f", "json", str(path))
+    assert code == 1
+    assert [h["disputed"] for h in orjson.loads(out.splitlines()[0])["hands"]] == [["Ana", "David"], ["David"]]
+    code, text = run("score", str(path))
+    table, _, notes = text.partition("Legend")[0].partition("└")
+    rows = [line for line in table.splitlines() if "dva (David)" in line]
+    assert [line.count("(audit)") for line in rows] == [2, 1]
+    assert "-140 (audit)" not in rows[1] and "-153 (audit)" in rows[1]
+    # the notes under the sheet name the deals by session and hand, not by their content hash
+    assert "hand 1 of session club:" in notes and "hand 2 of session club:" in notes
+    assert not any(f"({h['id']})" in notes for h in orjson.loads(run("score", "-f", "json", str(path))[1])["hands"])

@@ -8,20 +8,24 @@ export) gets hand-set point losses by SQL, as a store the solver has analysed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
 import orjson
+import polars as pl
 import pytest
 from playwright.sync_api import Page, expect
 from streamlit.testing.v1 import AppTest
 
 from analysis.ratings import rebuild
 from analysis.store import Store
+from dashboards import data
 from ingest.store import export_duckdb
 from tests.dashboards.test_dashboard_browser import SCREENSHOTS, served, wait_for_app
 from tests.support.dashboard_fixture import EXAMPLES, build_store
+from tests.support.partner_pairs import club_pairs, petra_pairs
 from tests.support.paths import ROOT
 
 APP = ROOT / "dashboards" / "app.py"
@@ -116,6 +120,27 @@ def test_players_page_accuracy_from_the_solver_table(analysed_file: Path, monkey
     links = [(link.proto.page, link.proto.query_string) for link in at.page_link]
     assert any(("replay" in page and "deal=seed-session-hand-2" in query and "step=end" in query)
                for page, query in links)
+
+
+@pytest.mark.parametrize("pairs", [club_pairs(), petra_pairs()], ids=["top-pair", "petra"])
+def test_the_partner_matrix_shows_every_ranked_pair(rated_store: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    pairs: pl.DataFrame) -> None:
+    # the page's pairs are the hand-made clubs of tests/support/partner_pairs.py: the top-ranked pair Eva and
+    # Franc has the fewest deals in pairs; Petra has 15 ranked partners.  The matrix used to draw the 12 players
+    # with the most deals in pairs (no Eva, no Franc; Petra and 11 partners) under "1 of 79 pairs are ranked" and
+    # "15 of 15 pairs are ranked".
+    monkeypatch.setattr(data, "partner_pairs", lambda filters: pairs)
+    at = players_page(rated_store, monkeypatch)
+    [matrix] = [spec for spec in (json.loads(c.proto.spec) for c in at.get("vega_lite_chart"))
+                if "partner" in json.dumps(spec)]
+    drawn = set(matrix["layer"][0]["encoding"]["y"]["sort"])  # the matrix's rows (and columns): its players
+    ranked = pairs.filter(pl.col("ranked")).select("player_a", "player_b").rows()
+    assert all(a in drawn and b in drawn for a, b in ranked)
+    players = len(set(pairs["player_a"]) | set(pairs["player_b"]))
+    assert len(drawn) == players
+    captions = " ".join(c.value for c in at.caption)
+    assert (f"All {len(ranked)} ranked pairs are in the matrix. It has {players} players and {pairs.height} of the "
+            f"{pairs.height} pairs.") in captions
 
 
 @pytest.fixture(scope="module")

@@ -144,8 +144,15 @@ def test_a_radelc_doubles_the_declarers_figure() -> None:
 
 
 def test_partners_write_the_same_figure() -> None:
+    # +30 and +35 are both possible Dva figures: the row cannot tell whose is wrong, so each is disputed
     assert audit(HEAD + "1,dva,Ana,Cilka,+30,,+35,,\n") == [
-        "in hand 1 (Dva) the partners wrote different figures: Ana +30, Cilka +35"]
+        "in hand 1 (Dva) the partners wrote different figures: Ana +30, Cilka +35; the sheet alone cannot tell "
+        "whose is right",
+        "in hand 1 (Dva) the partners wrote different figures: Cilka +35, Ana +30; the sheet alone cannot tell "
+        "whose is right"]
+    # +32 is no Dva figure (not a multiple of 5, nor one less a Mondfang of 21, 42 or 84): the declarer's is wrong
+    assert audit(HEAD + "1,dva,Ana,Cilka,+32,,+30,,\n")[1:] == [
+        "in hand 1 (Dva) the partners wrote different figures: Ana +32, Cilka +30; no Dva gives +32"]
     assert audit(HEAD + "1,dva,Ana,Cilka,+30,,+9,,\n") == []  # Cilka also paid a Mondfang (−21)
     assert audit(HEAD + "1,dva,Ana,Cilka,+30,,,,\n") == [
         "in hand 1 (Dva) the partner Cilka wrote nothing; partners write the declarer's figure"]
