@@ -247,7 +247,7 @@ def test_7a_a_record_nested_a_thousand_deep_is_one_finding(tmp_path: Path) -> No
     code, out = run("check", str(records))
     assert code == 1, out
     assert out.splitlines() == [f"{records}:3 -: E_PARSE line 3 nests JSON deeper than 64 levels",
-                                "5 deals: 4 ok, 0 renons, 1 error; 1 findings"]
+                                "5 deals: 4 ok, 0 renons, 1 error; 1 finding"]
     code, out = run("ingest", str(records), "--store", str(tmp_path / "store"), "--executor", "local:1")
     assert code == 0, out
     assert "read 5 = stored 4 + rejected 1" in out and "Traceback" not in out
