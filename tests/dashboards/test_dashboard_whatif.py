@@ -31,7 +31,7 @@ def cli_compare(inputs: Path) -> tuple[dict[str, list[int]], dict[tuple[str, str
     """``tarock score INPUTS --compare slovenian,openspiel -f csv``: each player's totals over every session,
     and the differing deals' scores per (deal, player)."""
     out = CliRunner().invoke(cli, ["score", str(inputs), "--compare", ",".join(TABLES), "-f", "csv"])
-    assert out.exit_code == 0, out.output
+    assert out.exit_code == 1, out.output  # 1: e_parse.jsonl's two unreadable lines, as plain `score` says (issue 35)
     totals: dict[str, list[int]] = {}
     deals: dict[tuple[str, str], list[int]] = {}
     for row in csv.DictReader(io.StringIO(out.stdout)):
@@ -90,7 +90,7 @@ def cli_deals(inputs: Path) -> dict[str, dict[str, object]]:
     """``tarock score INPUTS --compare slovenian,openspiel -f json``'s differing deals by id (their scores and
     lines per table)."""
     out = CliRunner().invoke(cli, ["score", str(inputs), "--compare", ",".join(TABLES), "-f", "json"])
-    assert out.exit_code == 0, out.output
+    assert out.exit_code == 1, out.output  # the two unreadable lines of the fixture's e_parse.jsonl
     return {d["id"]: d for line in out.stdout.splitlines() for d in json.loads(line)["differences"]}
 
 
