@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,20 +31,29 @@ def _port_free(port: int) -> bool:
         return True
 
 
+def _started(tmp_path: Path, port: int, log: Any) -> subprocess.Popen[bytes]:
+    """``tarock dashboard`` on ``port`` over a store in ``tmp_path``, its output to ``log``."""
+    command = [sys.executable, "-m", "tarock.cli", "dashboard", "--store", str(tmp_path / "store"),
+               "--port", str(port)]
+    return subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _wait_until_serving(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + 90  # a bound on the wait, not an assertion on speed
+    while not healthy(url):
+        assert process.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, "the dashboard did not start"
+        time.sleep(0.3)
+
+
 @pytest.mark.slow
 def test_sigterm_stops_the_streamlit_child_and_frees_the_port(tmp_path: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "dashboard.log").open("wb")
-    command = [sys.executable, "-m", "tarock.cli", "dashboard", "--store", str(tmp_path / "store"),
-               "--port", str(port)]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    process = _started(tmp_path, port, log)
     try:
-        deadline = time.monotonic() + 90  # a bound on the wait, not an assertion on speed
-        while not healthy(url):
-            assert process.poll() is None, (tmp_path / "dashboard.log").read_text()
-            assert time.monotonic() < deadline, "the dashboard did not start"
-            time.sleep(0.3)
+        _wait_until_serving(process, url, tmp_path / "dashboard.log")
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
         assert not healthy(url)
@@ -84,16 +94,10 @@ def test_sigkill_of_the_command_kills_the_streamlit_child(tmp_path: Path) -> Non
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "dashboard.log").open("wb")
-    command = [sys.executable, "-m", "tarock.cli", "dashboard", "--store", str(tmp_path / "store"),
-               "--port", str(port)]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    process = _started(tmp_path, port, log)
     children: list[int] = []
     try:
-        deadline = time.monotonic() + 90  # a bound on the wait, not an assertion on speed
-        while not healthy(url):
-            assert process.poll() is None, (tmp_path / "dashboard.log").read_text()
-            assert time.monotonic() < deadline, "the dashboard did not start"
-            time.sleep(0.3)
+        _wait_until_serving(process, url, tmp_path / "dashboard.log")
         children = _children(process.pid)
         assert children, "the dashboard serves from a child process"
         process.kill()
