@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.support.paths import ROOT
+from tests.support.processes import alive, children
 from tests.support.servers import free_port, healthy
 
 
@@ -65,28 +66,6 @@ def test_sigterm_stops_the_streamlit_child_and_frees_the_port(tmp_path: Path) ->
         log.close()
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc: their ``stat``'s fourth field)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
 def test_sigkill_of_the_command_kills_the_streamlit_child(tmp_path: Path) -> None:
@@ -95,21 +74,21 @@ def test_sigkill_of_the_command_kills_the_streamlit_child(tmp_path: Path) -> Non
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "dashboard.log").open("wb")
     process = _started(tmp_path, port, log)
-    children: list[int] = []
+    served_by: list[int] = []
     try:
         _wait_until_serving(process, url, tmp_path / "dashboard.log")
-        children = _children(process.pid)
-        assert children, "the dashboard serves from a child process"
+        served_by = sorted(children(process.pid))
+        assert served_by, "the dashboard serves from a child process"
         process.kill()
         process.wait(timeout=60)
         deadline = time.monotonic() + 30
-        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        while any(alive(pid) for pid in served_by) and time.monotonic() < deadline:
             time.sleep(0.3)
-        assert not any(_alive(pid) for pid in children)
+        assert not any(alive(pid) for pid in served_by)
         assert not healthy(url)
     finally:
-        for pid in children:
-            if _alive(pid):
+        for pid in served_by:
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
         if process.poll() is None:
             process.kill()

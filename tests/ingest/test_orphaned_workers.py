@@ -24,32 +24,10 @@ from ingest.layout import StoreBusy, StoreLayout
 from tests.ingest.test_ingest_reliability import assert_consistent
 from tests.support.ingest_util import session_records, write_jsonl
 from tests.support.paths import ROOT
+from tests.support.processes import alive, children
 
 GUARD = 120
 """Seconds a wait may last before the test gives up (a failure guard, not a time asserted)."""
-
-
-def children(pid: int) -> set[int]:
-    """The live processes whose parent is ``pid`` (from /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.add(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` is a running process (a zombie waiting to be reaped counts as gone)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 def wait_until(condition, what: str) -> None:  # type: ignore[no-untyped-def]
