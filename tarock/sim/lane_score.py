@@ -64,18 +64,60 @@ def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[i
     roster = roster_of(players)
     if spec is None or roster is None:
         return None
-    plan, score_plan, calls_king = spec
     declarers = () if declarer is None else (declarer,)
-    if not bids_agree(bids, players, plan.contract, declarers, OPTIONS):
+    if not bids_agree(bids, players, spec[0].contract, declarers, OPTIONS):
         return None
-    lane = kernel.lane(dealt, talon, tricks, None, players, CARDS_PER_HAND[n], -1 if declarer is None else declarer,
-                       leader(plan.contract, declarers, OPTIONS, ()), calls_king, called_king,
-                       pick if pick else None, stash if pick else None, plan.kernel_plan)
-    if lane is None or lane[1] != trick_seats:  # the seats the lane played the tricks from must be the table's
+    lane = _lane(kernel, spec, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer)
+    if lane is None:
         return None
     partner = lane[3]
-    return _scored(score, score_plan, roster, players, declarer, None if partner < 0 else partner, lane[8], None,
+    return _scored(score, spec[1], roster, players, declarer, None if partner < 0 else partner, lane[8], None,
                    ledger)
+
+
+def score_playout(contract: Contract, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
+                  pick: tuple[int, ...], stash: tuple[int, ...], called_king: int | None,
+                  tricks: list[tuple[int, ...]], trick_seats: list[tuple[int, ...]],
+                  declarer: int) -> tuple[bool, int] | None:
+    """(whether the declarer's side won, the declarer's score) of a clean declared deal without announcements or
+    bidding, no radelci held before it (``tarock.sim.playouts``); None when the kernel or the scorer declines
+    it or is not running.  The arguments are ``score_clean``'s."""
+    kernel = accel.KERNEL
+    score = prepared()
+    if kernel is None or score is None:
+        return None
+    n = len(players)
+    known = _SPECS.get((contract.name, n))
+    spec = known if known is not None else _spec(contract, n)
+    roster = roster_of(players)
+    if spec is None or roster is None:
+        return None
+    lane = _lane(kernel, spec, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer)
+    if lane is None:
+        return None
+    partner = lane[3]
+    scored = score(spec[1], roster, declarer, None if partner < 0 else partner, lane[8], (0,) * n, 0, _SCRATCH,
+                   None)
+    _SCRATCH.clear()
+    if scored is None or scored[0] is None:
+        return None
+    return bool(scored[0]), int(scored[1][declarer])
+
+
+def _lane(kernel: Any, spec: Spec, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
+          pick: tuple[int, ...], stash: tuple[int, ...], called_king: int | None, tricks: list[tuple[int, ...]],
+          trick_seats: list[tuple[int, ...]], declarer: int | None) -> tuple[Any, ...] | None:
+    """The kernel's lane of a clean deal (its raw facts at ``[8]``, the partner's seat at ``[3]``), or None when
+    it declines the deal or played its tricks from other seats than the table's."""
+    plan, _, calls_king = spec
+    declarers = () if declarer is None else (declarer,)
+    lane: tuple[Any, ...] | None = kernel.lane(
+        dealt, talon, tricks, None, players, CARDS_PER_HAND[len(players)], -1 if declarer is None else declarer,
+        leader(plan.contract, declarers, OPTIONS, ()), calls_king, called_king, pick if pick else None,
+        stash if pick else None, plan.kernel_plan)
+    if lane is None or lane[1] != trick_seats:  # the seats the lane played the tricks from must be the table's
+        return None
+    return lane
 
 
 def score_announced(deal: Deal, trick_seats: list[tuple[int, ...]], ledger: SessionLedger) -> dict[str, Any] | None:

@@ -1,0 +1,203 @@
+"""Play-outs of one dealt hand: how often the simulator's players win each contract with it, and what it scores.
+
+A bidder knows their own twelve (three players: sixteen) cards and nothing else.  A play-out deals the unseen
+cards at random around them (the talon and the other hands; a hand without a tarok is dealt again, as the
+simulator does), then plays the contract as a session of ``tarock.sim.simulate`` would: the declarer calls a king
+(4 players, Tri … Ena: ``tarock.sim.players.call_king``), takes the talon group it likes best and lays away
+(``pick_talon``, ``choose_stash``), and every seat plays its cards by ``tarock.sim.players.CardPlay`` -- compiled
+where it may run (``tarock.sim.table.Table.play_with``).  Nobody announces a bonus or a kontra, so the score is
+the contract's own (game, difference and the silent bonuses, by the project's scorer; radelci none before).
+
+The declarer sits in every seat in turn (play-out ``i`` at seat ``i mod n``: a typed hand has no seat; the
+lead of trick 1 is forehand's, so the seat matters), except in the forehand's own contracts (Tri), always at
+forehand; ``seat`` fixes it.
+
+``estimate`` plays a contract out sequentially and stops once the 95 % Wilson interval of the win rate is no
+wider than ``HALF_WIDTH`` either side (from ``MIN_PLAYOUTS`` on, checked every ``BATCH``) or at ``cap``
+play-outs.  Play-out ``i`` draws from its own generator, ``random.Random(seed · 2³² + i)``, and the unseen cards
+are dealt by walking one shuffled deck past the hand's own cards: two hands that differ in one card get the
+same deals but for that card and a neighbour or two (common random numbers), so comparing them needs few
+play-outs, and the same seed always gives the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from tarock.cards import N_CARDS, TAROK_MASK
+from tarock.deal import Deal
+from tarock.options import DEFAULT_SLOVENIAN
+from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, Contract, allowed_contract
+from tarock.sim.compiled import call_king, choose_stash, pick_talon, shuffle
+from tarock.sim.lane_score import score_playout
+from tarock.sim.players import CardPlay
+from tarock.sim.table import Table
+
+HALF_WIDTH = 0.05
+"""A contract's play-outs stop once its 95 % interval reaches this far, at most, either side of the rate."""
+MIN_PLAYOUTS = 100
+"""No contract stops before this many play-outs: a rate of 35 wins in 35 already has a narrow Wilson interval,
+but 35 deals miss the rare loss of a strong hand."""
+BATCH = 50
+"""The stopping rule is checked every this many play-outs."""
+CAP = 400
+"""The most play-outs of one contract: at a rate near one half, an interval of ±5 points needs about 385."""
+Z95 = 1.959963984540054
+"""The 97.5 % quantile of the standard normal distribution (two-sided 95 %)."""
+
+PLAYERS = {3: ("A", "B", "C"), 4: ("A", "B", "C", "D")}
+"""The names a play-out's table is scored under (the scorer wants names; nobody reads them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One contract's play-outs: how many, how many the declarer's side won, and the declarer's total score."""
+
+    contract: str
+    playouts: int
+    wins: int
+    score_total: int
+
+    @property
+    def win_probability(self) -> float:
+        return self.wins / self.playouts
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95 % Wilson interval of the win rate."""
+        return wilson(self.wins, self.playouts)
+
+    @property
+    def expected_score(self) -> float:
+        """The declarer's mean score over the play-outs."""
+        return self.score_total / self.playouts
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95 % Wilson score interval of ``k`` successes in ``n > 0`` trials, exactly 0 (1) at its end when
+    ``k`` is 0 (``n``): the formula of ``analysis.stats``, for one pair of counts."""
+    z2 = z * z
+    centre = k + z2 / 2
+    half = z * math.sqrt(k * (n - k) / n + z2 / 4)
+    low = 0.0 if k <= 0 else (centre - half) / (n + z2)
+    high = 1.0 if k >= n else (centre + half) / (n + z2)
+    return low, high
+
+
+def biddable(n_players: int) -> tuple[Contract, ...]:
+    """Every contract a player may declare at a table of ``n_players`` under the simulator's options, in ladder
+    order (Klop is nobody's to declare)."""
+    return tuple(c for c in CONTRACTS.values()
+                 if not c.is_klop and allowed_contract(c, n_players, DEFAULT_SLOVENIAN))
+
+
+def deal_around(rng: random.Random, hand: int, n_players: int, seat: int) -> tuple[list[int], list[int]]:
+    """The other hands and the talon dealt at random around ``hand`` (a mask) at ``seat``: (each seat's mask,
+    the talon in dealt order).  One shuffle of the whole deck, walked past the hand's cards: the talon first, then
+    the other seats in order; dealt again while another hand has no tarok."""
+    per = CARDS_PER_HAND[n_players]
+    others = [s for s in range(n_players) if s != seat]
+    while True:
+        deck = list(range(N_CARDS))
+        shuffle(rng, deck)
+        unseen = [c for c in deck if not hand >> c & 1]
+        talon = unseen[:TALON_SIZE]
+        hands = [0] * n_players
+        hands[seat] = hand
+        for i, other in enumerate(others):
+            mask = 0
+            for card in unseen[TALON_SIZE + i * per:TALON_SIZE + (i + 1) * per]:
+                mask |= 1 << card
+            hands[other] = mask
+        if all(hands[s] & TAROK_MASK for s in others):
+            return hands, talon
+
+
+def play_out(hand: int, n_players: int, contract: Contract, rng: random.Random, seat: int) -> tuple[bool, int]:
+    """One play-out of ``contract`` declared by ``seat`` holding ``hand``: (whether the declarer's side won, the
+    declarer's score)."""
+    hands, talon = deal_around(rng, hand, n_players, seat)
+    king = partner = None
+    if contract.calls_king and n_players == 4:
+        king = call_king(hand, rng)
+        partner = next((s for s in range(n_players) if s != seat and hands[s] >> king & 1), None)
+    pick: tuple[int, ...] = ()
+    stash = 0
+    if contract.talon_group:
+        pick = pick_talon(talon, contract.talon_group)
+        after = hand
+        for card in pick:
+            after |= 1 << card
+        stash = choose_stash(after, len(pick), king)
+        hands[seat] = after & ~stash
+    dealt = [sorted(c for c in range(N_CARDS) if h >> c & 1) for h in hands]
+    dealt[seat] = sorted(c for c in range(N_CARDS) if hand >> c & 1)
+    leader = seat if contract.declarer_leads else 0
+    players = PLAYERS[n_players]
+    table = Table(players, hands, contract, DEFAULT_SLOVENIAN, leader)
+    table.play_with(CardPlay(contract, n_players, seat, partner, king, hands, None, leader))
+    stashed = tuple(c for c in range(N_CARDS) if stash >> c & 1)
+    scored = score_playout(contract, players, dealt, talon, pick, stashed, king, table.tricks, table.trick_seats,
+                           seat)
+    if scored is None:
+        scored = _reference_score(contract, players, dealt, talon, pick, stashed, king, table.tricks, seat)
+    return scored
+
+
+def _reference_score(contract: Contract, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
+                     pick: tuple[int, ...], stash: tuple[int, ...], king: int | None,
+                     tricks: list[tuple[int, ...]], seat: int) -> tuple[bool, int]:
+    """``score_playout`` by the reference engine and scorer, for when the compiled ones do not run."""
+    from tarock.engine import replay  # here: only a run without the accelerator scores this way
+    from tarock.facts import DealFacts
+    from tarock.rules.slovenian.scoring import score_deal
+
+    deal = Deal(id="playout", id_given=True, ruleset="slovenian", players=players, contract=contract.name, tricks=tuple(tricks),
+                trick_players=(None,) * len(tricks), hands=tuple(tuple(h) for h in dealt), talon=tuple(talon),
+                declarer=players[seat], called_king=king, talon_pick=pick if pick else None,
+                stash=stash if pick else None)
+    facts = replay(deal).facts
+    if not isinstance(facts, DealFacts):
+        raise ValueError(f"a play-out of {contract.name} does not replay cleanly")
+    result = score_deal(facts)
+    return bool(result.won), result.scores[players[seat]]
+
+
+def seat_of(contract: Contract, n_players: int, i: int, seat: int | None) -> int:
+    """The declarer's seat in play-out ``i``: ``seat`` when given, forehand in a forehand's contract, else every
+    seat in turn."""
+    if seat is not None:
+        return seat
+    return 0 if contract.forehand_only else i % n_players
+
+
+def estimate(hand: int, n_players: int, contract: Contract, seed: int = 0, cap: int = CAP,
+             half_width: float = HALF_WIDTH, seat: int | None = None) -> Estimate:
+    """``contract`` played out with ``hand`` until the 95 % interval of its win rate is within ``half_width``
+    of it (from ``MIN_PLAYOUTS`` on, checked every ``BATCH``), or ``cap`` play-outs; seeded by ``seed``."""
+    if n_players not in CARDS_PER_HAND or hand.bit_count() != CARDS_PER_HAND[n_players]:
+        raise ValueError(f"a hand of {n_players} players has {CARDS_PER_HAND.get(n_players)} cards")
+    if not allowed_contract(contract, n_players, DEFAULT_SLOVENIAN) or contract.is_klop:
+        raise ValueError(f"{contract.label} is not declared at a table of {n_players}")
+    wins = total = played = 0
+    while played < cap:
+        for i in range(played, min(played + BATCH, cap)):
+            won, score = play_out(hand, n_players, contract, random.Random((seed << 32) + i),
+                                  seat_of(contract, n_players, i, seat))
+            wins += won
+            total += score
+        played = min(played + BATCH, cap)
+        if played >= MIN_PLAYOUTS:
+            low, high = wilson(wins, played)
+            if (high - low) / 2 <= half_width:
+                break
+    return Estimate(contract.name, played, wins, total)
+
+
+def estimates(hand: int, n_players: int, seed: int = 0, cap: int = CAP,
+              half_width: float = HALF_WIDTH) -> list[Estimate]:
+    """``estimate`` of every contract ``biddable`` at the table, in ladder order."""
+    return [estimate(hand, n_players, contract, seed, cap, half_width) for contract in biddable(n_players)]
+
