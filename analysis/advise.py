@@ -1,12 +1,13 @@
 """The body of ``tarock advise``: what a dealt hand is worth in each contract it may bid.
 
 The hand is given as card codes (any alias ``tarock.cards.parse_card`` reads, space- or comma-separated)
-or as a stored deal's player (``hand_of_deal``).  The model is the one saved beside the store
-(``analysis.hand_model``), fitted from the store first when none is saved or when asked to refit.  Per
-declared contract of the ruleset's ladder it gives the win probability, its 95 % interval (the logistic
-model's, see ``analysis.hand_model``) and the expected score; a contract with too few deals gets none.
-Formats: ``table`` (rich) and ``json`` (a list, one object per contract: ``contract``,
-``win_probability``, ``low``, ``high``, ``expected_score``, ``deals``).
+or as a stored deal's player (``hand_of_deal``; ``deal_outcome`` then says what they bid and how it went).
+Per contract the table may declare, two figures side by side (``analysis.hand_advice``): the play-outs of the
+hand by the simulator's players, and the club's estimate -- the hand model saved beside the store
+(``analysis.hand_model``, fitted from the store first when none is saved or when asked to refit) shrunk toward
+the play-outs where the store holds few hands like this one.  Formats: ``table`` (rich, a line under it
+saying what each figure is) and ``json`` (``{"hand", "about", "contracts", "deal"?}``: ``about`` those lines,
+``contracts`` the rows of ``hand_advice``, ``deal`` the outcome of ``--deal``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
+from analysis.hand_advice import hand_advice
 from analysis.hand_model import HandModel, hand_features, load, model_dir
 from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, cards_of, parse_card
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
+from tarock.sim.playouts import CAP
 
 if TYPE_CHECKING:
     from analysis.store import Store
@@ -82,33 +85,107 @@ def model_for(source: str | os.PathLike[str], refit: bool = False) -> HandModel:
     return model
 
 
-def advice(model: HandModel, cards: list[int], ruleset: str, n_players: int) -> list[dict[str, Any]]:
-    """Per declared contract, ranked by expected score: ``HandModel.advise`` of the hand's features."""
-    return model.advise(hand_features(cards), ruleset, n_players)
+def advice(source: Store | str | os.PathLike[str], model: HandModel, cards: list[int], ruleset: str,
+           n_players: int) -> list[dict[str, Any]]:
+    """Per contract the table may declare, ranked by the club's expected score: the play-outs beside the club's
+    estimate (``analysis.hand_advice.hand_advice``; the store read for its hands like this one)."""
+    from analysis.similar_hands import similar_record
+    from analysis.store import Store
+
+    store = Store.of(source)
+    with store if store is not source else nullcontext(store):
+        similar = similar_record(store, hand_features(cards), ruleset, n_players)
+    return hand_advice(model, cards, ruleset, n_players, similar)
+
+
+def deal_outcome(source: Store | str | os.PathLike[str], deal_id: str, player: str) -> dict[str, Any]:
+    """What ``player`` bid in a stored deal and how it went: ``bids`` (theirs, in order), the deal's
+    ``contract``, ``declarer``, ``partner`` and ``won``, and the player's ``score``."""
+    from analysis.store import Store
+
+    store = Store.of(source)
+    with store if store is not source else nullcontext(store):
+        deal = store.query("SELECT d.contract, d.declarer, d.partner, d.won, r.score FROM deals d "
+                           "LEFT JOIN stored.results r USING (shard, source_file, source_pos) "
+                           "WHERE d.deal_id = $deal AND r.player = $player LIMIT 1",
+                           {"deal": deal_id, "player": player}).rows()
+        bids = store.query("SELECT b.bid FROM deals d JOIN stored.bids b USING (shard, source_file, source_pos) "
+                           "WHERE d.deal_id = $deal AND b.player = $player ORDER BY b.idx",
+                           {"deal": deal_id, "player": player}).rows()
+    if not deal:
+        raise ValueError(f"no result of {player!r} in deal {deal_id!r} in {store.source}")
+    contract, declarer, partner, won, score = deal[0]
+    return {"deal": deal_id, "player": player, "bids": [bid for (bid,) in bids], "contract": contract,
+            "declarer": declarer, "partner": partner, "won": won, "score": score}
+
+
+def outcome_line(outcome: dict[str, Any]) -> str:
+    """One sentence of ``deal_outcome``: what the player bid, what was played by whom, and how it went."""
+    bids = ", ".join(contract_label(b) if b != "pass" else "pass" for b in outcome["bids"]) or "nothing"
+    player, declarer = outcome["player"], outcome["declarer"]
+    played = contract_label(outcome["contract"])
+    if declarer is None:
+        went = f"{played} was played"
+    else:
+        side = ("declared" if player == declarer else "partnered" if player == outcome["partner"]
+                else f"defended against {declarer}'s")
+        result = "won" if outcome["won"] else "lost" if outcome["won"] is not None else "no result"
+        went = f"{player} {side} {played}: {result}"
+    score = "" if outcome["score"] is None else f", {outcome['score']:+d} for {player}"
+    return f"In deal {outcome['deal']} {player} bid {bids}; {went}{score}."
+
+
+PLAYOUTS_ARE = ("Play-outs: the simulator's players deal the unseen cards around this hand and play the contract "
+                "out (no announcements), until the 95 % interval is ±5 points or {cap} deals; they assume the "
+                "simulator's defence, not your club's.")
+CLUB_IS = ("Club: the hand model fitted on this store's declared deals, shrunk toward the play-outs where the store "
+           "holds few hands like this one (same kings, taroks and taroks from XV ±1); the weight is the store's.")
+
+
+def about_lines(model: HandModel) -> dict[str, str]:
+    """What each figure is, in one line each (``playouts``, ``club``), and what the model was fitted on."""
+    about = model.about
+    return {"playouts": PLAYOUTS_ARE.format(cap=CAP), "club": CLUB_IS,
+            "model": f"Model fitted on {about.get('fitted_on', 0):,} declared deals of {about.get('store', '?')} "
+                     f"({about.get('fitted_at', '?')}); refit: --refit."}
+
+
+def _percent(part: dict[str, Any] | None) -> str:
+    if part is None:
+        return "—"
+    return (f"{100 * part['win_probability']:.1f} % ({100 * part['low']:.0f}–{100 * part['high']:.0f}) "
+            f"{part['expected_score']:+.0f}")
 
 
 def print_advice(rows: list[dict[str, Any]], model: HandModel, cards: list[int], fmt: str = "table",
-                 stream: TextIO | None = None) -> None:
-    """Print ``advice`` rows as a table (what the model rests on below it) or as JSON."""
+                 stream: TextIO | None = None, outcome: dict[str, Any] | None = None) -> None:
+    """Print ``advice`` rows as a table (what each figure is below it, and the stored deal's outcome when given)
+    or as JSON: ``{"hand", "about", "contracts": rows, "deal"?: outcome}``."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     out = stream or sys.stdout
+    lines = about_lines(model)
     if fmt == "json":
-        out.write(orjson.dumps(rows).decode() + "\n")
+        body: dict[str, Any] = {"hand": [CODES[c] for c in sorted(cards)], "about": lines, "contracts": rows}
+        if outcome is not None:
+            body["deal"] = outcome | {"said": outcome_line(outcome)}
+        out.write(orjson.dumps(body).decode() + "\n")
         return
     table = Table(title="Hand: " + " ".join(CODES[c] for c in sorted(cards)))
-    for column, justify in (("contract", "left"), ("win probability", "right"), ("95 % interval", "right"),
-                            ("expected score", "right"), ("deals", "right")):
+    for column, justify in (("contract", "left"), ("play-outs: win % (95 %) score", "right"), ("n", "right"),
+                            ("club: win % (95 %) score", "right"), ("store weight", "right"),
+                            ("hands like this: won/deals", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for row in rows:
-        if row["win_probability"] is None:
-            table.add_row(contract_label(row["contract"]), "no estimate", "too few deals", "", f"{row['deals']:,}")
-            continue
-        table.add_row(contract_label(row["contract"]), f"{100 * row['win_probability']:.1f} %",
-                      f"{100 * row['low']:.1f} – {100 * row['high']:.1f} %", f"{row['expected_score']:+.0f}",
-                      f"{row['deals']:,}")
-    about = model.about
-    table.caption = (f"Fitted on {about.get('fitted_on', '?'):,} declared deals of {about.get('store', '?')} "
-                     f"({about.get('fitted_at', '?')}); a contract needs {about.get('min_deals', '?')} deals for "
-                     "an estimate. Refit: --refit.")
-    Console(file=out).print(table)
+        record = row["record"]
+        playouts = row["playouts"]
+        table.add_row(contract_label(row["contract"]), _percent(playouts),
+                      "" if playouts is None else f"{playouts['playouts']:,}",
+                      "no estimate" if row["club"] is None else _percent(row["club"]),
+                      "" if row["club"] is None else f"{100 * row['club']['weight']:.0f} %",
+                      f"{record['wins']:,}/{record['deals']:,}")
+    table.caption = "\n".join((lines["playouts"], lines["club"], lines["model"]))
+    console = Console(file=out)
+    console.print(table)
+    if outcome is not None:
+        console.print(outcome_line(outcome), highlight=False, markup=False)

@@ -11,13 +11,14 @@ import polars as pl
 import streamlit as st
 
 from analysis import bid_review, hand_fit, hand_model
-from analysis.advise import advice, hand_of_deal, parse_hand
+from analysis import advise
+from analysis.advise import about_lines, hand_of_deal, parse_hand
 from analysis.filters import Filters
 from analysis.hand_model import HandModel
 from dashboards.data import TTL, _store, store_path
 from dashboards.pages import uploads_enabled
 
-__all__ = ["advice", "bids", "can_refit", "model", "parse_hand", "refit", "stored_hand", "stored_hands"]
+__all__ = ["about_lines", "advice", "bids", "can_refit", "model", "parse_hand", "refit", "stored_hand", "stored_hands"]
 
 
 @st.cache_resource(ttl=TTL, max_entries=4, show_spinner="Fitting the hand model on the store…")
@@ -72,3 +73,24 @@ def stored_hands(limit: int = 500) -> pl.DataFrame:
 def stored_hand(deal_id: str, player: str) -> tuple[list[int], str, int]:
     """(cards, ruleset, players) of a player's dealt hand in a stored deal (``analysis.advise.hand_of_deal``)."""
     return hand_of_deal(_store(store_path()), deal_id, player)
+
+
+def advice(model: HandModel, cards: list[int], ruleset: str, n_players: int) -> pl.DataFrame:
+    """``analysis.advise.advice`` on the current store, flat: per contract the play-outs' columns (``po_``), the
+    club's (``club_``) and the store's hands like this one (``like_deals``, ``like_wins``), ranked as there."""
+    rows = advise.advice(_store(store_path()), model, cards, ruleset, n_players)
+    flat = []
+    for row in rows:
+        playouts, club, record = row["playouts"] or {}, row["club"] or {}, row["record"]
+        flat.append({"contract": row["contract"],
+                     **{f"po_{key}": playouts.get(key) for key in ("win_probability", "low", "high",
+                                                                   "expected_score", "playouts")},
+                     **{f"club_{key}": club.get(key) for key in ("win_probability", "low", "high",
+                                                                 "expected_score", "weight")},
+                     "like_deals": record["deals"], "like_wins": record["wins"]})
+    return pl.DataFrame(flat, schema={"contract": pl.String, "po_win_probability": pl.Float64, "po_low": pl.Float64,
+                                      "po_high": pl.Float64, "po_expected_score": pl.Float64,
+                                      "po_playouts": pl.Int64, "club_win_probability": pl.Float64,
+                                      "club_low": pl.Float64, "club_high": pl.Float64,
+                                      "club_expected_score": pl.Float64, "club_weight": pl.Float64,
+                                      "like_deals": pl.Int64, "like_wins": pl.Int64})

@@ -747,9 +747,11 @@ def advise(
     store: StoreOption = None,
     fmt: Annotated[FrameFormat, typer.Option("--format", "-f", help="table or json.")] = FrameFormat.table,
 ) -> None:
-    """Per contract the hand may bid: the win probability, its 95 % interval and the expected score.
+    """Per contract the hand may bid: its play-outs by the simulator beside the club's estimate (win probability,
+    95 % interval, expected score); with --deal, what the player bid and how it went.
 
-    The model is the one saved beside the store (fitted from it when none is saved; docs/analysis.md).
+    The club's estimate is the model saved beside the store (fitted from it when none is saved) shrunk toward
+    the play-outs where the store holds few hands like this one (docs/analysis.md).
     Exit status: 0, or 2 for a bad hand or options, or no store.
     """
     from analysis import advise as body
@@ -761,10 +763,13 @@ def advise(
             if hand or player is None:
                 raise ValueError("give either HAND or --deal ID --player NAME")
             cards, ruleset, players = body.hand_of_deal(source, deal, player)
+            outcome = body.deal_outcome(source, deal, player)
         else:
             cards = body.parse_hand(hand or [], ruleset, players)
+            outcome = None
         model = body.model_for(source, refit)
-        body.print_advice(body.advice(model, cards, ruleset, players), model, cards, fmt.value)
+        body.print_advice(body.advice(source, model, cards, ruleset, players), model, cards, fmt.value,
+                          outcome=outcome)
     except NoStore as exc:
         _error(exc)
         raise typer.Exit(2) from None

@@ -1,10 +1,12 @@
-"""Hands: what a dealt hand is worth in each contract (the hand model), and where players' bids sat against it.
+"""Hands: what a dealt hand is worth in each contract (play-outs beside the club's estimate), and where players'
+bids sat against the hand model.
 
-A hand is typed as card codes or picked from the store (a declarer's dealt hand); the contracts come
-ranked by expected score with the win probability and its 95 % interval.  Below, per declarer, how often
-the contract they played stood under, at or over the model's best one, and their deals with a link to the
-replay.  The limits are said on the page: the data the model was fitted on, and that contracts with few
-deals get no estimate.
+A hand is typed as card codes or picked from the store (a declarer's dealt hand); every contract the table may
+declare comes with the simulator's play-outs of the hand and the club's estimate (the hand model shrunk toward
+the play-outs where the store holds few hands like this one: ``analysis.hand_advice``), each with its 95 %
+interval and expected score, ranked by the club's.  Below, per declarer, how often the contract they played stood
+under, at or over the model's best one, and their deals with a link to the replay.  The limits are said on the
+page: what each figure rests on, and that the play-outs assume the simulator's defence.
 """
 
 from __future__ import annotations
@@ -23,12 +25,21 @@ EXAMPLE = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"  # the typed hand the pa
 
 ADVICE_COLUMNS = {
     "Contract": st.column_config.TextColumn("Contract"),
-    "win_probability": widgets.percent_column("Win probability"),
-    "low": widgets.percent_column("95 % low"),
-    "high": widgets.percent_column("95 % high"),
-    "expected_score": st.column_config.NumberColumn("Expected score", format="%+.0f"),
-    "deals": st.column_config.NumberColumn("Deals fitted", format="localized",
-                                           help="Deals of this contract the estimate rests on."),
+    "po_win_probability": widgets.percent_column("Play-outs: win"),
+    "po_low": widgets.percent_column("95 % low"),
+    "po_high": widgets.percent_column("95 % high"),
+    "po_expected_score": st.column_config.NumberColumn("Play-outs: score", format="%+.0f"),
+    "po_playouts": st.column_config.NumberColumn("Play-outs", format="localized",
+                                                 help="Deals played out for this contract."),
+    "club_win_probability": widgets.percent_column("Club: win"),
+    "club_low": widgets.percent_column("95 % low "),
+    "club_high": widgets.percent_column("95 % high "),
+    "club_expected_score": st.column_config.NumberColumn("Club: score", format="%+.0f"),
+    "club_weight": widgets.percent_column("Store weight"),
+    "like_deals": st.column_config.NumberColumn("Hands like this", format="localized",
+                                                help="Stored declared deals of this contract with a hand like this "
+                                                     "one (same kings, taroks and high taroks ±1)."),
+    "like_wins": st.column_config.NumberColumn("… won", format="localized"),
 }
 
 filters = current_filters()
@@ -39,9 +50,9 @@ st.caption(
     f"The model: one logistic regression per contract over the declarer's dealt hand (taroks, high taroks, "
     f"trula cards, kings, voids, singletons, card points), fitted on {about.get('fitted_on', 0):,} declared "
     f"deals of this store ({about.get('fitted_at', '?')}; another {about.get('held_out', 0):,} held out to "
-    f"check it). A contract with fewer than {about.get('min_deals', '?')} deals gets no estimate. It knows "
-    "the dealt hand only: not the talon, not the partner, not how the cards were played. Intervals are the "
-    "model's own 95 % intervals (docs/analysis.md).")
+    f"check it). A contract with fewer than {about.get('min_deals', '?')} deals gets no model of its own: its "
+    "club figure is then the record of hands like this one, or the play-outs alone. The model knows the dealt "
+    "hand only: not the talon, not the partner, not how the cards were played (docs/analysis.md).")
 if hands_data.can_refit():
     st.button("Refit the model", on_click=hands_data.refit, icon=":material/refresh:")
 
@@ -72,13 +83,12 @@ except ValueError as exc:
     st.stop()
 
 st.markdown("**Hand:** " + plain(" ".join(CODES[c] for c in sorted(cards))))
-advised = pl.DataFrame(hands_data.advice(model, cards, ruleset, players))
+advised = hands_data.advice(model, cards, ruleset, players)
 advised = advised.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String)
                                .alias("Contract"))
-if advised["win_probability"].is_null().all():
-    st.info("No contract of this table has enough deals in the store for an estimate.")
-widgets.table(advised, "hand-advice", ADVICE_COLUMNS,
-              ["Contract", "win_probability", "low", "high", "expected_score", "deals"])
+lines = hands_data.about_lines(model)
+st.caption(lines["playouts"] + "  \n" + lines["club"])
+widgets.table(advised, "hand-advice", ADVICE_COLUMNS, list(ADVICE_COLUMNS))
 
 st.subheader("Bids against the model")
 st.caption("Per declarer, the contract played against the one with the best expected score for the dealt "

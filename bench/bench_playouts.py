@@ -1,0 +1,181 @@
+"""Play-out figures for docs/analysis.md (issue 37): monotonicity over pairs of hands, calibration on simulated deals,
+and the speed of the play-outs.
+
+    .venv/bin/python bench/bench_playouts.py monotone [--pairs 200] [--players 4] [--seed 1]
+    .venv/bin/python bench/bench_playouts.py calibration [--deals 12000] [--players 4] [--playouts 100]
+    .venv/bin/python bench/bench_playouts.py speed
+
+``monotone``: pairs of random hands where the second is the first with one tarok raised to a higher one it does
+not hold, or one of its lowest suit cards turned into a tarok it does not hold; every contract of the table is
+played out for both with the same seed (common random numbers, ``tarock.sim.playouts``).  A pair breaks
+monotonicity when the stronger hand's win rate is below the weaker's beyond the stronger's 95 % interval
+(its upper end below the weaker's rate); in Berač and Odprti berač, where strength loses, the other way round.
+Printed per contract: the pairs, the breaks, and the mean difference of the rates.
+
+``calibration``: simulated sessions (``tarock.sim.simulate``, a seed of its own: deals never seen by anything
+fitted) give declared deals; each declarer's dealt hand is played out ``--playouts`` times from the declarer's
+own seat and the play-out rate is the prediction of whether the deal was won.  Printed per contract with at
+least 500 deals: the Brier score against the base rate's (the contract's win rate over these deals), and the
+reliability bins (tenths of the prediction: deals, mean prediction, observed rate; bins of 30 deals or more
+are judged).
+
+``speed``: play-outs per second of every contract for two fixed hands.  Tests never assert these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import defaultdict
+
+from tarock.cards import CARD_SUIT, TAROK, mask_of, parse_card
+from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS
+from tarock.sim.playouts import biddable, estimate, estimates
+
+NEGATIVE = ("berac", "odprti_berac")
+"""Contracts a stronger hand plays worse."""
+
+
+def random_pair(rng: random.Random, n: int) -> tuple[int, int, str]:
+    """(weaker hand, stronger hand, what changed) at a table of ``n``."""
+    while True:
+        cards = rng.sample(range(54), CARDS_PER_HAND[n])
+        hand = mask_of(cards)
+        unheld = [t for t in range(22) if not hand >> t & 1]
+        if rng.random() < 0.5:
+            taroks = [c for c in cards if c < 22]
+            raisable = [(t, u) for t in taroks for u in unheld if u > t]
+            if not raisable:
+                continue
+            low, high = rng.choice(raisable)
+            return hand, hand & ~(1 << low) | 1 << high, f"raise T{low + 1}->T{high + 1}"
+        suits = [c for c in cards if CARD_SUIT[c] != TAROK]
+        if not suits or not unheld:
+            continue
+        by_suit: dict[int, list[int]] = defaultdict(list)
+        for c in suits:
+            by_suit[CARD_SUIT[c]].append(c)
+        lowest = [min(group) for group in by_suit.values()]  # a suit's lowest card: the lowest int of its suit
+        low = rng.choice(lowest)
+        tarok = rng.choice(unheld)
+        return hand, hand & ~(1 << low) | 1 << tarok, f"suit card {low}->T{tarok + 1}"
+
+
+def monotone(pairs: int, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    breaks: dict[str, list[str]] = defaultdict(list)
+    diffs: dict[str, float] = defaultdict(float)
+    started = time.perf_counter()
+    for i in range(pairs):
+        weak, strong, what = random_pair(rng, n)
+        for a, b in zip(estimates(weak, n, seed=i), estimates(strong, n, seed=i)):
+            assert a.contract == b.contract
+            if a.contract in NEGATIVE:
+                broken = b.interval[0] > a.win_probability
+            else:
+                broken = b.interval[1] < a.win_probability
+            diffs[a.contract] += b.win_probability - a.win_probability
+            if broken:
+                breaks[a.contract].append(f"pair {i} ({what}): {a.win_probability:.3f} -> {b.win_probability:.3f}")
+    seconds = time.perf_counter() - started
+    print(f"{pairs} pairs of {n}-player hands, seed {seed}, in {seconds:.0f}s")
+    total = 0
+    for contract in biddable(n):
+        name = contract.name
+        total += len(breaks[name])
+        print(f"  {contract.label:13s} breaks {len(breaks[name]):3d} of {pairs}; mean rate change "
+              f"{100 * diffs[name] / pairs:+.1f} points")
+        for line in breaks[name][:5]:
+            print("      " + line)
+    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons")
+
+
+def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
+    from tarock.sim.simulate import simulate_sessions
+
+    sessions = max(1, deals // 20)
+    started = time.perf_counter()
+    rows = []
+    for record, _ in simulate_sessions(n, seed, 0, sessions, 20, 0.0):
+        declarer = record.get("declarer")
+        if declarer is None:
+            continue
+        players = record["players"]
+        seat = players.index(declarer)
+        hand = mask_of([parse_card(c) for c in record["hands"][declarer]])
+        contract = CONTRACTS[record["contract"]]
+        won = _won(record)
+        p = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
+        rows.append((contract.name, p.win_probability, won))
+    print(f"{len(rows):,} declared deals of {sessions * 20:,} simulated ({n} players, seed {seed}), "
+          f"{playouts} play-outs each, in {time.perf_counter() - started:.0f}s")
+    by: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+    for name, p, won in rows:
+        by[name].append((p, won))
+    for name, items in sorted(by.items(), key=lambda kv: -len(kv[1])):
+        base = sum(w for _, w in items) / len(items)
+        brier = sum((p - w) ** 2 for p, w in items) / len(items)
+        brier_base = sum((base - w) ** 2 for _, w in items) / len(items)
+        print(f"  {name:13s} {len(items):6,} deals  won {100 * base:5.1f} %  Brier {brier:.3f} vs base "
+              f"{brier_base:.3f}{'' if len(items) >= 500 else '  (under 500 deals)'}")
+        if len(items) < 500:
+            continue
+        bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+        for p, w in items:
+            bins[min(int(p * 10), 9)].append((p, w))
+        worst = 0.0
+        for b in sorted(bins):
+            group = bins[b]
+            mean = sum(p for p, _ in group) / len(group)
+            observed = sum(w for _, w in group) / len(group)
+            judged = len(group) >= 30
+            if judged:
+                worst = max(worst, abs(mean - observed))
+            print(f"      bin {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(group):5d} deals, predicted {mean:.3f}, observed "
+                  f"{observed:.3f}{'' if judged else ' (under 30 deals: not judged)'}")
+        print(f"      largest gap in a judged bin: {100 * worst:.1f} points")
+
+
+def _won(record: dict[str, object]) -> bool:
+    """Whether the declarer's side won, as the engine and the scorer say (not the score's sign: a failed pagat
+    ultimo can cost a won game more than it brought)."""
+    from tarock.engine import replay
+    from tarock.formats.codec import deal_from_obj
+    from tarock.rules.slovenian.scoring import score_deal
+
+    facts = replay(deal_from_obj(record)).facts
+    assert facts is not None
+    return bool(score_deal(facts).won)  # type: ignore[arg-type]
+
+
+def speed() -> None:
+    for text in ("T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK", "T21 T20 T15 T12 T8 T5 HK H3 DQ S7 C9 CK"):
+        hand = mask_of([parse_card(w) for w in text.split()])
+        started = time.perf_counter()
+        found = estimates(hand, 4)
+        seconds = time.perf_counter() - started
+        count = sum(e.playouts for e in found)
+        print(f"{text}: {count} play-outs of {len(found)} contracts in {seconds:.2f}s ({count / seconds:,.0f}/s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=("monotone", "calibration", "speed"))
+    ap.add_argument("--pairs", type=int, default=200)
+    ap.add_argument("--deals", type=int, default=12_000)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--playouts", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if args.what == "monotone":
+        monotone(args.pairs, args.players, args.seed)
+    elif args.what == "calibration":
+        calibration(args.deals, args.players, args.playouts, 3700 + args.seed)
+    else:
+        speed()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
