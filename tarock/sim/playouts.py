@@ -119,6 +119,15 @@ def play_out(hand: int, n_players: int, contract: Contract, rng: random.Random, 
     """One play-out of ``contract`` declared by ``seat`` holding ``hand``: (whether the declarer's side won, the
     declarer's score)."""
     hands, talon = deal_around(rng, hand, n_players, seat)
+    return play_dealt(hands, talon, contract, rng, seat)
+
+
+def play_dealt(hands: list[int], talon: list[int], contract: Contract, rng: random.Random,
+               seat: int) -> tuple[bool, int]:
+    """``play_out`` of a deal dealt: the king call, the talon and the stash, the card play, the score."""
+    n_players = len(hands)
+    hand = hands[seat]
+    hands = list(hands)
     king = partner = None
     if contract.calls_king and n_players == 4:
         king = call_king(hand, rng)
@@ -201,3 +210,44 @@ def estimates(hand: int, n_players: int, seed: int = 0, cap: int = CAP,
     """``estimate`` of every contract ``biddable`` at the table, in ladder order."""
     return [estimate(hand, n_players, contract, seed, cap, half_width) for contract in biddable(n_players)]
 
+
+
+def paired(weaker: int, stronger: int, n_players: int, contract: Contract, seed: int = 0, cap: int = CAP,
+           half_width: float = HALF_WIDTH) -> tuple[Estimate, Estimate]:
+    """``estimate`` of two hands that differ in one card, on the same deals: play-out ``i`` deals around
+    ``weaker`` as ``estimate`` does, and ``stronger`` gets that very deal with its new card and the card it gave
+    up trading places (common random numbers at their tightest: the two play-outs differ only where that card
+    is played).  Stops when both intervals are narrow enough, or at ``cap``.  For comparing hands
+    (bench/bench_playouts.py): a hand's own figures are ``estimate``'s."""
+    given, taken = weaker & ~stronger, stronger & ~weaker
+    if given.bit_count() != 1 or taken.bit_count() != 1 or stronger.bit_count() != weaker.bit_count():
+        raise ValueError("the two hands must differ in exactly one card")
+    swap = given | taken
+    counts = [0, 0, 0, 0]  # wins and score totals of the weaker, then the stronger hand
+    played = 0
+    while played < cap:
+        for i in range(played, min(played + BATCH, cap)):
+            rng = random.Random((seed << 32) + i)
+            seat = seat_of(contract, n_players, i, None)
+            hands, talon = deal_around(rng, weaker, n_players, seat)
+            state = rng.getstate()
+            won, score = play_dealt(hands, talon, contract, rng, seat)
+            counts[0] += won
+            counts[1] += score
+            rng.setstate(state)
+            twin = [h ^ swap if h & swap else h for h in hands]  # the new card's holder gets the old one instead
+            twin_talon = [_traded(card, given, taken) for card in talon]
+            won, score = play_dealt(twin, twin_talon, contract, rng, seat)
+            counts[2] += won
+            counts[3] += score
+        played = min(played + BATCH, cap)
+        if played >= MIN_PLAYOUTS and all(
+                (high - low) / 2 <= half_width for low, high in (wilson(counts[0], played), wilson(counts[2], played))):
+            break
+    return (Estimate(contract.name, played, counts[0], counts[1]),
+            Estimate(contract.name, played, counts[2], counts[3]))
+
+
+def _traded(card: int, given: int, taken: int) -> int:
+    """A talon card of the weaker hand's deal in the stronger hand's: its new card becomes the one it gave up."""
+    return given.bit_length() - 1 if 1 << card == taken else card

@@ -1,0 +1,130 @@
+"""Play-outs of a dealt hand (``tarock.sim.playouts``): every contract of the table gets one, the deals dealt around
+the hand are deals, the figures are the seed's, the extremes come out as a player expects, and a stronger hand
+never plays worse (on a handful of pairs, on the same deals: ``paired``; bench/bench_playouts.py runs 200 and
+more).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tarock import accel
+from tarock.cards import N_CARDS, TAROK_MASK, mask_of, parse_card
+from tarock.rules.slovenian.contracts import CONTRACTS
+from tarock.sim.playouts import (
+    CAP,
+    HALF_WIDTH,
+    MIN_PLAYOUTS,
+    biddable,
+    deal_around,
+    estimate,
+    paired,
+    play_out,
+    wilson,
+)
+
+STRONG = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"
+"""The eight highest taroks and all four kings."""
+WEAK = "T2 T3 H1 H2 H3 D1 D2 S7 S8 C7 C8 C9"
+"""Two small taroks and no king, no queen: nothing that takes a trick but by luck."""
+MIDDLING = "T21 T20 T15 T12 T8 T5 HK H3 DQ S7 C9 CK"
+"""Six taroks with the Mond, two kings: a Tri or a Dva at most tables."""
+
+
+def hand(text: str) -> int:
+    return mask_of([parse_card(word) for word in text.split()])
+
+
+def test_every_contract_a_table_may_declare() -> None:
+    # RULES.md: Klop is nobody's to declare; the solos (Solo tri, dva, ena) are 4-player contracts only
+    assert [c.name for c in biddable(4)] == ["tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena", "berac",
+                                              "solo_brez", "odprti_berac", "barvni_valat", "valat"]
+    assert [c.name for c in biddable(3)] == ["tri", "dva", "ena", "berac", "solo_brez", "odprti_berac",
+                                              "barvni_valat", "valat"]
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_unseen_cards_are_dealt_around_the_hand(n: int) -> None:
+    rng = random.Random(5)
+    per = {3: 16, 4: 12}[n]
+    mine = mask_of(rng.sample(range(N_CARDS), per))
+    for seat in range(n):
+        hands, talon = deal_around(rng, mine, n, seat)
+        assert hands[seat] == mine
+        masks = [*hands, mask_of(talon)]
+        assert sum(m.bit_count() for m in masks) == N_CARDS  # 54 cards, each once: disjoint and complete
+        assert sum(masks) == (1 << N_CARDS) - 1
+        assert len(talon) == 6 and all(h.bit_count() == per for h in hands)
+        assert all(h & TAROK_MASK for s, h in enumerate(hands) if s != seat)  # a hand without a tarok is redealt
+
+
+def test_the_same_seed_gives_the_same_figures_and_another_seed_other_deals() -> None:
+    dva = CONTRACTS["dva"]
+    first, again = estimate(hand(MIDDLING), 4, dva, seed=3), estimate(hand(MIDDLING), 4, dva, seed=3)
+    assert first == again
+    outcomes = [play_out(hand(MIDDLING), 4, dva, random.Random(i), 0) for i in range(40)]
+    assert outcomes == [play_out(hand(MIDDLING), 4, dva, random.Random(i), 0) for i in range(40)]
+    assert len(set(outcomes)) > 1  # forty deals of one middling hand do not all end alike
+
+
+def test_the_reference_scores_a_play_out_as_the_compiled_scorer_does() -> None:
+    middling = hand(MIDDLING)
+    compiled = [play_out(middling, 4, c, random.Random(i), i % 4) for c in biddable(4) for i in range(8)]
+    with accel.reference():
+        reference = [play_out(middling, 4, c, random.Random(i), i % 4) for c in biddable(4) for i in range(8)]
+    assert compiled == reference
+
+
+def test_play_outs_stop_when_the_interval_is_narrow_enough() -> None:
+    strong = estimate(hand(STRONG), 4, CONTRACTS["solo_tri"])
+    assert strong.playouts == MIN_PLAYOUTS  # 100 wins of 100: the interval is 96.3–100 %, ±1.8 points
+    middling = estimate(hand(MIDDLING), 4, CONTRACTS["tri"])
+    low, high = middling.interval
+    assert middling.playouts > MIN_PLAYOUTS
+    assert (high - low) / 2 <= HALF_WIDTH or middling.playouts == CAP
+    assert low <= middling.win_probability <= high
+
+
+def test_wilson_at_the_ends_and_in_the_middle() -> None:
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    low, high = wilson(50, 100)  # 0.5 ± 1.96·sqrt(0.25/100 + 1.96²/40000)/(1 + 1.96²/100): 0.404 – 0.596
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+
+
+def test_the_extremes() -> None:
+    strong, weak = hand(STRONG), hand(WEAK)
+    for name in ("tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena"):
+        assert estimate(strong, 4, CONTRACTS[name]).win_probability >= 0.95, name
+    for name in ("ena", "solo_tri", "solo_dva", "solo_ena"):
+        assert estimate(weak, 4, CONTRACTS[name]).win_probability <= 0.25, name
+
+
+@pytest.mark.parametrize(("weaker", "stronger"), [
+    (MIDDLING, MIDDLING.replace("T5", "T6")),  # a tarok raised to the next one not held
+    (MIDDLING, MIDDLING.replace("T12", "T16")),
+    (MIDDLING, MIDDLING.replace("S7", "T22")),  # the lowest spade turned into the Škis
+    (WEAK, WEAK.replace("C7", "T4")),
+    (WEAK, WEAK.replace("T3", "T17")),
+])
+def test_a_stronger_hand_never_plays_worse(weaker: str, stronger: str) -> None:
+    for contract in biddable(4):
+        a, b = paired(hand(weaker), hand(stronger), 4, contract, seed=11)
+        if contract.negative:  # Berač, Odprti berač: a higher tarok is one more trick to take
+            assert b.interval[0] <= a.win_probability, contract.name
+        else:
+            assert b.interval[1] >= a.win_probability, contract.name
+
+
+def test_paired_hands_share_their_deals() -> None:
+    """The weaker hand's half of ``paired`` is that hand's own ``estimate`` (the same deals, the same figures);
+    two hands that do not differ in exactly one card are refused."""
+    weaker, stronger = hand(MIDDLING), hand(MIDDLING.replace("T5", "T6"))
+    a, b = paired(weaker, stronger, 4, CONTRACTS["tri"], seed=4, cap=150, half_width=0.0)
+    assert a == estimate(weaker, 4, CONTRACTS["tri"], seed=4, cap=150, half_width=0.0)
+    assert a.playouts == b.playouts == 150
+    with pytest.raises(ValueError, match="exactly one card"):
+        paired(weaker, weaker, 4, CONTRACTS["tri"])
+    with pytest.raises(ValueError, match="exactly one card"):
+        paired(weaker, hand(MIDDLING.replace("T5", "T6").replace("S7", "S8")), 4, CONTRACTS["tri"])
