@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import hand_fit, hand_model
-from analysis.advise import advice, parse_hand
+from analysis.advise import parse_hand
 from analysis.store import Store
 from ingest.coordinator import run_ingest
 from tarock.cards import CODES, cards_of
@@ -55,7 +55,7 @@ def test_a_strong_hand_wins_solo_more_often_than_a_weak_one(store_dir: Path) -> 
     assert model is not None and ("slovenian", 4, "solo_tri") in model.groups
 
     def solo(hand: str) -> dict[str, float]:
-        rows = advice(model, parse_hand([hand], "slovenian", 4), "slovenian", 4)
+        rows = model.advise(hand_model.hand_features(parse_hand([hand], "slovenian", 4)), "slovenian", 4)
         return next(row for row in rows if row["contract"] == "solo_tri")
 
     strong, weak = solo(STRONG), solo(WEAK)
@@ -88,14 +88,14 @@ def test_advise_json_and_the_saved_model(store_dir: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["advise", *STRONG.split(), "--store", str(store_dir), "-f", "json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)
+    rows = json.loads(result.output)["contracts"]
     assert {row["contract"] for row in rows} >= {"tri", "dva", "ena", "solo_tri", "valat"}
     for row in rows:
-        assert set(row) == {"contract", "win_probability", "low", "high", "expected_score", "deals"}
-        if row["contract"] == "valat":  # a handful of Valats in the sample: no estimate
-            assert row["win_probability"] is None and row["expected_score"] is None
-    rated = [row for row in rows if row["win_probability"] is not None]
-    assert [row["expected_score"] for row in rated] == sorted((row["expected_score"] for row in rated), reverse=True)
+        assert set(row) == {"contract", "playouts", "record", "model", "club"}
+        assert set(row["model"]) == {"contract", "win_probability", "low", "high", "expected_score", "deals"}
+        if row["contract"] == "valat":  # a handful of Valats in the sample: the model has no estimate
+            assert row["model"]["win_probability"] is None and row["model"]["expected_score"] is None
+    rated = [row["model"] for row in rows if row["model"]["win_probability"] is not None]
     assert all(not math.isnan(row["win_probability"]) for row in rated)
 
 
@@ -109,6 +109,7 @@ def test_advise_a_stored_deals_hand(store_dir: Path) -> None:
     title = next(line for line in result.output.splitlines() if "Hand:" in line).split()
     assert title[1:] == [CODES[c] for c in cards_of(mask)]  # the stored hand, in card order
     assert "Dva" in result.output
+    assert f"In deal {deal_id} {player} bid" in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize(("hand", "message"), [
