@@ -25,9 +25,7 @@ import polars as pl
 
 from analysis.hand_model import HandModel, hand_features
 from tarock.cards import CARD_BIT
-from tarock.sim.playouts import Estimate, estimate, wilson
-from tarock.rules.slovenian.contracts import CONTRACTS, allowed_contract
-from tarock.options import DEFAULT_SLOVENIAN
+from tarock.sim.playouts import Estimate, estimates, wilson
 
 PRIOR_DEALS = 50
 """How many deals of hands like this one the store needs for its figure to weigh as much as the play-outs'."""
@@ -42,9 +40,7 @@ def playout_estimates(cards: list[int], ruleset: str, n_players: int, seed: int 
     play out)."""
     if ruleset not in PLAYOUT_RULESETS:
         return {}
-    hand = sum(CARD_BIT[c] for c in set(cards))
-    return {c.name: estimate(hand, n_players, c, seed) for c in CONTRACTS.values()
-            if not c.is_klop and allowed_contract(c, n_players, DEFAULT_SLOVENIAN)}
+    return {found.contract: found for found in estimates(sum(CARD_BIT[c] for c in set(cards)), n_players, seed)}
 
 
 def _playout_part(found: Estimate | None) -> dict[str, Any] | None:
@@ -98,7 +94,7 @@ def hand_advice(model: HandModel, cards: list[int], ruleset: str, n_players: int
     records = {row["contract"]: row for row in similar.iter_rows(named=True)}
     rows = []
     for contract, model_row in model_rows.items():
-        if ruleset == "slovenian" and not allowed_contract(CONTRACTS[contract], n_players, DEFAULT_SLOVENIAN):
+        if ruleset in PLAYOUT_RULESETS and contract not in playouts:  # not declared at this table (3 players' solos)
             continue
         playout = _playout_part(playouts.get(contract))
         record = _record_part(records.get(contract))

@@ -2,6 +2,7 @@
 the gradient-boosted alternative beside them, and the reliability diagram's bins.
 
     .venv/bin/python bench/bench_hand_model.py [--simulated 200000] [--min-deals 500]
+    .venv/bin/python bench/bench_hand_model.py --advise-only STORE
 
 The store is the bundled sample (``data/sample``) plus simulated deals (``tarock simulate``, written once
 into ``bench/out/``, git-ignored, and kept between runs): 75 % Slovenian 4 players, 15 % Slovenian 3
@@ -10,7 +11,8 @@ players, 10 % Königrufen, in sessions of 20.  Every fifth deal by content hash 
 deals, Brier score and log loss of the model, of the base rate (the contract's win rate on the fitted
 deals), and of one HistGradientBoostingClassifier over every contract; then the reliability bins of the
 held-out deals; then how long ``tarock advise`` takes with the model saved (wall and CPU seconds: on a
-shared machine the CPU figure is the one that stays put).  Tests never assert these.
+shared machine the CPU figure is the one that stays put), for the hands of ``ADVISED`` -- the play-outs of every
+contract included; ``--advise-only STORE`` times just that, on any store.  Tests never assert these.
 """
 
 from __future__ import annotations
@@ -57,7 +59,16 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--simulated", type=int, default=200_000)
     ap.add_argument("--min-deals", type=int, default=500)
+    ap.add_argument("--advise-only", type=Path, metavar="STORE",
+                    help="only time `tarock advise` on this store (its model fitted first when none is saved)")
     args = ap.parse_args()
+    if args.advise_only is not None:
+        from analysis.hand_model import load, model_dir
+
+        if load(model_dir(args.advise_only)) is None:
+            hand_fit.fit_store(args.advise_only)
+        time_advise(args.advise_only)
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     inputs = OUT / f"hands-inputs-{args.simulated}"
     shutil.rmtree(inputs, ignore_errors=True)
@@ -95,13 +106,29 @@ def main() -> None:
         print("Reliability diagram of the held-out deals (every contract with an estimate):")
         print(hand_fit.reliability(model, frame.filter(pl.col("held_out"))))
     hand_fit.fit_store(store)
-    for _ in range(3):
-        started, cpu = time.perf_counter(), _children_cpu()
-        subprocess.run([str(ROOT / ".venv" / "bin" / "tarock"), "advise", "--store", str(store), "-f", "json",
-                        "T22", "T21", "T20", "T19", "T18", "T17", "T16", "T15", "HK", "DK", "SK", "CK"],
-                       check=True, stdout=subprocess.DEVNULL)
-        print(f"tarock advise with the model saved: {time.perf_counter() - started:.2f}s wall, "
-              f"{_children_cpu() - cpu:.2f}s CPU (the whole command; load average {os.getloadavg()[0]:.1f})")
+    time_advise(store)
+
+
+ADVISED = (("slovenian", 4, "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"),
+           ("slovenian", 4, "T2 T3 H1 H2 H3 D1 D2 S7 S8 C7 C8 C9"),
+           ("slovenian", 4, "T21 T20 T15 T12 T8 T5 HK H3 DQ S7 C9 CK"),
+           ("slovenian", 3, "T21 T20 T19 T15 T12 T8 T5 T2 HK H3 DQ DK S7 C9 CK C10"))
+"""The hands ``time_advise`` asks about: the strong and the weak hand of issue 37, a middling one, a 3-player one."""
+
+
+def time_advise(store: Path) -> None:
+    """Wall and CPU seconds of ``tarock advise HAND`` with the model saved beside ``store`` (the whole command: the
+    interpreter's start, the imports, the store's hands like this one, the play-outs of every contract)."""
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    for ruleset, players, hand in ADVISED:
+        for _ in range(3):
+            started, cpu = time.perf_counter(), _children_cpu()
+            subprocess.run([sys.executable, "-m", "tarock.cli", "advise", "--store", str(store), "-f", "json",
+                            "--ruleset", ruleset, "--players", str(players), *hand.split()],
+                           check=True, stdout=subprocess.DEVNULL, env=env)
+            print(f"tarock advise {hand} ({players} players) with the model saved: "
+                  f"{time.perf_counter() - started:.2f}s wall, {_children_cpu() - cpu:.2f}s CPU "
+                  f"(load average {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def _children_cpu() -> float:

@@ -15,10 +15,11 @@ Printed per contract: the pairs, the breaks, and the mean difference of the rate
 
 ``calibration``: simulated sessions (``tarock.sim.simulate``, a seed of its own: deals never seen by anything
 fitted) give declared deals; each declarer's dealt hand is played out ``--playouts`` times from the declarer's
-own seat and the play-out rate is the prediction of whether the deal was won.  Printed per contract with at
+own seat and the play-out rate is the prediction of whether the deal was won (``--playouts 0``: as many as
+``tarock advise`` plays, sequentially).  Printed per contract with at
 least 500 deals: the Brier score against the base rate's (the contract's win rate over these deals), and the
-reliability bins (tenths of the prediction: deals, mean prediction, observed rate; bins of 30 deals or more
-are judged).
+reliability bins (tenths of the prediction: deals, mean prediction, observed rate with its standard error; bins
+of 30 deals or more are judged).
 
 ``speed``: play-outs per second of every contract for two fixed hands.  Tests never assert these.
 """
@@ -104,10 +105,13 @@ def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
         hand = mask_of([parse_card(c) for c in record["hands"][declarer]])
         contract = CONTRACTS[record["contract"]]
         won = _won(record)
-        p = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
+        if playouts:
+            p = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
+        else:  # as ``tarock advise`` plays them out: until the interval is ±5 points, at most CAP
+            p = estimate(hand, n, contract, seed=len(rows), seat=seat)
         rows.append((contract.name, p.win_probability, won))
     print(f"{len(rows):,} declared deals of {sessions * 20:,} simulated ({n} players, seed {seed}), "
-          f"{playouts} play-outs each, in {time.perf_counter() - started:.0f}s")
+          f"{playouts or 'up to the advice cap of'} play-outs each, in {time.perf_counter() - started:.0f}s")
     by: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for name, p, won in rows:
         by[name].append((p, won))
@@ -130,8 +134,9 @@ def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
             judged = len(group) >= 30
             if judged:
                 worst = max(worst, abs(mean - observed))
+            error = (observed * (1 - observed) / len(group)) ** 0.5
             print(f"      bin {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(group):5d} deals, predicted {mean:.3f}, observed "
-                  f"{observed:.3f}{'' if judged else ' (under 30 deals: not judged)'}")
+                  f"{observed:.3f} ± {error:.3f}{'' if judged else ' (under 30 deals: not judged)'}")
         print(f"      largest gap in a judged bin: {100 * worst:.1f} points")
 
 
