@@ -13,7 +13,8 @@ announcements are the Python engine's to say).  Either declines anything the ref
 about.  The score comes from the compiled scorer (``tarock.accel.scorer``), from the lane's raw facts and the
 radelci the session's ledger holds.  That is the one check of the deal, as the replay was: None means the lane
 or the scorer declined (or the accelerator is off), and the caller takes the usual path, which stops the run
-on a finding.
+on a finding.  A play-out of one hand (``tarock.sim.playouts``) is scored the same way without bidding, ledger
+or radelci (``score_playout``); on None it scores with the reference.
 
 ``tests/sim/test_lane_score.py`` checks runs write the same bytes either way, and that a deal not played as
 recorded, or with an invalid announcement, is declined.

@@ -2,7 +2,10 @@
 
 A bidder knows their own twelve (three players: sixteen) cards and nothing else.  A play-out deals the unseen
 cards at random around them (the talon and the other hands; a hand without a tarok is dealt again, as the
-simulator does), then plays the contract as a session of ``tarock.sim.simulate`` would: the declarer calls a king
+simulator does) -- a deal in which the hand wins the auction with the contract, the other seats wishing as the
+simulator's players wish (``deals_won``: the figure is the one a bidder needs, how often the contract is won
+*when declared*; a real declarer's opponents let them have it, in Tri at 3 players by passing, weaker than
+a random deal's) -- then plays the contract as a session of ``tarock.sim.simulate`` would: the declarer calls a king
 (4 players, Tri … Ena: ``tarock.sim.players.call_king``), takes the talon group it likes best and lays away
 (``pick_talon``, ``choose_stash``), and every seat plays its cards by ``tarock.sim.players.CardPlay`` -- compiled
 where it may run (``tarock.sim.table.Table.play_with``).  Nobody announces a bonus or a kontra, so the score is
@@ -17,7 +20,8 @@ wider than ``HALF_WIDTH`` either side (from ``MIN_PLAYOUTS`` on, checked every `
 play-outs.  Play-out ``i`` draws from its own generator, ``random.Random(seed · 2³² + i)``, and the unseen cards
 are dealt by walking one shuffled deck past the hand's own cards: two hands that differ in one card get the
 same deals but for that card and a neighbour or two (common random numbers), so comparing them needs few
-play-outs, and the same seed always gives the same figures.
+play-outs, and the same seed always gives the same figures.  ``paired`` goes further for two hands one card
+apart: the very same deals, the traded card swapped (bench/bench_playouts.py compares hands with it).
 """
 
 from __future__ import annotations
@@ -30,9 +34,9 @@ from tarock.cards import N_CARDS, TAROK_MASK
 from tarock.deal import Deal
 from tarock.options import DEFAULT_SLOVENIAN
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, Contract, allowed_contract
-from tarock.sim.compiled import call_king, choose_stash, pick_talon, shuffle
+from tarock.sim.compiled import call_king, choose_stash, pick_talon, shuffle, wishes
 from tarock.sim.lane_score import score_playout
-from tarock.sim.players import CardPlay
+from tarock.sim.players import CardPlay, contracts_named, run_bidding
 from tarock.sim.table import Table
 
 HALF_WIDTH = 0.05
@@ -44,6 +48,9 @@ BATCH = 50
 """The stopping rule is checked every this many play-outs."""
 CAP = 400
 """The most play-outs of one contract: at a rate near one half, an interval of ±5 points needs about 385."""
+AUCTION_TRIES = 50
+"""How many deals a play-out tries for one whose auction the declarer wins (``deals_won``) before it plays the
+last anyway: a hand nobody would let declare a contract still gets its figure."""
 Z95 = 1.959963984540054
 """The 97.5 % quantile of the standard normal distribution (two-sided 95 %)."""
 
@@ -115,10 +122,45 @@ def deal_around(rng: random.Random, hand: int, n_players: int, seat: int) -> tup
             return hands, talon
 
 
+def auction_won(rng: random.Random, hands: list[int], contract: Contract, seat: int) -> bool:
+    """Whether ``seat``, wishing for ``contract`` alone, declares it in the simulator's auction of this deal (the
+    others wishing as the simulator's players wish: ``tarock.sim.compiled.wishes``, moods drawn from ``rng``)."""
+    wants = list(wishes(rng, hands)[1])
+    wants[seat] = contracts_named((contract.name,))
+    bidding = run_bidding(wants, len(hands))
+    return bidding.declarer == seat and bidding.contract.name == contract.name
+
+
+def deals_won(rng: random.Random, hand: int, n_players: int, contract: Contract, seat: int,
+              trade: int = 0) -> list[tuple[list[int], list[int]]]:
+    """A deal around ``hand`` (``deal_around``) in which ``seat`` wins the auction with ``contract``
+    (``auction_won``): dealt again until it does, ``AUCTION_TRIES`` times at most (then the last deal stands).
+    With ``trade`` (two cards: one of the hand's, one it lacks) the deal's twin too, the two cards swapped, whose
+    auction must go through as well."""
+    for _ in range(AUCTION_TRIES):
+        hands, talon = deal_around(rng, hand, n_players, seat)
+        deals = [(hands, talon)]
+        if trade:
+            deals.append(([h ^ trade if h & trade else h for h in hands], [_traded(c, trade, hand) for c in talon]))
+        state = rng.getstate()
+        won = True
+        for dealt, _ in deals:  # each auction from the same draws: the twin's moods are the deal's
+            rng.setstate(state)
+            won = auction_won(rng, dealt, contract, seat) and won
+        if won:
+            break
+    return deals
+
+
+def _traded(card: int, trade: int, hand: int) -> int:
+    """A talon card of a deal around ``hand`` in its twin's: the card the hand trades in becomes the one it gives."""
+    return (trade & hand).bit_length() - 1 if 1 << card & trade else card
+
+
 def play_out(hand: int, n_players: int, contract: Contract, rng: random.Random, seat: int) -> tuple[bool, int]:
     """One play-out of ``contract`` declared by ``seat`` holding ``hand``: (whether the declarer's side won, the
     declarer's score)."""
-    hands, talon = deal_around(rng, hand, n_players, seat)
+    ((hands, talon),) = deals_won(rng, hand, n_players, contract, seat)
     return play_dealt(hands, talon, contract, rng, seat)
 
 
@@ -229,14 +271,12 @@ def paired(weaker: int, stronger: int, n_players: int, contract: Contract, seed:
         for i in range(played, min(played + BATCH, cap)):
             rng = random.Random((seed << 32) + i)
             seat = seat_of(contract, n_players, i, None)
-            hands, talon = deal_around(rng, weaker, n_players, seat)
+            (hands, talon), (twin, twin_talon) = deals_won(rng, weaker, n_players, contract, seat, swap)
             state = rng.getstate()
             won, score = play_dealt(hands, talon, contract, rng, seat)
             counts[0] += won
             counts[1] += score
             rng.setstate(state)
-            twin = [h ^ swap if h & swap else h for h in hands]  # the new card's holder gets the old one instead
-            twin_talon = [_traded(card, given, taken) for card in talon]
             won, score = play_dealt(twin, twin_talon, contract, rng, seat)
             counts[2] += won
             counts[3] += score
@@ -247,7 +287,3 @@ def paired(weaker: int, stronger: int, n_players: int, contract: Contract, seed:
     return (Estimate(contract.name, played, counts[0], counts[1]),
             Estimate(contract.name, played, counts[2], counts[3]))
 
-
-def _traded(card: int, given: int, taken: int) -> int:
-    """A talon card of the weaker hand's deal in the stronger hand's: its new card becomes the one it gave up."""
-    return given.bit_length() - 1 if 1 << card == taken else card
