@@ -17,6 +17,7 @@ from tarock.sim.playouts import (
     CAP,
     HALF_WIDTH,
     MIN_PLAYOUTS,
+    auction_won,
     biddable,
     deal_around,
     estimate,
@@ -128,3 +129,16 @@ def test_paired_hands_share_their_deals() -> None:
         paired(weaker, weaker, 4, CONTRACTS["tri"])
     with pytest.raises(ValueError, match="exactly one card"):
         paired(weaker, hand(MIDDLING.replace("T5", "T6").replace("S7", "S8")), 4, CONTRACTS["tri"])
+
+
+def test_a_play_out_is_a_deal_whose_auction_the_declarer_wins() -> None:
+    """Beside the strong hand nobody declares anything but Valat: its value (tarock.sim.players.value_hand) is 8
+    taroks + 5 from XVI to XX + 3 for each of Škis and Mond + 3 for each of four kings + ½ for each of four
+    singletons = 33, over Valat's 25 in any mood a deal draws, so it wishes up to Valat and outbids every lower
+    contract; at Valat forehand keeps it by priority (an equal bid belongs to the earlier seat)."""
+    rng = random.Random(2)
+    strong = hand(STRONG)
+    for _ in range(20):
+        hands, _talon = deal_around(rng, strong, 4, 1)
+        for contract in biddable(4):
+            assert auction_won(rng, hands, contract, 0) == (contract.name == "valat"), contract.name
