@@ -11,7 +11,8 @@ played out for both on the same deals but for the traded card (``tarock.sim.play
 numbers).  A pair breaks
 monotonicity when the stronger hand's win rate is below the weaker's beyond the stronger's 95 % interval
 (its upper end below the weaker's rate); in Berač and Odprti berač, where strength loses, the other way round.
-Printed per contract: the pairs, the breaks, and the mean difference of the rates.
+Printed per contract: the pairs, the breaks, and the mean difference of the rates; then how many breaks raise the
+Pagat.
 
 ``calibration``: simulated sessions (``tarock.sim.simulate``, a seed of its own: deals never seen by anything
 fitted) give declared deals; each declarer's dealt hand is played out ``--playouts`` times from the declarer's
@@ -66,8 +67,10 @@ def monotone(pairs: int, n: int, seed: int) -> None:
     breaks: dict[str, list[str]] = defaultdict(list)
     diffs: dict[str, float] = defaultdict(float)
     started = time.perf_counter()
+    pagat_pairs = 0
     for i in range(pairs):
         weak, strong, what = random_pair(rng, n)
+        pagat_pairs += what.startswith("raise T1->")
         for contract in biddable(n):
             a, b = paired(weak, strong, n, contract, seed=i)
             if contract.negative:  # Berač, Odprti berač: a stronger hand plays them worse
@@ -87,7 +90,10 @@ def monotone(pairs: int, n: int, seed: int) -> None:
               f"{100 * diffs[name] / pairs:+.1f} points")
         for line in breaks[name][:5]:
             print("      " + line)
-    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons")
+    pagat = sum(line.count("raise T1->") for lines in breaks.values() for line in lines)
+    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons; {pagat} of them in the "
+          f"{pagat_pairs} pairs that raise the Pagat (a 5-point card traded for a 1-point tarok, the 5 points now an "
+          "opponent's)")
 
 
 def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
