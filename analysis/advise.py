@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 import orjson
 from rich.console import Console
@@ -23,13 +23,12 @@ from rich.table import Table
 
 from analysis.hand_advice import hand_advice
 from analysis.hand_model import HandModel, hand_features, load, model_dir
+from analysis.similar_hands import similar_record
+from analysis.store import Store
 from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, cards_of, parse_card
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
 from tarock.sim.playouts import CAP
-
-if TYPE_CHECKING:
-    from analysis.store import Store
 
 FORMATS = ("table", "json")
 CARDS_PER_HAND = {("slovenian", 3): 16, ("slovenian", 4): 12, ("koenigrufen", 4): 12}
@@ -61,8 +60,6 @@ def parse_hand(texts: list[str], ruleset: str, n_players: int) -> list[int]:
 
 def hand_of_deal(source: Store | str | os.PathLike[str], deal_id: str, player: str) -> tuple[list[int], str, int]:
     """(cards, ruleset, players) of a player's dealt hand in a stored deal; ValueError when there is none."""
-    from analysis.store import Store  # here: a typed hand and a saved model need neither DuckDB nor polars
-
     store = Store.of(source)
     with store if store is not source else nullcontext(store):
         rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM stored.hands h JOIN deals d "
@@ -89,9 +86,6 @@ def advice(source: Store | str | os.PathLike[str], model: HandModel, cards: list
            n_players: int) -> list[dict[str, Any]]:
     """Per contract the table may declare, ranked by the club's expected score: the play-outs beside the club's
     estimate (``analysis.hand_advice.hand_advice``; the store read for its hands like this one)."""
-    from analysis.similar_hands import similar_record
-    from analysis.store import Store
-
     store = Store.of(source)
     with store if store is not source else nullcontext(store):
         similar = similar_record(store, hand_features(cards), ruleset, n_players)
@@ -101,8 +95,6 @@ def advice(source: Store | str | os.PathLike[str], model: HandModel, cards: list
 def deal_outcome(source: Store | str | os.PathLike[str], deal_id: str, player: str) -> dict[str, Any]:
     """What ``player`` bid in a stored deal and how it went: ``bids`` (theirs, in order), the deal's
     ``contract``, ``declarer``, ``partner`` and ``won``, and the player's ``score``."""
-    from analysis.store import Store
-
     store = Store.of(source)
     with store if store is not source else nullcontext(store):
         deal = store.query("SELECT d.contract, d.declarer, d.partner, d.won, r.score FROM deals d "

@@ -44,6 +44,7 @@ def playout_estimates(cards: list[int], ruleset: str, n_players: int, seed: int 
 
 
 def _playout_part(found: Estimate | None) -> dict[str, Any] | None:
+    """A contract's play-outs as the row shows them (None without play-outs)."""
     if found is None:
         return None
     low, high = found.interval
@@ -52,6 +53,8 @@ def _playout_part(found: Estimate | None) -> dict[str, Any] | None:
 
 
 def _record_part(row: dict[str, Any] | None) -> dict[str, Any]:
+    """A contract's stored hands like this one as the row shows them: the counts, the win rate with its Wilson
+    interval and the mean score (null without a deal)."""
     if row is None or not row["deals"]:
         return {"deals": 0, "wins": 0, "win_rate": None, "low": None, "high": None, "mean_score": None}
     low, high = wilson(row["wins"], row["deals"])

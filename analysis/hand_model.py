@@ -2,7 +2,7 @@
 and the expected score (docs/analysis.md, "What a hand is worth").
 
 The fitted model only: numpy and the standard library, so ``tarock advise`` loads it and answers without
-polars, DuckDB or scikit-learn (fitting and evaluating it: ``analysis.hand_fit``).  One ``GroupFit`` per
+scikit-learn (fitting and evaluating it: ``analysis.hand_fit``).  One ``GroupFit`` per
 (ruleset, number of players, contract): a logistic regression over the standardised ``FEATURES`` of the
 declarer's dealt hand, with the covariance of its coefficients for the delta-method interval and the
 contract's mean declarer scores of won and lost deals for the expected score.  Saved beside the store

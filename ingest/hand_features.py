@@ -3,8 +3,7 @@
 The one definition of the ``hands`` table's per-hand columns (docs/store.md): the store's views compute them
 from the stored ``hand_mask`` by the SQL of ``hand_feature_sql``, the hand model for a typed hand
 (``analysis.hand_model``) by numpy (``hand_features``) — the same masks and arithmetic, kept equal by
-tests/ingest/test_hand_features.py.  numpy only, so ``tarock advise`` reads a hand without loading Arrow,
-polars or DuckDB.
+tests/ingest/test_hand_features.py.  numpy only: counting one typed hand needs no Arrow, polars or DuckDB.
 """
 
 from __future__ import annotations
