@@ -73,6 +73,16 @@ def test_every_contract_gets_a_figure(stores: dict[str, Path], which: str) -> No
             assert row["club"]["win_probability"] == row["playouts"]["win_probability"]
 
 
+def test_a_three_player_hand_gets_the_eight_contracts_of_its_table(stores: dict[str, Path]) -> None:
+    hand = "T21 T20 T19 T15 T12 T8 T5 T2 HK H3 DQ DK S7 C9 CK C10"  # sixteen cards: a 3-player hand
+    rows = advise_json(stores["sample"], "--players", "3", *hand.split())["contracts"]
+    assert isinstance(rows, list)
+    # RULES.md: no solos at 3 players, Klop nobody's to declare; the 4-player fixture holds no 3-player deal, so
+    # every figure is the play-outs'
+    assert sorted(row["contract"] for row in rows) == sorted(c.name for c in biddable(3))
+    assert all(row["club"]["weight"] == 0 and row["playouts"]["playouts"] >= 100 for row in rows)
+
+
 def test_an_extreme_hand_reads_the_play_outs(stores: dict[str, Path]) -> None:
     rows = {row["contract"]: row for row in advise_json(stores["sample"], *STRONG.split())["contracts"]}  # type: ignore[union-attr]
     # no declarer of the sample held the eight top taroks with four kings, or anything within one tarok of it
