@@ -142,10 +142,12 @@ def about_lines(model: HandModel) -> dict[str, str]:
                      f"({about.get('fitted_at', '?')}); refit: --refit."}
 
 
-def _percent(part: dict[str, Any] | None) -> str:
+def _figure(part: dict[str, Any] | None) -> str:
+    """A figure as the table prints it: the win probability, its interval and the expected score, in whole
+    points (the intervals are some ±5 points wide: a decimal would claim more)."""
     if part is None:
         return "—"
-    return (f"{100 * part['win_probability']:.1f} % ({100 * part['low']:.0f}–{100 * part['high']:.0f}) "
+    return (f"{100 * part['win_probability']:.0f} % ({100 * part['low']:.0f}–{100 * part['high']:.0f}) "
             f"{part['expected_score']:+.0f}")
 
 
@@ -164,19 +166,18 @@ def print_advice(rows: list[dict[str, Any]], model: HandModel, cards: list[int],
         out.write(orjson.dumps(body).decode() + "\n")
         return
     table = Table(title="Hand: " + " ".join(CODES[c] for c in sorted(cards)))
-    for column, justify in (("contract", "left"), ("play-outs: win % (95 %) score", "right"), ("n", "right"),
-                            ("club: win % (95 %) score", "right"), ("store weight", "right"),
-                            ("hands like this: won/deals", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for column, justify in (("contract", "left"), ("play-outs", "right"), ("n", "right"), ("club", "right"),
+                            ("weight", "right"), ("alike", "right")):
+        table.add_column(column, justify=justify, no_wrap=column != "contract")  # type: ignore[arg-type]
     for row in rows:
-        record = row["record"]
-        playouts = row["playouts"]
-        table.add_row(contract_label(row["contract"]), _percent(playouts),
+        record, playouts, club = row["record"], row["playouts"], row["club"]
+        table.add_row(contract_label(row["contract"]), _figure(playouts),
                       "" if playouts is None else f"{playouts['playouts']:,}",
-                      "no estimate" if row["club"] is None else _percent(row["club"]),
-                      "" if row["club"] is None else f"{100 * row['club']['weight']:.0f} %",
-                      f"{record['wins']:,}/{record['deals']:,}")
-    table.caption = "\n".join((lines["playouts"], lines["club"], lines["model"]))
+                      "no estimate" if club is None else _figure(club),
+                      "" if club is None else f"{100 * club['weight']:.0f} %", f"{record['wins']:,}/{record['deals']:,}")
+    table.caption = "\n".join(("Each figure: win probability (95 % interval) expected score. n: play-outs; "
+                                "weight: the store's share of the club's figure; alike: won/declared by the "
+                                "store's hands like this one.", lines["playouts"], lines["club"], lines["model"]))
     console = Console(file=out)
     console.print(table)
     if outcome is not None:
