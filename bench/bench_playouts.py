@@ -3,6 +3,7 @@ and the speed of the play-outs.
 
     .venv/bin/python bench/bench_playouts.py monotone [--pairs 200] [--players 4] [--seed 1]
     .venv/bin/python bench/bench_playouts.py calibration [--deals 12000] [--players 4] [--playouts 100]
+    .venv/bin/python bench/bench_playouts.py faithful [--sessions 40] [--players 4] [--seed 1]
     .venv/bin/python bench/bench_playouts.py speed
 
 ``monotone``: pairs of random hands where the second is the first with one tarok raised to a higher one it does
@@ -21,6 +22,9 @@ own seat and the play-out rate is the prediction of whether the deal was won (``
 least 500 deals: the Brier score against the base rate's (the contract's win rate over these deals), and the
 reliability bins (tenths of the prediction: deals, mean prediction, observed rate with its standard error; bins
 of 30 deals or more are judged).
+
+``faithful``: simulated deals played out again from their own hands and talon (``play_dealt``), against how the
+session ended: the play-outs play as the simulator does, so what the calibration finds is in the deals.
 
 ``speed``: play-outs per second of every contract for two fixed hands.  Tests never assert these.
 """
@@ -158,6 +162,28 @@ def _won(record: dict[str, object]) -> bool:
     return bool(score_deal(facts).won)  # type: ignore[arg-type]
 
 
+def faithful(sessions: int, n: int, seed: int) -> None:
+    """How often a play-out of a simulated deal's own hands and talon ends as the session did (deals without a
+    called king or a pagat ultimo: ``tests/sim/test_playouts.py`` says why)."""
+    from tarock.sim.playouts import play_dealt
+    from tarock.sim.simulate import simulate_sessions
+
+    same = total = 0
+    for record, _ in simulate_sessions(n, seed, 0, sessions, 20, 0.0):
+        announced = [a.get("bonus") for a in record.get("announcements", ())]
+        if record.get("declarer") is None or "called_king" in record or "pagat_ultimo" in announced:
+            continue
+        players = record["players"]
+        hands = [mask_of([parse_card(c) for c in record["hands"][p]]) for p in players]
+        talon = [parse_card(c) for c in record["talon"]]
+        won, _ = play_dealt(hands, talon, CONTRACTS[record["contract"]], random.Random(0),
+                            players.index(record["declarer"]))
+        same += won == _won(record)
+        total += 1
+    print(f"{same} of {total} declared {n}-player deals ({sessions} sessions of 20, seed {seed}) played out from "
+          "their own hands and talon end as the session did")
+
+
 def speed() -> None:
     for text in ("T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK", "T21 T20 T15 T12 T8 T5 HK H3 DQ S7 C9 CK"):
         hand = mask_of([parse_card(w) for w in text.split()])
@@ -170,7 +196,8 @@ def speed() -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=("monotone", "calibration", "speed"))
+    ap.add_argument("what", choices=("monotone", "calibration", "faithful", "speed"))
+    ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--deals", type=int, default=12_000)
     ap.add_argument("--players", type=int, default=4)
@@ -179,6 +206,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.what == "monotone":
         monotone(args.pairs, args.players, args.seed)
+    elif args.what == "faithful":
+        faithful(args.sessions, args.players, args.seed)
     elif args.what == "calibration":
         calibration(args.deals, args.players, args.playouts, 3700 + args.seed)
     else:
