@@ -36,6 +36,7 @@ SEVERITY: dict[str, str] = {
     "W_MISDEAL": WARNING,
     "W_SEQ": WARNING,
     "M_BAD_CLAIM": MISPLAY,
+    "M_GAME_LOST": MISPLAY,
     "A_SCORE_MISMATCH": AUDIT,
 }
 """Every finding code and its severity."""
