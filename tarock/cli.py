@@ -967,7 +967,7 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ingest.card_analysis import analyse_store
+    from ingest.card_analysis import analyse_store, coverage
     from ingest.commands import existing_store
     from ingest.executors import ExecutorUnavailable
     from ingest.layout import StoreBusy
@@ -985,8 +985,20 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
         raise typer.Exit(2) from None
     partly = (f" ({counts['partial']} of them from a later trick than {from_trick}: the --limit stopped them)"
               if counts["partial"] else "")
-    sys.stdout.write(f"analysed {counts['deals']} deals{partly}, {counts['cards']} cards into "
-                     f"{escape_controls(str(store_dir / 'card_analysis'))}\n")
+    cover = coverage(store_dir)
+    sys.stdout.write(
+        f"analysed {plural(counts['deals'], 'deal')}: {plural(counts['cards'], 'card')} with their point losses from "
+        f"trick {from_trick}{partly} into {escape_controls(str(store_dir / 'card_analysis'))}; "
+        f"{plural(counts['judged'], 'deal')} judged card by card from trick 1 into "
+        f"{escape_controls(str(store_dir / 'game_analysis'))}, {plural(counts['misplays'], 'card')} that decided "
+        f"the game\n"
+        f"coverage of the store's {plural(cover.cards, 'card')} played: {_share(cover.exact, cover.cards)} with an "
+        f"exact point loss, {_share(cover.judged, cover.cards)} judged against the win condition\n")
+
+
+def _share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage a reader takes in at once."""
+    return f"{100 * part / whole:.1f} %" if whole else "0 %"
 
 
 def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:

@@ -37,6 +37,10 @@ from tarock.solver.search import POINTS, Position, at_least, play
 
 GAME_LOST = "M_GAME_LOST"
 
+DECISIVE_VERSION = "1"
+"""The version of what a verdict says (the store's ``game_analysis.solver_version``): raise it when an answer or
+a row's meaning could change, so the store judges its deals again."""
+
 
 @dataclass(frozen=True, slots=True)
 class CardVerdict:
