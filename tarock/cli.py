@@ -645,6 +645,7 @@ def export(
 class ReportPart(str, Enum):
     rates = "rates"
     disputes = "disputes"
+    misplays = "misplays"
 
 
 def _folded(text: str) -> str:
@@ -690,8 +691,9 @@ def report(
     calendar: Annotated[Optional[str], typer.Option(
         "--calendar", metavar="PLAYER", help="Print this player's net score per day as a text calendar.")] = None,
     what: Annotated[Optional[ReportPart], typer.Option(
-        "--what", help="Print only this part: the win rates or the disputes (with -f csv and --audit, "
-                       "each CSV is one table: default disputes).")] = None,
+        "--what", help="Print only this part: the win rates, the disputes (with -f csv and --audit, "
+                       "each CSV is one table: default disputes) or the misplays that decided a game (tarock "
+                       "analyse --store finds them).")] = None,
 ) -> None:
     """Contract win rates with 95 % Wilson intervals from the store; with --audit, the disputes.
 

@@ -208,3 +208,28 @@ def test_one_analysis_at_a_time_so_no_card_is_written_twice(store: Path) -> None
             pass
     assert not (store / "card_analysis").exists()
     assert analyse_store(store, executor="local:1", from_trick=12)["deals"] == len(JUDGED)
+
+
+def test_report_lists_each_misplay_that_decided_a_game_and_counts_them_per_player(store: Path) -> None:
+    code, out = run("report", "--store", str(store), "--what", "misplays")
+    assert code == 0 and "Misplays that decided the game (0; 0 of 16 deals judged" in out
+    analyse_store(store, executor="local:1", from_trick=12)
+    con = open_store(store)
+    decided = con.sql('SELECT deal_id, trick, "order", player, card, kept FROM game_analysis WHERE decided '
+                      'ORDER BY deal_id, trick, "order"').fetchall()
+    per_player = dict(con.sql("SELECT player, count(*) FILTER (WHERE decided) FROM game_analysis GROUP BY player"
+                              ).fetchall())
+    con.close()
+    assert decided  # generated deals are played at random: some card decides some game
+    code, out = run("report", "--store", str(store), "--what", "misplays", "-f", "json")
+    assert code == 0
+    listed = orjson.loads(out)["misplays"]
+    assert sorted((m["deal_id"], m["trick"], m["order"], m["player"], m["card"], m["kept"]) for m in listed) == \
+        [tuple(r) for r in decided]
+    code, out = run("report", "--store", str(store), "--what", "misplays")
+    assert code == 0 and f"({len(decided)}; {len(JUDGED)} of 16 deals judged" in out
+    # the per-player table: one row per player with their count, and one line per misplay naming the card
+    for player, count in per_player.items():
+        assert any(line.split()[:1] == ["│"] and player in line and f" {count} " in line for line in out.splitlines())
+    first = listed[0]
+    assert f"trick {first['trick']}: {first['player']} played " in out
