@@ -15,6 +15,8 @@ import polars as pl
 from analysis.filters import NO_FILTERS, Filters, deal_where, partition_where
 from analysis.sql import TRUE, Fragment, run
 from analysis.store import Store
+from tarock.findings import Finding
+from tarock.solver.decisive import GAME_LOST, sentence
 
 TABLE = "game_analysis"
 
@@ -63,10 +65,25 @@ def _only(filters: Filters) -> Fragment:
 
 def misplays(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     """Every card that decided a game, in play order by date: deal_id, session, seq, date, contract, declarer,
-    won, trick, order, player, card, declarer_side (whose card), kept (the cards that would have kept it)."""
+    won, trick, order, player, card, declarer_side (whose card), kept (the cards that would have kept it) and
+    message (the finding's sentence, ``tarock.solver.decisive.sentence``)."""
     if not available(store):
         return pl.DataFrame()
-    return run(store, _LIST, where=_where(filters), only=_only(filters))
+    found = run(store, _LIST, where=_where(filters), only=_only(filters))
+    messages = [sentence(r["trick"], r["player"], r["card"], r["declarer_side"], r["kept"])
+                for r in found.iter_rows(named=True)]
+    return found.with_columns(pl.Series("message", messages, dtype=pl.String))
+
+
+def deal_findings(store: Store, deal_id: str) -> list[Finding]:
+    """The ``M_GAME_LOST`` findings of one deal, in play order (none until it is judged)."""
+    if not available(store):
+        return []
+    rows = store.query('SELECT trick, "order", player, card, declarer_side, kept FROM game_analysis '
+                       'WHERE deal_id = $d AND decided ORDER BY trick, "order"', {"d": deal_id})
+    return [Finding(GAME_LOST, sentence(r["trick"], r["player"], r["card"], r["declarer_side"], r["kept"]),
+                    trick=r["trick"], position=r["order"], player=r["player"], card=r["card"])
+            for r in rows.iter_rows(named=True)]
 
 
 def per_player(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:

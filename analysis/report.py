@@ -34,7 +34,6 @@ from analysis.misplays import misplays, per_player
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
-from tarock.cards import CARD_NAMES, CODE_INDEX
 from tarock.rules.rulesets import contract_label, ruleset_label
 from tarock.safe_text import escape_controls
 
@@ -182,15 +181,10 @@ def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
         console.print(Padding(_cell(row["message"]), (0, 0, 0, 4)))
 
 
-def _card(code: str) -> str:
-    """A card as a player names it."""
-    return CARD_NAMES[CODE_INDEX[code]] if code in CODE_INDEX else code
-
-
 def _print_misplays(console: Console, decided: pl.DataFrame, players: pl.DataFrame,
                     covered: tuple[int, int]) -> None:
-    """The misplays that decided a game: how many deals were judged, each player's count, then each misplay as a
-    line (deal, trick, player, card) with the cards that would have kept the game indented below."""
+    """The misplays that decided a game: how many deals were judged, each player's count, then each misplay's deal
+    (contract, won or lost) with its sentence indented below."""
     deals, judged = covered
     console.print(Text(f"Misplays that decided the game ({decided.height:,}; {judged:,} of {deals:,} deals judged "
                        "card by card from trick 1 by tarock analyse --store)", style="bold"))
@@ -207,12 +201,6 @@ def _print_misplays(console: Console, decided: pl.DataFrame, players: pl.DataFra
         where = f"{row['session']}, hand {row['seq']}" if row["session"] and row["seq"] is not None else row["deal_id"]
         head = Text("• ")
         head.append(_cell(where))
-        head.append(f"  {contract_label(row['contract'])}, trick {row['trick']}: ")
-        player = _cell(row["player"])
-        player.stylize("bold")
-        head.append(player)
-        side = "the declarer's side" if row["declarer_side"] else "the defence"
-        head.append(f" played {_card(row['card'])}, and {side} could no longer force "
-                    + ("its contract" if row["declarer_side"] else "the contract's defeat"))
+        head.append(f"  {contract_label(row['contract'])}, " + ("won" if row["won"] else "lost"))
         console.print(head)
-        console.print(Padding(_cell("kept by: " + ", ".join(_card(c) for c in row["kept"])), (0, 0, 0, 4)))
+        console.print(Padding(_cell(row["message"]), (0, 0, 0, 4)))

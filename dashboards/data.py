@@ -30,8 +30,8 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from analysis import (accuracy, audit, calendar, card_losses, deals, luck, outcomes, overview, partnerships, players,
-                      ratings, sessions, uploads, whatif, win_rates)
+from analysis import (accuracy, audit, calendar, card_losses, deals, luck, misplays, outcomes, overview, partnerships,
+                      players, ratings, sessions, uploads, whatif, win_rates)
 from analysis.deals import DealDetail
 from analysis.filters import Filters
 from analysis.stats import with_rate
@@ -347,6 +347,32 @@ def rejects() -> pl.DataFrame:
     return _rejects(store_path())
 
 
+@dataclass(frozen=True, slots=True)
+class Misplays:
+    """The misplays that decided a game in a selection (``analysis.misplays``): whether the store has verdicts,
+    how many deals of the selection were judged, each misplay with its sentence, and each player's count."""
+
+    available: bool
+    deals: int
+    judged: int
+    listed: pl.DataFrame
+    players: pl.DataFrame
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _misplays(path: str, filters: Filters) -> Misplays:
+    store = _store(path)
+    total, judged = misplays.coverage(store, filters)
+    if not misplays.available(store):
+        return Misplays(False, total, 0, pl.DataFrame(), pl.DataFrame())
+    return Misplays(True, total, judged, misplays.misplays(store, filters), misplays.per_player(store, filters))
+
+
+def game_misplays(filters: Filters) -> Misplays:
+    """The cards that decided a game, per the solver's verdicts stored by ``tarock analyse --store``."""
+    return _misplays(store_path(), filters)
+
+
 # -- replay --------------------------------------------------------------------------------------------------
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _find_deals(path: str, filters: Filters, id_prefix: str | None, session: str | None,
@@ -378,6 +404,7 @@ def _deal_replay(path: str, deal_id: str) -> DealReplay | None:
     options = orjson.loads(detail.deal["options_json"]) if detail.deal.get("options_json") else None
     audit_rows = detail.findings.filter(pl.col("code") == SCORE_MISMATCH).iter_rows(named=True)
     audited = [Finding(row["code"], row["message"], player=row["player"]) for row in audit_rows]
+    audited += misplays.deal_findings(_store(path), deal_id)  # the solver's verdicts: on their trick's step
     return build_replay(orjson.dumps(detail.record), options, audited)
 
 

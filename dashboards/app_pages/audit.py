@@ -1,5 +1,6 @@
 """Audit: disputed scores (recorded vs recomputed, with the line that explains the difference), renons by
-code and player, and every renons with a link to the replay of its deal at the trick where it happened."""
+code and player, every renons with a link to the replay of its deal at the trick where it happened, and the
+misplays that decided a game (the solver's verdicts, ``analysis.misplays``), each linked the same way."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts, data, url_state, widgets
+from dashboards.cards_html import card_name
 from dashboards.labels import contract_label, plain
 from dashboards.replay_model import phases, step_for_finding
 from dashboards.sidebar import current_filters
@@ -126,6 +128,45 @@ else:
         "card": st.column_config.TextColumn("Card", width="small"),
         "message": st.column_config.TextColumn("What happened", width="large"),
     }, ["deal_id", "where", "player", "code", "card", "message", "contract", "date", "session"], "What happened")
+
+st.subheader("Misplays that decided the game")
+decided = data.game_misplays(filters)
+if not decided.available:
+    st.info("No deal has been judged card by card yet: `tarock analyse --store` asks, for every card from trick 1, "
+            "whether it lost its side a game it could still have had.", icon=":material/psychology:")
+elif decided.listed.is_empty():
+    st.success(f"No card decided a game in the {decided.judged:,} deals judged.")
+else:
+    st.caption(f"{decided.judged:,} of {decided.deals:,} deals judged card by card from trick 1 by the solver: a card "
+               "decided the game when its side could force its aim (the declarer's side its contract, the defence "
+               "the contract's defeat) before it and no longer after it, whatever anyone played next.")
+    misplay_steps = [step_for_finding("M_GAME_LOST", t, k)
+                     for t, k in zip(decided.listed["trick"], decided.listed["contract"])]
+    shown_misplays = decided.listed.with_columns(
+        pl.format("trick {}", "trick").alias("where"),
+        pl.col("card").map_elements(card_name, return_dtype=pl.String),
+        pl.col("kept").list.eval(pl.element().map_elements(card_name, return_dtype=pl.String)).list.join(", "),
+        pl.when("declarer_side").then(pl.lit("declarer's side")).otherwise(pl.lit("defence")).alias("side"))
+    explained(shown_misplays, misplay_steps, "misplays", {
+        "deal_id": st.column_config.TextColumn("Deal"),
+        "date": st.column_config.DateColumn("Date", width="small"),
+        "session": st.column_config.TextColumn("Session", width="small"),
+        "contract": st.column_config.TextColumn("Contract", width="small"),
+        "where": st.column_config.TextColumn("Where", width="small"),
+        "player": st.column_config.TextColumn("Player", width="small"),
+        "side": st.column_config.TextColumn("Side", width="small"),
+        "card": st.column_config.TextColumn("Card", width="medium"),
+        "message": st.column_config.TextColumn("What happened", width="large"),
+    }, ["deal_id", "where", "player", "side", "card", "message", "contract", "date", "session"], "What happened")
+    widgets.table(decided.players.with_columns(
+        (100 * pl.col("misplays") / pl.col("deals")).alias("per_100")), "misplays-by-player", column_config={
+        "player": st.column_config.TextColumn("Player"),
+        "deals": st.column_config.NumberColumn("Deals judged", format="localized"),
+        "cards": st.column_config.NumberColumn("Cards judged", format="localized"),
+        "misplays": st.column_config.NumberColumn("Misplays", format="localized"),
+        "deals_decided": st.column_config.NumberColumn("Deals they decided", format="localized"),
+        "per_100": st.column_config.NumberColumn("Per 100 deals", format="%.1f"),
+    })
 
 st.subheader("Rejected input")
 rejected = data.rejects()

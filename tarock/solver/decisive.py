@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tarock.cards import CARD_NAMES, CARD_SUIT, CODES
+from tarock.cards import CARD_NAMES, CARD_SUIT, CODE_INDEX, CODES
 from tarock.deal import Deal
 from tarock.engine import replay
 from tarock.findings import Finding
@@ -138,13 +138,17 @@ def _kept(position: Position, played: int, before: bool) -> tuple[int, ...]:
 
 def finding(verdict: CardVerdict) -> Finding:
     """The ``M_GAME_LOST`` finding of a card that decided the game, in one sentence a player reads."""
-    side = "the declarer's side" if verdict.declarer_side else "the defence"
-    aim = "its contract" if verdict.declarer_side else "the contract's defeat"
-    kept = ", ".join(CARD_NAMES[c] for c in verdict.kept)
-    return Finding(GAME_LOST,
-                   f"Trick {verdict.trick}: {verdict.player} played {CARD_NAMES[verdict.card]} and {side} could no "
-                   f"longer force {aim}; {kept} would have kept it.",
+    return Finding(GAME_LOST, sentence(verdict.trick, verdict.player, CODES[verdict.card], verdict.declarer_side,
+                                       [CODES[c] for c in verdict.kept]),
                    trick=verdict.trick, position=verdict.order, player=verdict.player, card=CODES[verdict.card])
+
+
+def sentence(trick: int, player: str, card: str, declarer_side: bool, kept: Sequence[str]) -> str:
+    """What a card that decided the game did, as the finding says it (``card`` and ``kept`` are codes)."""
+    side, aim = ("the declarer's side", "its contract") if declarer_side else ("the defence", "the contract's defeat")
+    better = ", ".join(CARD_NAMES[CODE_INDEX[c]] for c in kept)
+    return (f"Trick {trick}: {player} played {CARD_NAMES[CODE_INDEX[card]]} and {side} could no longer force "
+            f"{aim}; {better} would have kept it.")
 
 
 def misplays(line: list[CardVerdict]) -> list[Finding]:

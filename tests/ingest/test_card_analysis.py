@@ -232,4 +232,5 @@ def test_report_lists_each_misplay_that_decided_a_game_and_counts_them_per_playe
     for player, count in per_player.items():
         assert any(line.split()[:1] == ["│"] and player in line and f" {count} " in line for line in out.splitlines())
     first = listed[0]
-    assert f"trick {first['trick']}: {first['player']} played " in out
+    assert f"Trick {first['trick']}: {first['player']} played " in out and first["message"].startswith(
+        f"Trick {first['trick']}: {first['player']} played ")
