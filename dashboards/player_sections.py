@@ -198,6 +198,7 @@ def matrix_caption(pairs: pl.DataFrame, players: list[str]) -> str:
 def accuracy(filters: Filters) -> None:
     """Point loss per card and per deal from the solver's analysis, with the biggest losses and their replays."""
     st.subheader("Accuracy (double-dummy)")
+    game_misplays(filters)
     found = data.play_accuracy(filters)
     if not found.available:
         st.info("This store has no double-dummy analysis yet, so nothing is said about accuracy: the solver's "
@@ -228,6 +229,29 @@ def accuracy(filters: Filters) -> None:
                     f"{row['Card']} for {row['played_points']} points where {row['Best']} kept "
                     f"{row['best_points']}: {row['point_loss']} lost")
         _replay_link(row["deal_id"], "Open the replay")
+
+
+MISPLAY_COLUMNS = {
+    "player": st.column_config.TextColumn("Player"),
+    "deals": st.column_config.NumberColumn("Deals judged", format="localized"),
+    "misplays": st.column_config.NumberColumn("Misplays that decided a game", format="localized"),
+    "per_100": st.column_config.NumberColumn("Per 100 deals", format="%.1f"),
+    "deals_decided": st.column_config.NumberColumn("Deals they decided", format="localized"),
+}
+
+
+def game_misplays(filters: Filters) -> None:
+    """Each player's cards that decided a game (``M_GAME_LOST``), per 100 deals judged: the plainest measure of
+    accuracy, since a lost game is what a player feels."""
+    decided = data.game_misplays(filters)
+    if not decided.available or not decided.judged:
+        return
+    st.markdown("**Misplays that decided the game**")
+    st.caption(f"From the {decided.judged:,} of {decided.deals:,} deals judged card by card from trick 1: a card "
+               "decided the game when its side could force its aim before it and not after it (the Audit page "
+               "lists each one).")
+    widgets.table(decided.players.with_columns((100 * pl.col("misplays") / pl.col("deals")).alias("per_100")),
+                  "misplays-by-player", column_config=MISPLAY_COLUMNS, column_order=list(MISPLAY_COLUMNS))
 
 
 def show(filters: Filters, chosen: str | None, mixed: bool) -> None:

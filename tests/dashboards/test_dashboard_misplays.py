@@ -79,3 +79,20 @@ def test_the_audit_page_lists_every_stored_misplay_and_the_replay_shows_it_on_it
     # one step earlier the finding is not shown: it sits on its own trick
     at = open_page("Replay", deal=deal_id, step=str(trick_step(store, deal_id, trick) - 1))
     assert "M_GAME_LOST" not in html_text(at)
+
+
+def test_the_players_page_counts_each_player_s_misplays_per_deal_judged(stores: tuple[Path, Path],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = stores[1]
+    monkeypatch.setenv("TAROCK_STORE", str(store))
+    con = open_store(store)
+    per_player = dict(con.sql("SELECT player, count(*) FILTER (WHERE decided) FROM game_analysis GROUP BY player"
+                              ).fetchall())
+    deals = dict(con.sql("SELECT player, count(DISTINCT deal_id) FROM game_analysis GROUP BY player").fetchall())
+    con.close()
+    at = open_page("Players")
+    assert "**Misplays that decided the game**" in [m.value for m in at.markdown]
+    table = next(d.value for d in at.dataframe if "per_100" in d.value.columns)
+    assert {r["player"]: r["misplays"] for r in table.to_dict("records")} == per_player
+    for r in table.to_dict("records"):
+        assert r["per_100"] == pytest.approx(100 * per_player[r["player"]] / deals[r["player"]])
