@@ -262,6 +262,12 @@ def score(
         sys.stdout.write(render_csv(sheets))
     else:
         render_text(sheets, bad)
+        from tarock.check.other_tables import explaining_tables, explanation_lines
+
+        paths = _existing(files)
+        found = explaining_tables(lambda: read_many(iter_record_files(paths)), sheets)
+        for line in explanation_lines(sheets, found):
+            sys.stdout.write(escape_controls(line) + "\n")
     disputed = any(row.mismatches or row.disputed or row.status == "error" for sheet in sheets for row in sheet.rows)
     raise typer.Exit(1 if disputed or bad else 0)
 

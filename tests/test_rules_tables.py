@@ -196,3 +196,19 @@ def test_compare_charges_the_radelci_still_open_at_the_end_as_the_sheet_does() -
     assert "each radelc still open at the end costs" in " ".join(text.split())
     code, sheet = run("score", str(EXAMPLES / "seed_session.jsonl"))
     assert code == 0 and "-200" in next(line for line in sheet.splitlines() if "Final" in line)
+
+
+def test_a_sheet_kept_under_another_table_is_named_with_it() -> None:
+    # koenigrufen_session.jsonl records the figures of the koenigrufen defaults.  Scored under oberoesterreich,
+    # hands 2 (a Dreier with a kontra) and 4 (a Trischaken with a Bürgermeister) differ (the comparison above);
+    # every recorded figure of both is what the koenigrufen table gives, so the sheet is named as kept under it.
+    code, out = run("score", str(SESSION), "--rules", "oberoesterreich")
+    assert code == 1 and "no single line explains it" in out
+    said = [line for line in out.splitlines() if "the recorded figures are what" in line]
+    assert said == [
+        "session kr-club-1, hand 2 (kr-session-2): the recorded figures are what the koenigrufen table gives",
+        "session kr-club-1, hand 4 (kr-session-4): the recorded figures are what the koenigrufen table gives"]
+    assert "the sheet looks kept under it (tarock score --rules koenigrufen)" in out
+    # under its own table nothing disagrees but the renons hand's score, and no other table is named
+    code, out = run("score", str(SESSION))
+    assert "the recorded figures are what" not in out and "looks kept under" not in out
