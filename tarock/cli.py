@@ -1016,7 +1016,7 @@ def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
     from rich.table import Table
 
     table = Table(title=f"Per player, over {deals} deal{'s' if deals != 1 else ''}")
-    for column in ("player", "cards", "points lost", "per card", "games given away", "biggest losses"):
+    for column in ("player", "cards", "points lost", "per card", "games decided", "biggest losses"):
         table.add_column(column, justify="left" if column in ("player", "biggest losses") else "right")
     for name, s in players.items():
         biggest = "\n".join(escape_controls(f"{b.loss}: {b.card} in trick {b.trick} of {b.deal}"

@@ -33,7 +33,7 @@ from tarock.findings import Finding
 from tarock.rules.rulesets import ruleset_label
 from tarock.rules.slovenian.scoring import WIN_THRESHOLD
 from tarock.solver.position import AnalysisError, position_before
-from tarock.solver.search import POINTS, Position, at_least, play
+from tarock.solver.search import POINTS, Position, SearchStopped, at_least, cpu_limit, play
 
 GAME_LOST = "M_GAME_LOST"
 
@@ -154,3 +154,14 @@ def sentence(trick: int, player: str, card: str, declarer_side: bool, kept: Sequ
 def misplays(line: list[CardVerdict]) -> list[Finding]:
     """The ``M_GAME_LOST`` findings of a judged line, in play order."""
     return [finding(v) for v in line if v.decided]
+
+
+def game_findings(deal: Deal, options: Mapping[str, Any] | None = None,
+                  limit: float | None = None) -> list[Finding] | None:
+    """The ``M_GAME_LOST`` findings of ``deal``'s whole play, or None when it is out of scope or the CPU ``limit``
+    (seconds) stopped the search first."""
+    try:
+        with cpu_limit(limit):
+            return misplays(verdicts(deal, options))
+    except (OutOfScope, SearchStopped):
+        return None

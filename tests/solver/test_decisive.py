@@ -166,3 +166,24 @@ def test_klop_and_koenigrufen_are_out_of_scope(contract: str, ruleset: str) -> N
         deal = deal_from_obj(random_koenigrufen.random_record(random.Random(6)))
     with pytest.raises(OutOfScope):
         verdicts(deal)
+
+
+def test_the_file_analysis_names_the_cards_that_decided_each_game(tmp_path) -> None:
+    """``tarock analyse FILE``: the report's misplays are the verdicts' findings, each printed as a line, and the
+    per-player table counts them as games decided."""
+    import orjson
+
+    from tarock.solver.analyse import analyse_command, summarise, text_lines
+    from tests.support.ingest_util import write_jsonl
+
+    records = [random_record(random.Random(seed), 4, "tri") for seed in range(6)]
+    write_jsonl(tmp_path / "d.jsonl", records)
+    reports = list(analyse_command([tmp_path / "d.jsonl"], 10, "json"))
+    expected = [[f.to_dict() for f in misplays(verdicts(deal_from_obj(r)))] for r in records]
+    assert [r["misplays"] for r in reports] == [orjson.loads(orjson.dumps(e)) for e in expected]
+    assert any(expected), "six randomly played deals hold a card that decided a game"
+    lines = [line for r in reports for line in text_lines(r)]
+    assert sum(line.startswith("  decided the game: Trick ") for line in lines) == sum(map(len, expected))
+    counted = {name: s.games_given_away for name, s in summarise(reports).items()}
+    for name in counted:
+        assert counted[name] == sum(m["player"] == name for e in expected for m in e)
