@@ -32,6 +32,7 @@ from analysis.filters import NO_FILTERS, Filters
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
+from tarock.cards import cards_text
 from tarock.rules.rulesets import contract_label, ruleset_label
 from tarock.safe_text import escape_controls
 
@@ -171,4 +172,4 @@ def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
         head.append(player)
         head.append(f"  recorded {_signed(row['recorded_score'])}, recomputed {_signed(row['score'])}")
         console.print(head)
-        console.print(Padding(_cell(row["message"]), (0, 0, 0, 4)))
+        console.print(Padding(_cell(cards_text(row["message"])), (0, 0, 0, 4)))

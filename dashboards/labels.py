@@ -2,32 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from tarock.rules import rulesets
 from tarock.rules.slovenian.contracts import speaking_order
 from tarock.rules.slovenian.options import SlovenianOptions
 
-SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
-ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI",
-         "XII", "XIII", "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
-_CARD_CODE = re.compile(r"\b(T(?:2[0-2]|1[0-9]|[1-9])|[HD][1-4JNQK]|[SC](?:10|[7-9JNQK]))\b")
 DISPUTED = "A_SCORE_MISMATCH"
 """The finding that says a deal's recorded score sheet disagrees with the recomputed score."""
-
-
-def card_text(code: str) -> str:
-    """A card as its picture names it (``dashboards/cards_html.py``): "K♥", "XXI", "Škis", "1♦"."""
-    if code.startswith("T"):
-        n = int(code[1:])
-        return "Škis" if n == 22 else ROMAN[n - 1]
-    return code[1:] + SUIT_SYMBOLS[code[0]]
-
-
-def cards_text(text: str) -> str:
-    """``text`` (a finding's sentence, a note) with every card code written as ``card_text`` writes it:
-    "Boris played T2 … holding D1" becomes "Boris played II … holding 1♦"."""
-    return _CARD_CODE.sub(lambda m: card_text(m.group(1)), text)
 
 
 def deal_status(status: str, codes: object) -> tuple[str, str]:

@@ -17,7 +17,8 @@ import streamlit as st
 from analysis.filters import Filters
 from analysis.partnerships import MIN_PAIR_DEALS, matrix_players
 from dashboards import data, player_charts, widgets
-from dashboards.labels import card_text, contract_label, plain
+from dashboards.labels import contract_label, plain
+from tarock.cards import card_text
 from tarock.rules.rulesets import ruleset_label
 
 RATED_PLAYERS = 4

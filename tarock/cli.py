@@ -17,6 +17,7 @@ from typing import Annotated, Any, Optional
 import orjson
 import typer
 
+from tarock.cards import card_text, cards_text
 from tarock.cli_params import light_runtime_param
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
@@ -209,7 +210,8 @@ def check(
                 continue
             for f in summary.findings:
                 where = f" trick {f.trick}" if f.trick is not None else ""
-                out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}") + "\n")
+                out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} "
+                                          f"{cards_text(f.message)}") + "\n")
     finally:  # what is checked is printed, whatever stops the loop
         if json_out is not None:
             json_out.write(lines)
@@ -327,7 +329,7 @@ def _report_counts(counts: Any, out: Path) -> None:
         typer.echo(escape_controls(f"notice: {notice}"), err=True)
     for f in counts.findings:
         where = f"{f.file}:{f.line}" if f.file else "-"
-        typer.echo(escape_controls(f"{where}: {f.code} {f.message}"), err=True)
+        typer.echo(escape_controls(f"{where}: {f.code} {cards_text(f.message)}"), err=True)
     records = "record" if counts.written == 1 else "records"
     typer.echo(escape_controls(f"wrote {counts.written:,} {records} to {out}; {counts.rejected:,} rejected"))
 
@@ -808,7 +810,7 @@ def _render_deal(console: Any, detail: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from dashboards.labels import card_text, cards_text, contract_label, deal_status
+    from dashboards.labels import contract_label, deal_status
     from dashboards.replay_model import build_replay, phases
     from tarock.findings import Finding
 
@@ -999,8 +1001,9 @@ def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
     for column in ("player", "cards", "points lost", "per card", "games given away", "biggest losses"):
         table.add_column(column, justify="left" if column in ("player", "biggest losses") else "right")
     for name, s in players.items():
-        biggest = "\n".join(escape_controls(f"{b.loss}: {b.card} in trick {b.trick} of {b.deal}"
-                                            + (f" (better: {', '.join(b.better)})" if b.better else ""))
+        biggest = "\n".join(escape_controls(f"{b.loss}: {card_text(b.card)} in trick {b.trick} of {b.deal}"
+                                            + (f" (better: {', '.join(map(card_text, b.better))})" if b.better
+                                               else ""))
                             for b in s.biggest)  # each line escaped: the newlines between them are the table's
         table.add_row(escape_controls(name), str(s.cards), str(s.points_lost), f"{s.mean_loss:.2f}",
                       str(s.games_given_away), biggest or "—")

@@ -39,6 +39,9 @@ def test_check_renons_exits_1_and_prints_linter_lines() -> None:
     # FILE:LINE DEAL-ID trick N: CODE message
     assert first.startswith(f"{path}:2 example-r_follow_suit trick ")
     assert ": R_FOLLOW_SUIT Boris played " in first
+    # the sentence names cards as the dashboard draws them (issue 38); --format json keeps the codes
+    assert "Boris played II on a diamond lead while holding 1♦" in out
+    assert "holding D1" in json.dumps(json_lines(run("check", "--format", "json", str(path))[1]))
 
 
 def test_check_json_fields() -> None:
@@ -197,8 +200,8 @@ def test_a_loss_of_one_card_point_is_singular() -> None:
               "cards": [{"trick": 11, "player": "Ana", "card": "T2", "point_loss": 1, "best_cards": ["T3"]},
                         {"trick": 12, "player": "Bor", "card": "T4", "point_loss": 2, "best_cards": []}]}
     lines = list(text_lines(report))
-    assert lines[1] == "  trick 11: Ana played T2, losing 1 card point (better: T3)"
-    assert lines[2] == "  trick 12: Bor played T4, losing 2 card points"
+    assert lines[1] == "  trick 11: Ana played II, losing 1 card point (better: III)"  # cards as drawn
+    assert lines[2] == "  trick 12: Bor played IV, losing 2 card points"
 
 
 def test_penalty_option_selects_the_policy() -> None:

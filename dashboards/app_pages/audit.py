@@ -12,6 +12,7 @@ from dashboards import charts, data, url_state, widgets
 from dashboards.labels import contract_label, plain
 from dashboards.replay_model import phases, step_for_finding
 from dashboards.sidebar import current_filters
+from tarock.cards import card_text, cards_text
 
 COUNT_COLUMNS = {
     "code": st.column_config.TextColumn("Code"),
@@ -23,10 +24,15 @@ CHART_ROWS = 20  # bars in the renons-by-player chart
 
 
 def with_links(frame: pl.DataFrame, steps: list[int | None]) -> pl.DataFrame:
-    """``frame`` with a readable contract and a ``replay`` deep link per row, to the row's step."""
+    """``frame`` with a readable contract, cards written as the replay draws them ("8♣", "XIV", in its ``card``
+    column and its sentences) and a ``replay`` deep link per row, to the row's step."""
     links = [widgets.replay_url(deal, step) for deal, step in zip(frame["deal_id"], steps)]
-    return frame.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String),
-                              pl.Series("replay", links, dtype=pl.String))
+    readable = [pl.col("contract").map_elements(contract_label, return_dtype=pl.String),
+                pl.col("message").map_elements(cards_text, return_dtype=pl.String),
+                pl.Series("replay", links, dtype=pl.String)]
+    if "card" in frame.columns:
+        readable.append(pl.col("card").map_elements(card_text, return_dtype=pl.String))
+    return frame.with_columns(readable)
 
 
 def explained(frame: pl.DataFrame, steps: list[int | None], name: str, column_config: dict[str, object],

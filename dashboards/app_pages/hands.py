@@ -16,7 +16,7 @@ from analysis.bid_review import by_player
 from dashboards import hands_data, widgets
 from dashboards.labels import contract_label, plain
 from dashboards.sidebar import current_filters
-from tarock.cards import CODES
+from tarock.cards import CODES, card_text
 from tarock.deal import RULESETS
 
 EXAMPLE = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"  # the typed hand the page starts with: a strong one
@@ -51,7 +51,7 @@ source = st.segmented_control("Hand", ["Type a hand", "A stored hand"], key="han
 try:
     if source == "Type a hand":
         left, middle, right = st.columns([4, 1, 1])
-        text = left.text_input("Cards (codes: T1…T22, HK, D1, S10 …)", EXAMPLE, key="hand_cards")
+        text = left.text_input("Cards (as drawn: XXI, Škis, K♥, 10♠ …, or codes: T21, T22, HK, S10 …)", EXAMPLE, key="hand_cards")
         ruleset = middle.selectbox("Ruleset", RULESETS, key="hand_ruleset")
         players = int(right.selectbox("Players", ["4", "3"], key="hand_players") or 4)
         cards = hands_data.parse_hand([text], ruleset, players)
@@ -71,7 +71,7 @@ except ValueError as exc:
     st.warning(plain(exc))
     st.stop()
 
-st.markdown("**Hand:** " + plain(" ".join(CODES[c] for c in sorted(cards))))
+st.markdown("**Hand:** " + plain(" ".join(card_text(CODES[c]) for c in sorted(cards))))
 advised = pl.DataFrame(hands_data.advice(model, cards, ruleset, players))
 advised = advised.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String)
                                .alias("Contract"))

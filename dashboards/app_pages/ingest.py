@@ -13,6 +13,7 @@ from dashboards.pages import uploads_enabled
 from dashboards.uploads import ACCEPTED_TYPES, UploadResult, ingest_uploads
 from ingest.coordinator import GenerationMismatch
 from ingest.layout import StoreBusy
+from tarock.cards import cards_text
 
 RESULT = "upload_result"  # session key of the last upload's outcome, shown until the next one
 
@@ -48,7 +49,8 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
         st.error(plain(f"{shard} failed: {message}"))
     names = {path: name for name, path in result.stored_as.items()}
     st.markdown("**Deals stored, with their findings**")
-    widgets.dataframe(deals_found.with_columns(pl.col("source_file").replace(names)), column_config={
+    readable = [pl.col("source_file").replace(names), pl.col("message").map_elements(cards_text, return_dtype=pl.String)]
+    widgets.dataframe(deals_found.with_columns(readable), column_config={
         "source_file": st.column_config.TextColumn("File"), "source_line": st.column_config.NumberColumn("Line"),
         "deal_id": st.column_config.TextColumn("Deal"), "status": st.column_config.TextColumn("Status"),
         "code": st.column_config.TextColumn("Finding"), "trick": st.column_config.NumberColumn("Trick"),

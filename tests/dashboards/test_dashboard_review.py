@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.dashboards.test_dashboard_apptest import RENONS_SENTENCE, html_text, open_page
+from tests.dashboards.test_dashboard_apptest import RENONS_SHOWN, html_text, open_page
 from tests.support.dashboard_fixture import EXAMPLES
 
 
@@ -107,7 +107,7 @@ def test_audit_explains_the_selected_row_whole_and_opens_the_replay_in_this_tab(
     panel = " ".join(m.value for m in at.markdown).replace("\\", "")
     message = at.dataframe[0].value.message.iloc[0]
     assert len(message) > 50 and message in panel  # the "Why" whole, not cut at the column's width
-    assert RENONS_SENTENCE in panel  # the first renons, explained under its table
+    assert RENONS_SHOWN in panel  # the first renons, explained under its table, cards as drawn
     links = [(link.proto.page, link.proto.query_string, link.proto.external) for link in at.page_link]
     assert ("app_pages/replay.py" in links[0][0] or links[0][0].endswith("replay")) and not links[0][2]
     assert "deal=disputed-1" in links[0][1] and "step=end" in links[0][1]
