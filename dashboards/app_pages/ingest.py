@@ -55,13 +55,13 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
         "deal_id": st.column_config.TextColumn("Deal"), "status": st.column_config.TextColumn("Status"),
         "code": st.column_config.TextColumn("Finding"), "trick": st.column_config.NumberColumn("Trick"),
         "player": st.column_config.TextColumn("Player"),
-        "message": st.column_config.TextColumn("What happened", width="large"),
-    })
+        "message": widgets.sentence_column("What happened"),
+    }, wrap=True)
     if not rejects.is_empty():
         st.markdown("**Rejected lines** (not records: stored as rejects, with the reason)")
         widgets.dataframe(rejects.with_columns(pl.col("file").replace(names)), column_config={
             "file": "File", "line": st.column_config.NumberColumn("Line"),
-            "reason": st.column_config.TextColumn("Reason", width="large")})
+            "reason": widgets.sentence_column("Reason")}, wrap=True)
 
 
 st.title("Ingest")

@@ -134,11 +134,11 @@ event = widgets.table(diffs, "whatif-differences", column_config={
     "seq": st.column_config.NumberColumn("#", format="localized"),
     "date": st.column_config.DateColumn("Date"),
     "contract": st.column_config.TextColumn("Contract"),
-    "player": st.column_config.TextColumn("Player", width="small"),
-    **{name: st.column_config.NumberColumn(name, format="%+d", width="small") for name in result.tables},
-    "lines": st.column_config.TextColumn("What differs", width="large"),
+    "player": st.column_config.TextColumn("Player"),
+    **{name: st.column_config.NumberColumn(name, format="%+d") for name in result.tables},
+    "lines": widgets.sentence_column("What differs"),
     "replay": st.column_config.TextColumn("Replay"),
-}, column_order=["deal_id", "player", *result.tables, "lines", "contract", "session", "seq", "date"],
+}, column_order=["deal_id", "player", *result.tables, "lines"], wrap=True,
     key="pick-whatif", on_select="rerun", selection_mode="single-row")
 rows = event.selection.rows if event is not None else []
 at = rows[0] if rows and rows[0] < diffs.height else 0
@@ -146,7 +146,11 @@ row = diffs.row(at, named=True)
 with st.container(border=True, key="detail-whatif"):
     figures = " · ".join(f"{plain(name)} {'error' if row[name] is None else format(row[name], '+d')}"
                          for name in result.tables)
-    st.markdown(f"**{plain(row['deal_id'])}** · {plain(row['player'])} · {figures}")
+    played = " · ".join(plain(part) for part in (
+        row["contract"], row["date"] and str(row["date"]),
+        row["session"] and f"session {row['session']}" + (f" #{row['seq']}" if row["seq"] is not None else ""))
+        if part)
+    st.markdown(f"**{plain(row['deal_id'])}** · {plain(row['player'])} · {figures}  \n{played}")
     for line in (row["lines"] or "").split("; "):
         if line:
             st.markdown(f"- {plain(line)}")
