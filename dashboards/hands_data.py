@@ -59,13 +59,13 @@ def bids(filters: Filters) -> pl.DataFrame:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _stored_hands(path: str, limit: int) -> pl.DataFrame:
-    return _store(path).query("SELECT d.deal_id, h.player FROM deals d JOIN stored.hands h "
+    return _store(path).query("SELECT d.deal_id, h.player, d.ruleset, d.n_players FROM deals d JOIN stored.hands h "
                               "USING (shard, source_file, source_pos) "
                               "WHERE h.declarer ORDER BY d.deal_id LIMIT $limit", {"limit": limit})
 
 
 def stored_hands(limit: int = 500) -> pl.DataFrame:
-    """Declarers' hands to pick from: (deal_id, player), the first ``limit`` deals by id."""
+    """Declarers' hands to pick from: (deal_id, player, ruleset, n_players), the first ``limit`` deals by id."""
     return _stored_hands(store_path(), limit)
 
 

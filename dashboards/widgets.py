@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -89,6 +90,19 @@ def rate_columns(wins: str = "Wins") -> dict[str, Any]:
     }
 
 
+_PRINTF_DIGITS = re.compile(r"%[-+ 0#]*\d*\.(\d+)f")
+
+
+def rounded(column: pl.Expr, fmt: str | None) -> pl.Expr:
+    """A float ``column`` rounded to the digits its printf ``fmt`` shows, with no negative zero: -0.3 under
+    ``%+.0f`` was written "-0" (issue 38); it is 0.  Other columns as they are."""
+    digits = _PRINTF_DIGITS.search(fmt or "")
+    if digits is None:
+        return column
+    half = 0.5 * 10 ** -int(digits[1])
+    return pl.when(column.is_between(-half, half)).then(0.0).otherwise(column)
+
+
 def _formatter(fmt: str | None) -> Callable[[Any], str]:
     """A Python function writing a value the way the column's ``format`` shows it."""
     if fmt == PERCENT:
@@ -116,12 +130,15 @@ def shown(frame: pl.DataFrame, column_config: dict[str, Any] | None = None) -> t
         spec: dict[str, Any] = {"label": given} if isinstance(given, str) else dict(given or {})
         fmt = (spec.get("type_config") or {}).get("format")
         write = _formatter(fmt)
-        width = spec.get("width") or fitted_px(frame[name], spec.get("label") or name, write)
+        link_text = (spec.get("type_config") or {}).get("display_text")
+        width = spec.get("width") or fitted_px(frame[name] if link_text is None else pl.Series([link_text]),
+                                               spec.get("label") or name, write)
+        value = rounded(pl.col(name), fmt) if frame[name].dtype.is_float() else pl.col(name)
         if frame[name].null_count():
             with warnings.catch_warnings():  # polars would rather see ``fmt % col``: a printf format is not one
                 warnings.simplefilter("ignore", pl.exceptions.PolarsInefficientMapWarning)
-                text = (pl.col(name).cast(pl.String) if write is str
-                        else pl.col(name).map_elements(write, return_dtype=pl.String, skip_nulls=True))
+                text = (value.cast(pl.String) if write is str
+                        else value.map_elements(write, return_dtype=pl.String, skip_nulls=True))
             columns.append(text.fill_null("").alias(name))
             config[name] = st.column_config.TextColumn(spec.get("label") or name, help=spec.get("help"),
                                                        width=width)
@@ -130,6 +147,8 @@ def shown(frame: pl.DataFrame, column_config: dict[str, Any] | None = None) -> t
             config[name] = st.column_config.NumberColumn(spec.get("label") or name, help=spec.get("help"),
                                                          width=width, format=PERCENT_PRINTF)
         elif isinstance(given, dict):
+            if frame[name].dtype.is_float():
+                columns.append(value.alias(name))
             config[name] = {**given, "width": width}
         else:
             config[name] = {"label": spec.get("label") or name, "width": width}

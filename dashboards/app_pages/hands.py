@@ -14,7 +14,7 @@ import streamlit as st
 
 from analysis.bid_review import by_player
 from dashboards import hands_data, widgets
-from dashboards.labels import contract_label, plain
+from dashboards.labels import contract_label, moment, plain
 from dashboards.sidebar import current_filters
 from tarock.cards import CODES, card_text
 from tarock.deal import RULESETS
@@ -38,7 +38,7 @@ about = model.about
 st.caption(
     f"The model: one logistic regression per contract over the declarer's dealt hand (taroks, high taroks, "
     f"trula cards, kings, voids, singletons, card points), fitted on {about.get('fitted_on', 0):,} declared "
-    f"deals of this store ({about.get('fitted_at', '?')}; another {about.get('held_out', 0):,} held out to "
+    f"deals of this store (on {moment(about.get('fitted_at', '?'))}; another {about.get('held_out', 0):,} held out to "
     f"check it). A contract with fewer than {about.get('min_deals', '?')} deals gets no estimate. It knows "
     "the dealt hand only: not the talon, not the partner, not how the cards were played. Intervals are the "
     "model's own 95 % intervals (docs/analysis.md).")
@@ -61,7 +61,10 @@ try:
             st.info("No stored deal with its hands yet.")
             st.stop()
         choices = [f"{row['deal_id']} · {row['player']}" for row in stored.iter_rows(named=True)]
-        picked = st.selectbox("Declarer's hand of a stored deal", range(len(choices)),
+        estimated = {(ruleset, players) for ruleset, players, _ in model.groups}
+        first = next((i for i, row in enumerate(stored.iter_rows(named=True))
+                      if (row["ruleset"], row["n_players"]) in estimated), 0)  # open on a hand the model rates
+        picked = st.selectbox("Declarer's hand of a stored deal", range(len(choices)), index=first,
                               format_func=choices.__getitem__, key="hand_pick") or 0
         row = stored.row(picked, named=True)
         cards, ruleset, players = hands_data.stored_hand(row["deal_id"], row["player"])
@@ -112,7 +115,7 @@ event = widgets.table(theirs, "bids-of-declarer", {
     "best": st.column_config.TextColumn("Model's best"),
     "best_score": st.column_config.NumberColumn("Its expected score", format="%+.0f"),
     "verdict": st.column_config.TextColumn("Bid"),
-    "replay": st.column_config.TextColumn("Replay"),
+    "replay": st.column_config.LinkColumn("Replay", display_text="Open the replay"),
 }, ["deal_id", "contract", "won", "p", "expected_score", "best", "best_score", "verdict", "replay"],
     key="pick-bid", on_select="rerun", selection_mode="single-row")
 rows = event.selection.rows if event is not None else []

@@ -8,8 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from dashboards import widgets
 from tests.dashboards.test_dashboard_apptest import open_page
 
 CHAR_PX = 6
@@ -84,3 +87,12 @@ def test_what_if_differences_show_what_differs_whole(store: Path) -> None:
 def test_replay_breakdowns_wrap_their_detail(store: Path) -> None:
     at = open_page("Replay", deal="seed-session-hand-4", step="end", tables="slovenian,openspiel")
     assert_whole(at)
+
+
+def test_a_figure_rounded_to_nothing_shows_0_never_minus_0() -> None:
+    """Issue 38: the Hands page wrote an expected score of -0.3 as "-0"."""
+    frame = pl.DataFrame({"score": [-0.3, -0.0, 2.6, -1.6], "rate": [0.5, -0.04, None, 1.0]})
+    data, config = widgets.shown(frame, {"score": st.column_config.NumberColumn("Score", format="%+.0f"),
+                                         "rate": st.column_config.NumberColumn("Rate", format="%.1f")})
+    assert [config["score"]["type_config"]["format"] % v for v in data["score"]] == ["+0", "+0", "+3", "-2"]
+    assert data["rate"].to_list() == ["0.5", "0.0", "", "1.0"]  # a missing value blank, -0.04 as 0.0
