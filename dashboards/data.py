@@ -408,6 +408,17 @@ def session_list(filters: Filters) -> pl.DataFrame:
     return _sessions(store_path(), filters)
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _usual_tables(path: str, ruleset: str) -> whatif.UsualTables:
+    return whatif.usual_tables(_store(path), ruleset)
+
+
+def usual_tables(ruleset: str) -> whatif.UsualTables:
+    """The table most of the store's ``ruleset`` deals were played under and the nearest other one
+    (``analysis.whatif.usual_tables``): the What-if page's default comparison."""
+    return _usual_tables(store_path(), ruleset)
+
+
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=32)
 def _whatif(path: str, tables: tuple[str, ...], filters: Filters, session: str | None,
             write: bool) -> whatif.WhatIf:

@@ -522,7 +522,8 @@ def _derive(name: str, step: Any) -> None:
         _error(f"{name} not updated: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
 
 
-ratings_app = typer.Typer(help="Player ratings (OpenSkill Plackett-Luce, per ruleset and table size).",
+ratings_app = typer.Typer(help="Player ratings: each player's skill estimated from the deals, per ruleset and "
+                          "table size.",
                           no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")
 

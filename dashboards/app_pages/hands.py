@@ -97,8 +97,9 @@ widgets.table(by_player(review), "bids-by-player", {
     "under": st.column_config.NumberColumn("Under", format="localized"),
     "as_model": st.column_config.NumberColumn("As model", format="localized"),
     "over": st.column_config.NumberColumn("Over", format="localized"),
-    "mean_gain": st.column_config.NumberColumn("Expected score left", format="%.1f",
-                                               help="Mean expected score the best contract had over the one played."),
+    "mean_gain": st.column_config.NumberColumn("Points missed per deal", format="%.1f",
+                                               help="How many points more, on average, the model expected the "
+                                                    "best contract to score than the one played."),
 })
 names = sorted(review["declarer"].unique())
 who = st.selectbox("A declarer's deals", names, key="hand_declarer") or names[0]

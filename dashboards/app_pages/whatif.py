@@ -18,6 +18,7 @@ from dashboards import charts, data, url_state, widgets
 from dashboards.labels import contract_label, plain
 from dashboards.sidebar import current_filters
 from tarock.deal import RULESETS
+from tarock.words import plural
 from tarock.rules.tables import builtin_tables
 
 
@@ -74,9 +75,15 @@ def _tables_text(text: str) -> list[str]:
 url_state.adopt({"tables": _tables_text})
 if [t for t in st.session_state.get("tables") or [] if t not in offered]:
     del st.session_state["tables"]  # tables of another ruleset
-st.session_state.setdefault("tables", offered[:2])
+usual = data.usual_tables(ruleset)
+st.session_state.setdefault("tables", [usual.own, usual.nearest])
 chosen = st.multiselect("Rules tables", offered, key="tables", max_selections=MAX_TABLES,
-                        help="The ruleset's defaults (named after it) and its presets; at most four.")
+                        help=f"{ruleset}: each deal under the options it was played with (the ruleset's defaults "
+                             "where a record names none); the others are named presets. At most four.")
+if chosen == [usual.own, usual.nearest]:
+    st.caption(plain(f"Opened on {usual.own}, the table most of the stored {ruleset} deals were played under, "
+                     f"beside {usual.nearest}, the preset closest to it: it sets {plural(len(usual.differ), 'option')} "
+                     f"differently ({', '.join(usual.differ)}). Pick others to compare."))
 url_state.publish({"tables": ",".join(chosen) if chosen else None})
 if len(chosen) < 2:
     st.info("Pick at least two rules tables to set side by side.")

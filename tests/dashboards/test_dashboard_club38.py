@@ -4,16 +4,23 @@ words, and the other points a club player reading the pages raised (AppTest on t
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
 
+import orjson
 import polars as pl
+import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from analysis.ratings import rebuild
 from dashboards import widgets
-from tests.dashboards.test_dashboard_apptest import open_page
+from ingest.commands import ingest
+from tests.dashboards.test_dashboard_apptest import html_text, open_page
+from tests.support.dashboard_fixture import EXAMPLES
+from tests.support.paths import ROOT
 
 CHAR_PX = 6
 """Fewer pixels than any character of the table font takes: a column narrower than this many per character of
@@ -96,3 +103,52 @@ def test_a_figure_rounded_to_nothing_shows_0_never_minus_0() -> None:
                                          "rate": st.column_config.NumberColumn("Rate", format="%.1f")})
     assert [config["score"]["type_config"]["format"] % v for v in data["score"]] == ["+0", "+0", "+3", "-2"]
     assert data["rate"].to_list() == ["0.5", "0.0", "", "1.0"]  # a missing value blank, -0.04 as 0.0
+
+
+def _store_of(root: Path, monkeypatch: pytest.MonkeyPatch, *files: Path, options: dict[str, str] | None = None) -> Path:
+    """A store of ``files`` (each record given ``options`` when set), as the app finds it."""
+    inputs = root / "in"
+    inputs.mkdir()
+    for file in files:
+        lines = [orjson.loads(line) for line in file.read_bytes().splitlines() if line.strip()]
+        (inputs / file.name).write_bytes(b"\n".join(orjson.dumps({**r, "options": options} if options else r)
+                                                   for r in lines))
+    ingest([inputs], root / "store", executor="local:1", quiet=True)
+    monkeypatch.setenv("TAROCK_STORE", str(root / "store"))
+    return root / "store"
+
+
+def test_ratings_open_on_the_pool_most_deals_were_rated_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: the pools came in name order and the first opened, six Königrufen deals before a Slovenian
+    session of 46 (the bundled 3-player sample's first ones)."""
+    sample = tmp_path / "sample-3p.jsonl"
+    sample.write_bytes(b"\n".join(gzip.decompress((ROOT / "data/sample/sample-3p.jsonl.gz").read_bytes())
+                                  .splitlines()[:46]))
+    store = _store_of(tmp_path, monkeypatch, EXAMPLES / "koenigrufen_session.jsonl", sample)
+    rebuild(store)
+    at = open_page("Players")
+    pools = at.radio(key="rating_pool")
+    assert pools.options == ["Königrufen, 4 players", "Slovenian, 3 players"]
+    assert pools.value == "Slovenian, 3 players"
+    labels = [c["label"] for c in json.loads(next(d for d in at.dataframe if "sigma" in d.value.columns)
+                                               .proto.columns).values() if "label" in c]
+    assert "Safe rating" in labels and not [label for label in labels if "μ" in label or "σ" in label]
+
+
+def test_what_if_opens_on_the_clubs_own_table_beside_the_nearest(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: What-if opened on the ruleset's defaults against the OpenSpiel preset whatever the club
+    played; a club playing Palčka's rules sees those against the table nearest to them."""
+    _store_of(tmp_path, monkeypatch, EXAMPLES / "seed_session.jsonl", options={"preset": "palcka"})
+    at = open_page("What-if")
+    # the ruleset's own table rescores each deal under its own options: beside palcka it would change nothing
+    assert at.multiselect(key="tables").value == ["palcka", "openspiel"]
+    caption = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Opened on palcka, the table most of the stored slovenian deals were played under" in caption
+    assert "the preset closest to it: it sets " in caption and "diff_rounding" not in caption  # both set it
+    assert at.metric[1].value != "0"  # deals score differently: the comparison says something
+
+
+def test_plain_words_for_trick_points_and_missed_points(store: Path) -> None:
+    shown = html_text(open_page("Replay", deal="example-r_follow_suit", step="6"))
+    assert "raw card points" not in shown and "points before counting in threes" in shown
