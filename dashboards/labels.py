@@ -31,6 +31,11 @@ def moment(iso: object) -> str:
     return f"{when.day} {when:%b %Y, %H:%M} UTC"
 
 
+def pool_label(ruleset: str, n_players: int) -> str:
+    """A table of play in words, as ratings and win rates are kept apart by it: "Slovenian, 4 players"."""
+    return f"{rulesets.ruleset_label(ruleset)}, {n_players} players"
+
+
 def contract_label(name: str | None) -> str:
     """The contract's display name in either ruleset ("Solo tri", "Berač", "Piccolo ouvert")."""
     return "—" if name is None else rulesets.contract_label(name)

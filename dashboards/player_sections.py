@@ -17,9 +17,8 @@ import streamlit as st
 from analysis.filters import Filters
 from analysis.partnerships import MIN_PAIR_DEALS, matrix_players
 from dashboards import data, player_charts, widgets
-from dashboards.labels import contract_label, plain
+from dashboards.labels import contract_label, plain, pool_label
 from tarock.cards import card_text
-from tarock.rules.rulesets import ruleset_label
 
 RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
@@ -103,7 +102,7 @@ def ratings(filters: Filters, chosen: str | None) -> None:
                 "`tarock ratings rebuild`.", icon=":material/leaderboard:")
         return
     pools = current.select("ruleset", "n_players").unique(maintain_order=True).rows()
-    labels = [f"{ruleset_label(ruleset)}, {n} players" for ruleset, n in pools]
+    labels = [pool_label(ruleset, n) for ruleset, n in pools]
     sizes = [current.filter((pl.col("ruleset") == r) & (pl.col("n_players") == n))["games"].sum() for r, n in pools]
     largest = sizes.index(max(sizes))  # the pool most deals were rated in opens (issue 38: the smallest did)
     at = labels.index(st.radio("Players rated together", labels, index=largest, horizontal=True,

@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 import polars as pl
+import pyarrow as pa
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -27,6 +28,11 @@ CHAR_PX = 6
 its header cannot show the header whole."""
 WRAPS_ABOVE_PX = 64
 """Streamlit's table wraps text cells only in rows taller than 4rem."""
+
+
+def chart_rows(chart: Any) -> list[dict[str, Any]]:
+    """Every row of data a chart drawn on the page was sent with (its layers' datasets, one after the other)."""
+    return [row for data in chart.proto.datasets for row in pa.ipc.open_stream(data.data.data).read_all().to_pylist()]
 
 
 def tables(at: AppTest) -> list[tuple[dict[str, Any], list[str], int, Any]]:
@@ -152,3 +158,69 @@ def test_what_if_opens_on_the_clubs_own_table_beside_the_nearest(tmp_path: Path,
 def test_plain_words_for_trick_points_and_missed_points(store: Path) -> None:
     shown = html_text(open_page("Replay", deal="example-r_follow_suit", step="6"))
     assert "raw card points" not in shown and "points before counting in threes" in shown
+
+
+@pytest.fixture(scope="module")
+def three_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of three tables: the seed session (Slovenian, 4 players, January), the Königrufen example session
+    (one day in February) and the bundled 3-player sample's first 46 deals."""
+    root = tmp_path_factory.mktemp("three-tables")
+    inputs = root / "in"
+    inputs.mkdir()
+    for name in ("seed_session.jsonl", "koenigrufen_session.jsonl"):
+        (inputs / name).write_bytes((EXAMPLES / name).read_bytes())
+    (inputs / "sample-3p.jsonl").write_bytes(b"\n".join(
+        gzip.decompress((ROOT / "data/sample/sample-3p.jsonl.gz").read_bytes()).splitlines()[:46]))
+    ingest([inputs], root / "store", executor="local:1", quiet=True)
+    return root / "store"
+
+
+def pool_charts(at: AppTest) -> dict[str, list[dict[str, Any]]]:
+    """The page's win-rate charts by the table each is headed with: its data rows (their dataset of rates)."""
+    charts = at.get("vega_lite_chart")
+    names = [m.value.strip("*") for m in at.markdown if m.value.startswith("**") and "players" in m.value]
+    assert len(names) == len(charts), (names, len(charts))
+    return {name: [r for r in chart_rows(chart) if "win_rate" in r] for name, chart in zip(names, charts)}
+
+
+def test_overview_draws_each_table_apart_and_labels_every_contract(
+        three_tables: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAROCK_STORE", str(three_tables))
+    at = open_page("Overview")
+    charts = pool_charts(at)
+    assert set(charts) == {"Königrufen, 4 players", "Slovenian, 3 players", "Slovenian, 4 players"}
+    for name, rows in charts.items():
+        assert {r["pool"] for r in rows} == {name}  # a 3-player Tri is not a 4-player one
+        assert all(r["row_label"] == f"{r['Contract']} · {r['deals']:,} deal{'s' * (r['deals'] != 1)}"
+                   for r in rows)  # every contract's row says its deals
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        axis = next(layer["encoding"]["y"]["axis"] for layer in spec["layer"] if "y" in layer["encoding"]
+                    and layer["encoding"]["y"].get("field") == "row_label")
+        assert axis["labelOverlap"] is False  # every row labelled, none dropped to make room
+
+
+def test_contracts_by_seat_draws_each_table_apart(three_tables: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: the seat chart put ~88 bars of three tables on one axis with six labels."""
+    monkeypatch.setenv("TAROCK_STORE", str(three_tables))
+    at = open_page("Contracts", by="seat")
+    charts = pool_charts(at)
+    assert {r["seat"] for r in charts["Slovenian, 3 players"]} <= {"forehand", "second", "dealer"}
+    assert {r["seat"] for r in charts["Slovenian, 4 players"]} <= {"forehand", "second", "third", "dealer"}
+    for chart in at.get("vega_lite_chart"):
+        assert '"yOffset": {"field": "seat"' in chart.proto.spec  # seats side by side within a contract's row
+    assert "Table" in json.loads(at.dataframe[0].proto.columns)["pool"]["label"]
+
+
+def test_a_table_of_one_month_shows_its_point_and_says_so(three_tables: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: the Königrufen deals, all of one month, were one dot under a caption about a line."""
+    monkeypatch.setenv("TAROCK_STORE", str(three_tables))
+    at = open_page("Contracts", by="month")
+    charts = at.get("vega_lite_chart")
+    names = [m.value.strip("*") for m in at.markdown if m.value.startswith("**") and "players" in m.value]
+    koenigrufen = json.loads(charts[names.index("Königrufen, 4 players")].proto.spec)
+    assert [layer["mark"]["type"] for layer in koenigrufen["layer"]] == ["rule", "point"]  # no line of one point
+    captions = [c.value for c in at.caption]
+    assert "All these deals are from one month, 2026-02: the point is their win rate and the bar its 95 % " \
+           "interval; a line needs two months." in captions
