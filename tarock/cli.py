@@ -292,7 +292,7 @@ def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] |
     elif fmt is SheetFormat.csv:
         sys.stdout.write(sheet_compare.render_csv(result, names))
     else:
-        sheet_compare.render_text(result, names)
+        sheet_compare.render_text(result, [table.label for table in tables])
         render_unreadable(bad)
     raise typer.Exit(1 if bad else 0)
 
@@ -399,31 +399,57 @@ rules_app = typer.Typer(help="Rules tables: each ruleset's defaults, the named p
 app.add_typer(rules_app, name="rules")
 
 
-def _rules_rows(tables: list[Any]) -> None:
-    """One rich table per ruleset: its options as rows, the tables as columns, with the allowed values."""
-    from rich.console import Console
+def _rules_grid(ruleset: str, tables: list[Any]) -> Any:
+    """One ruleset's options as rows, ``tables`` as columns headed by their ``label`` (bold: a value that is not
+    the ruleset's default), and for one table the allowed values.  Names and values are never cut: their
+    columns do not wrap or shrink; the allowed values wrap."""
+    from rich import box
     from rich.table import Table
 
     from tarock.options import _SPECS
     from tarock.rules.tables import _allowed, _toml_text
     from tarock.safe_text import escape_controls
 
+    spec = _SPECS[ruleset]
+    default = spec.default.to_dict()
+    rows = [(key, [t.options.to_dict()[key] for t in tables]) for key in spec.choices]
+    title = tables[0].label if len(tables) == 1 and tables[0].label != ruleset else None
+    out = Table(title=ruleset if title is None else f"{ruleset}: {escape_controls(title)}",
+                box=box.SIMPLE_HEAD)
+    out.add_column("option", no_wrap=True, min_width=max(len(key) for key, _ in rows))
+    for i, t in enumerate(tables):
+        out.add_column(escape_controls(t.label), no_wrap=True,
+                       min_width=max(len(_toml_text(values[i])) for _, values in rows))
+    if len(tables) == 1:
+        out.add_column("allowed", overflow="fold", ratio=1)
+    for key, values in rows:
+        cells = [f"[bold]{_toml_text(v)}[/bold]" if v != default[key] else _toml_text(v) for v in values]
+        out.add_row(key, *cells, *([escape_controls(_allowed(spec.choices[key]))] if len(tables) == 1 else []))
+    return out
+
+
+def _rules_rows(tables: list[Any]) -> None:
+    """Each ruleset's tables side by side (``_rules_grid``) where the terminal is wide enough, else one after
+    the other with their allowed values: at 80 columns the side-by-side grid cut every long value to "…"
+    (issue 38)."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from tarock.options import _SPECS
+
+    UNBOUNDED = 10_000  # columns: the grid's natural width, not the console's
     console = Console(highlight=False)
-    for ruleset, spec in _SPECS.items():
+    for ruleset in _SPECS:
         mine = [t for t in tables if t.ruleset == ruleset]
         if not mine:
             continue
-        out = Table(title=ruleset)
-        out.add_column("option", no_wrap=True)
-        for t in mine:
-            out.add_column(escape_controls(t.name))
-        out.add_column("allowed")
-        default = spec.default.to_dict()
-        for key, choices in spec.choices.items():
-            values = [t.options.to_dict()[key] for t in mine]
-            cells = [f"[bold]{_toml_text(v)}[/bold]" if v != default[key] else _toml_text(v) for v in values]
-            out.add_row(key, *cells, escape_controls(_allowed(choices)))
-        console.print(out)
+        grid = _rules_grid(ruleset, mine)
+        needed = Measurement.get(console, console.options.update(max_width=UNBOUNDED), grid).maximum
+        if len(mine) == 1 or needed <= console.width:
+            console.print(grid)
+            continue
+        for table in mine:
+            console.print(_rules_grid(ruleset, [table]))
 
 
 @rules_app.command("list")
@@ -692,6 +718,9 @@ def report(
     audit: Annotated[bool, typer.Option("--audit", help="Also list the disputed scores.")] = False,
     calendar: Annotated[Optional[str], typer.Option(
         "--calendar", metavar="PLAYER", help="Print this player's net score per day as a text calendar.")] = None,
+    top: Annotated[Optional[int], typer.Option(
+        "--top", metavar="N", min=0, help="With --audit: list the first N disputed scores and say how many more.")]
+    = None,
     what: Annotated[Optional[ReportPart], typer.Option(
         "--what", help="Print only this part: the win rates or the disputes (with -f csv and --audit, "
                        "each CSV is one table: default disputes).")] = None,
@@ -724,7 +753,7 @@ def report(
             from analysis.hand_rates import report_hand_feature
             return report_hand_feature(source, feature, filters, fmt.value, min_deals)
         run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit,
-                   parts=None if what is None else (what.value,))
+                   parts=None if what is None else (what.value,), top=top)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 

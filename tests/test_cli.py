@@ -228,3 +228,35 @@ def test_analyse_ends_with_a_summary_per_player() -> None:
     lines = [line for line in out.splitlines() if "losing" in line]
     assert lines and all("(better: " in line for line in lines)
     assert "better:" in out.split("Per player")[1] and "\\n" not in out
+
+
+def test_the_demo_says_where_the_dashboard_is_once_and_cuts_no_list_silently() -> None:
+    """Issue 38: the demo printed "dashboard on …" itself and then ``tarock dashboard`` said it again; and it
+    piped the disputes through ``head``, which cut the list after 4 of 53 without a word."""
+    demo = (ROOT / "scripts" / "demo.sh").read_text()
+    assert not [line for line in demo.splitlines() if line.startswith("echo") and "dashboard" in line]
+    assert 'exec $TAROCK dashboard --store "$STORE"' in demo  # which says where it serves, once
+    assert "| head" not in demo and "--top" in demo
+
+
+def test_the_house_table_of_the_readme_exists_and_is_headed_by_its_name() -> None:
+    """Issue 38: the README compared a house.toml that did not exist, and a house table's column was headed by
+    its path."""
+    readme = (ROOT / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith("tarock score --compare"))
+    code, out = run(*line.split()[1:])
+    assert code == 0, out
+    header = next(row for row in out.splitlines() if "player" in row)
+    assert "Linz club" in header and "house.toml" not in header
+
+
+def test_rules_list_cuts_no_value_at_80_columns() -> None:
+    """Issue 38: at 80 columns every long value ended in "…"; each table's values are printed whole."""
+    from tarock.rules.tables import _toml_text, builtin_tables
+
+    code, out = run("rules", "list")
+    assert code == 0 and "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    for table in builtin_tables():
+        for key, value in table.options.to_dict().items():
+            assert any(key in line and _toml_text(value) in line for line in out.splitlines()), (table.name, key)

@@ -10,7 +10,7 @@ from dashboards import data, widgets
 from dashboards.labels import plain
 from dashboards.launch import MAX_UPLOAD_MB
 from dashboards.pages import uploads_enabled
-from dashboards.uploads import ACCEPTED_TYPES, UploadResult, ingest_uploads
+from dashboards.uploads import UploadResult, ingest_uploads
 from ingest.coordinator import GenerationMismatch
 from ingest.layout import StoreBusy
 from tarock.cards import cards_text
@@ -72,7 +72,8 @@ if not uploads_enabled():
 st.caption(f"Add record files to the store `{data.store_path()}`: JSON (one record or a list), JSON Lines or the "
            f".trk text format, optionally gzipped, at most {MAX_UPLOAD_MB} MB each. Every deal is replayed, "
            "checked and scored as `tarock ingest` does; a file that holds no record is refused and stores nothing.")
-st.file_uploader("Record files", type=list(ACCEPTED_TYPES), accept_multiple_files=True, key="uploads",
+# no ``type``: the widget would refuse another file with a red icon and no word; ``ingest_uploads`` says why
+st.file_uploader("Record files", accept_multiple_files=True, key="uploads",
                  max_upload_size=MAX_UPLOAD_MB)
 st.button("Ingest", type="primary", icon=":material/upload:", on_click=run_upload,
           disabled=not st.session_state.get("uploads"))

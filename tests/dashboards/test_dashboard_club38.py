@@ -224,3 +224,16 @@ def test_a_table_of_one_month_shows_its_point_and_says_so(three_tables: Path,
     captions = [c.value for c in at.caption]
     assert "All these deals are from one month, 2026-02: the point is their win rate and the bar its 95 % " \
            "interval; a line needs two months." in captions
+
+
+def test_the_ingest_page_says_in_words_why_a_house_table_is_not_stored(store: Path) -> None:
+    """Issue 38: the uploader refused a ``.toml`` with a red icon and no text (its ``type`` filter)."""
+    at = open_page("Ingest")
+    uploader = at.get("file_uploader")[0]
+    assert not uploader.proto.type  # no widget filter that refuses a file without a word
+    uploader.set_value([("house.toml", (EXAMPLES / "house.toml").read_bytes(), "application/toml")]).run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "house.toml is a rules table (a house table), not records: nothing was stored. Score record files under "
+        "it with `tarock ingest --rules house.toml`, or set it beside other tables with `tarock score --compare`."]
