@@ -89,7 +89,8 @@ if len(chosen) < 2:
     st.info("Pick at least two rules tables to set side by side.")
     st.stop()
 
-with st.spinner("Rescoring the deals …"):
+with st.spinner(f"Rescoring {data.deal_count(filters):,} deals' sessions under {', '.join(chosen)} (the first "
+                "time only: the answer is kept until the store changes) …", show_time=True):
     result = data.what_if(tuple(chosen), filters, session)
 if not result.deals:
     st.info(f"No {ruleset} deal among these: pick another ruleset or widen the filters.")

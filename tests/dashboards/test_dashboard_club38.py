@@ -237,3 +237,24 @@ def test_the_ingest_page_says_in_words_why_a_house_table_is_not_stored(store: Pa
     assert [e.value.replace("\\", "") for e in at.error] == [
         "house.toml is a rules table (a house table), not records: nothing was stored. Score record files under "
         "it with `tarock ingest --rules house.toml`, or set it beside other tables with `tarock score --compare`."]
+
+
+def test_what_if_and_hands_answers_follow_an_ingest_beside_the_server(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slow answers are cached under what the store holds, with no time limit (so a later visit is quick);
+    deals a ``tarock ingest`` adds beside the running server key new answers at once, where a cache by the
+    store's path alone showed the old ones until its time limit passed."""
+    store = _store_of(tmp_path, monkeypatch, EXAMPLES / "seed_session.jsonl")
+    at = open_page("What-if")
+    assert at.metric[0].value == "4"
+    hands = open_page("Hands")
+    stored = hands.segmented_control(key="hand_source").set_value("A stored hand").run().selectbox(key="hand_pick")
+    assert len(stored.options) == 4
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "r_follow_suit.json").write_bytes((EXAMPLES / "findings" / "r_follow_suit.json").read_bytes())
+    ingest([more], store, executor="local:1", quiet=True)  # as the command line does: no page is told
+    assert open_page("What-if").metric[0].value == "6"  # the file's two deals
+    hands = open_page("Hands")
+    stored = hands.segmented_control(key="hand_source").set_value("A stored hand").run().selectbox(key="hand_pick")
+    assert len(stored.options) == 6
