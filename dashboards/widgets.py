@@ -49,6 +49,11 @@ SENTENCE_PX = 320
 WRAP_ROW_PX = 72
 """The row height of a table with a sentence column: Streamlit wraps text cells only in rows over 4rem (64 px);
 72 px holds three lines."""
+WRAPPED_ROWS_SHOWN = 10
+"""How many of its tall rows a long table with a sentence column shows before it scrolls (Streamlit's default
+height would show five)."""
+HEADER_PX = 38
+"""The height of a table's header row."""
 
 
 def percent_column(label: str, help: str | None = None) -> Any:
@@ -161,7 +166,8 @@ def dataframe(frame: pl.DataFrame, column_config: dict[str, Any] | None = None,
     tall enough for a ``sentence_column`` to wrap when ``wrap``; ``select`` passes row selection (``key``,
     ``on_select``, ``selection_mode`` …) on."""
     data, config = shown(frame, column_config)
-    height = "content" if frame.height <= CONTENT_ROWS else "auto"
+    height: int | str = "content" if frame.height <= CONTENT_ROWS else \
+        WRAP_ROW_PX * WRAPPED_ROWS_SHOWN + HEADER_PX if wrap else "auto"
     return st.dataframe(data, hide_index=True, column_config=config, column_order=column_order, height=height,
                         row_height=WRAP_ROW_PX if wrap else None, **select)
 
