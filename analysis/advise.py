@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from analysis.hand_model import HandModel, hand_features, load, model_dir
-from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, cards_of, parse_card
+from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, card_text, cards_of, parse_card
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
 
@@ -47,8 +47,9 @@ def parse_hand(texts: list[str], ruleset: str, n_players: int) -> list[int]:
     except AmbiguousCardError as exc:
         raise ValueError(str(exc)) from None
     except UnknownCardError as exc:
-        raise ValueError(f"unknown card {exc.text!r} (codes like T21, HK, S10: tarock/cards.py)") from None
-    twice = sorted({CODES[c] for c in cards if cards.count(c) > 1})
+        raise ValueError(f"unknown card {exc.text!r}: write a card as drawn (XXI, Škis, K♥, 10♠) or as its "
+                         "code (T21, T22, HK, S10)") from None
+    twice = sorted({card_text(CODES[c]) for c in cards if cards.count(c) > 1})
     if twice:
         raise ValueError(f"a card given twice: {', '.join(twice)}")
     if len(cards) != size:
@@ -96,7 +97,7 @@ def print_advice(rows: list[dict[str, Any]], model: HandModel, cards: list[int],
     if fmt == "json":
         out.write(orjson.dumps(rows).decode() + "\n")
         return
-    table = Table(title="Hand: " + " ".join(CODES[c] for c in sorted(cards)))
+    table = Table(title="Hand: " + " ".join(card_text(CODES[c]) for c in sorted(cards)))
     for column, justify in (("contract", "left"), ("win probability", "right"), ("95 % interval", "right"),
                             ("expected score", "right"), ("deals", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ from analysis.misplays import misplays, per_player
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
+from tarock.cards import cards_text
 from tarock.rules.rulesets import contract_label, ruleset_label
 from tarock.safe_text import escape_controls
 
@@ -44,12 +45,13 @@ PARTS = ("rates", "disputes", "misplays")
 
 def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "contract",
            filters: Filters = NO_FILTERS, fmt: str = "table", audit: bool = False,
-           stream: TextIO | None = None, parts: Sequence[str] | None = None) -> None:
+           stream: TextIO | None = None, parts: Sequence[str] | None = None, top: int | None = None) -> None:
     """Print the win-rate report of a store directory or exported DuckDB file to ``stream`` (stdout).
 
     ``parts`` picks what is printed (``PARTS``); None means the win rates, and the disputes too with
-    ``audit``.  ``by="player"`` alone prints the players' table (``parts`` and ``audit`` do not apply).  Raises ValueError for an unknown ``by``, ``fmt`` or part, or for a CSV of two tables
-    (before touching the store).
+    ``audit``.  ``by="player"`` alone prints the players' table (``parts`` and ``audit`` do not apply).  ``top``
+    lists only that many disputes in the table format, and says how many more there are.  Raises ValueError for
+    an unknown ``by``, ``fmt`` or part, or for a CSV of two tables (before touching the store).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -83,7 +85,7 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
             if rates is not None:
                 _print_rates(console, names, rates, undeclared(store, filters))
             if disputed is not None:
-                _print_disputes(console, disputed)
+                _print_disputes(console, disputed, top)
             if decided is not None:
                 _print_misplays(console, decided, per_player(store, filters), misplay_coverage(store, filters))
 
@@ -165,11 +167,13 @@ def _print_rates(console: Console, names: tuple[str, ...], rates: pl.DataFrame, 
     console.print(table)
 
 
-def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
+def _print_disputes(console: Console, disputed: pl.DataFrame, top: int | None = None) -> None:
     """Each disputed score as one line of figures (deal, player, recorded, recomputed) and its explanation
-    indented below it: a table with the explanation as a column wraps it over 4-5 lines at 80 columns."""
+    indented below it: a table with the explanation as a column wraps it over 4-5 lines at 80 columns.  With
+    ``top``, the first ``top`` and a line saying how many more (the demo cut the list after 4 of 53 without a
+    word, issue 38)."""
     console.print(Text(f"Disputed scores ({disputed.height:,})", style="bold"))
-    for row in disputed.iter_rows(named=True):
+    for row in disputed.head(disputed.height if top is None else top).iter_rows(named=True):
         head = Text("• ")
         head.append(_cell(row["deal_id"]))
         head.append("  ")
@@ -178,7 +182,12 @@ def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
         head.append(player)
         head.append(f"  recorded {_signed(row['recorded_score'])}, recomputed {_signed(row['score'])}")
         console.print(head)
-        console.print(Padding(_cell(row["message"]), (0, 0, 0, 4)))
+        console.print(Padding(_cell(cards_text(row["message"])), (0, 0, 0, 4)))
+    if top is not None and disputed.height > top:
+        more = disputed.height - top
+        console.print(f"… and {more:,} more disputed score{'s' * (more != 1)} (tarock report --audit lists them "
+                      "all; the Audit page of the dashboard too)", markup=False)
+
 
 
 def _print_misplays(console: Console, decided: pl.DataFrame, players: pl.DataFrame,

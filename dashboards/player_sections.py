@@ -17,8 +17,8 @@ import streamlit as st
 from analysis.filters import Filters
 from analysis.partnerships import MIN_PAIR_DEALS, matrix_players
 from dashboards import data, player_charts, widgets
-from dashboards.labels import card_text, contract_label, plain
-from tarock.rules.rulesets import ruleset_label
+from dashboards.labels import contract_label, plain, pool_label
+from tarock.cards import card_text
 
 RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
@@ -30,10 +30,13 @@ PAIRS_LISTED = 500
 
 RATING_COLUMNS = {
     "player": st.column_config.TextColumn("Player"),
-    "mu": st.column_config.NumberColumn("Rating μ", format="%.2f", help="The estimate of the skill (a pool's mean is 25)."),
-    "sigma": st.column_config.NumberColumn("± σ", format="%.2f", help="The estimate's uncertainty."),
-    "ordinal": st.column_config.NumberColumn("μ − 3σ", format="%.2f",
-                                             help="The conservative rating players are ranked by."),
+    "mu": st.column_config.NumberColumn("Rating", format="%.2f",
+                                        help="The estimate of the player's skill, μ (the players' mean is 25)."),
+    "sigma": st.column_config.NumberColumn("Give or take", format="%.2f",
+                                           help="How unsure the rating still is, σ: few deals, a wide margin."),
+    "ordinal": st.column_config.NumberColumn("Safe rating", format="%.2f",
+                                             help="The rating less three times its margin (μ − 3σ): what the player "
+                                                  "is surely worth; players are ranked by it."),
     "games": st.column_config.NumberColumn("Rated deals", format="localized"),
     "last_date": st.column_config.DateColumn("Last deal"),
 }
@@ -99,14 +102,18 @@ def ratings(filters: Filters, chosen: str | None) -> None:
                 "`tarock ratings rebuild`.", icon=":material/leaderboard:")
         return
     pools = current.select("ruleset", "n_players").unique(maintain_order=True).rows()
-    labels = [f"{ruleset_label(ruleset)}, {n} players" for ruleset, n in pools]
-    at = labels.index(st.radio("Rating pool", labels, horizontal=True, key="rating_pool")) if len(pools) > 1 else 0
+    labels = [pool_label(ruleset, n) for ruleset, n in pools]
+    sizes = [current.filter((pl.col("ruleset") == r) & (pl.col("n_players") == n))["games"].sum() for r, n in pools]
+    largest = sizes.index(max(sizes))  # the pool most deals were rated in opens (issue 38: the smallest did)
+    at = labels.index(st.radio("Players rated together", labels, index=largest, horizontal=True,
+                               key="rating_pool")) if len(pools) > 1 else 0
     ruleset, n_players = pools[at]
     pool = current.filter((pl.col("ruleset") == ruleset) & (pl.col("n_players") == n_players))
     st.caption("Each deal is a match of the declarer's side against the opponents, a side as strong as its "
                "players' mean rating; Klop each player against the table. What one side gains the other loses, "
-               "so a pool's mean stays at 25. Players are ranked by μ − 3σ, a rating they hold with high "
-               "confidence. Ratings of Slovenian and Königrufen, three and four players, are kept apart.")
+               "so the players' mean stays at 25. Players are ranked by their safe rating: the rating less three "
+               "times its margin, what they are surely worth. Ratings of Slovenian and Königrufen, three and four "
+               "players, are kept apart.")
     widgets.table(pool.drop("ruleset", "n_players"), "ratings", column_config=RATING_COLUMNS)
     names = pool["player"].to_list()
     default = [chosen] if chosen in names else names[:RATED_PLAYERS]
@@ -114,8 +121,8 @@ def ratings(filters: Filters, chosen: str | None) -> None:
     if shown:
         history = data.rating_history(tuple(shown), replace(filters, ruleset=ruleset, players=n_players))
         st.altair_chart(player_charts.rating_bands(history), width="stretch")
-        st.caption(f"The line is the rating μ, the band μ ± {player_charts.BAND_SIGMAS}σ: a narrow band is a "
-                   "rating the deals have settled, a wide one a guess still.")
+        st.caption(f"The line is the rating, the band the rating give or take {player_charts.BAND_SIGMAS} times "
+                   "its margin: a narrow band is a rating the deals have settled, a wide one a guess still.")
 
 
 def calendar(filters: Filters, chosen: str | None) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from tarock.cards import CODES
+from tarock.cards import CODES, card_text
 from tarock.deal import Deal
 from tarock.engine import Replay, replay
 from tarock.formats.reader import read_many
@@ -292,9 +292,9 @@ def text_lines(report: dict[str, Any]) -> Iterator[str]:
             what = f"losing {plural(loss, 'card point')}" if points else "giving the game away"
             if loss < 0:
                 what = "gaining by an illegal card"
-            better = [code for code in c.get("best_cards", ()) if code != c["card"]]
+            better = [card_text(code) for code in c.get("best_cards", ()) if code != c["card"]]
             if better:
                 what += f" (better: {', '.join(better)})"
-            yield f"  trick {c['trick']}: {c['player']} played {c['card']}, {what}"
+            yield f"  trick {c['trick']}: {c['player']} played {card_text(c['card'])}, {what}"
     for m in report.get("misplays") or ():
         yield f"  decided the game: {m['message']}"

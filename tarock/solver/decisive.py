@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tarock.cards import CARD_NAMES, CARD_SUIT, CODE_INDEX, CODES
+from tarock.cards import CARD_SUIT, CODES, card_text
 from tarock.deal import Deal
 from tarock.engine import replay
 from tarock.findings import Finding
@@ -146,8 +146,8 @@ def finding(verdict: CardVerdict) -> Finding:
 def sentence(trick: int, player: str, card: str, declarer_side: bool, kept: Sequence[str]) -> str:
     """What a card that decided the game did, as the finding says it (``card`` and ``kept`` are codes)."""
     side, aim = ("the declarer's side", "its contract") if declarer_side else ("the defence", "the contract's defeat")
-    better = ", ".join(CARD_NAMES[CODE_INDEX[c]] for c in kept)
-    return (f"Trick {trick}: {player} played {CARD_NAMES[CODE_INDEX[card]]} and {side} could no longer force "
+    better = ", ".join(card_text(c) for c in kept)
+    return (f"Trick {trick}: {player} played {card_text(card)} and {side} could no longer force "
             f"{aim}; {better} would have kept it.")
 
 

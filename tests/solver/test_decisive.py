@@ -110,7 +110,7 @@ def test_the_card_that_decided_the_game_by_hand_is_the_one_reported() -> None:
     assert (f.code, f.trick, f.position, f.player, f.card) == (GAME_LOST, 11, 2, "Cilka", "C9")
     assert SEVERITY[f.code] == MISPLAY
     assert [v for v in line if v.decided][0].kept == (C["H4"],)
-    assert "Cilka" in f.message and "4 of Hearts" in f.message
+    assert "Cilka" in f.message and "4♥" in f.message
 
 
 def test_a_line_that_keeps_the_game_has_no_misplay() -> None:
