@@ -19,6 +19,7 @@ import typer
 
 from tarock.cards import card_text, cards_text
 from tarock.cli_params import light_runtime_param
+from tarock.findings import readable
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
 from tarock.words import plural
@@ -211,7 +212,7 @@ def check(
             for f in summary.findings:
                 where = f" trick {f.trick}" if f.trick is not None else ""
                 out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} "
-                                          f"{cards_text(f.message)}") + "\n")
+                                          f"{readable(f.code, f.message)}") + "\n")
     finally:  # what is checked is printed, whatever stops the loop
         if json_out is not None:
             json_out.write(lines)
@@ -335,7 +336,7 @@ def _report_counts(counts: Any, out: Path) -> None:
         typer.echo(escape_controls(f"notice: {notice}"), err=True)
     for f in counts.findings:
         where = f"{f.file}:{f.line}" if f.file else "-"
-        typer.echo(escape_controls(f"{where}: {f.code} {cards_text(f.message)}"), err=True)
+        typer.echo(escape_controls(f"{where}: {f.code} {readable(f.code, f.message)}"), err=True)
     records = "record" if counts.written == 1 else "records"
     typer.echo(escape_controls(f"wrote {counts.written:,} {records} to {out}; {counts.rejected:,} rejected"))
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from tarock.cards import cards_text
+
 ERROR = "error"
 RENONS = "renons"
 WARNING = "warning"
@@ -104,6 +106,12 @@ class Finding:
         out = asdict(self)
         out = {"code": self.code, "severity": self.severity, **{k: v for k, v in out.items() if k != "code"}}
         return out
+
+
+def readable(code: str, message: str) -> str:
+    """A finding's sentence for people: its cards as drawn (``tarock.cards.cards_text``), except in a record that
+    could not be read (``E_PARSE``), whose sentence quotes the file's own text and the codes to write there."""
+    return message if code == "E_PARSE" else cards_text(message)
 
 
 def status_of(findings: list[Finding] | tuple[Finding, ...]) -> str:
