@@ -25,7 +25,7 @@ from analysis.hand_advice import hand_advice
 from analysis.hand_model import HandModel, hand_features, load, model_dir
 from analysis.similar_hands import similar_record
 from analysis.store import Store
-from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, cards_of, parse_card
+from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, card_text, cards_of, parse_card
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
 from tarock.sim.playouts import CAP
@@ -49,8 +49,9 @@ def parse_hand(texts: list[str], ruleset: str, n_players: int) -> list[int]:
     except AmbiguousCardError as exc:
         raise ValueError(str(exc)) from None
     except UnknownCardError as exc:
-        raise ValueError(f"unknown card {exc.text!r} (codes like T21, HK, S10: tarock/cards.py)") from None
-    twice = sorted({CODES[c] for c in cards if cards.count(c) > 1})
+        raise ValueError(f"unknown card {exc.text!r}: write a card as drawn (XXI, Škis, K♥, 10♠) or as its "
+                         "code (T21, T22, HK, S10)") from None
+    twice = sorted({card_text(CODES[c]) for c in cards if cards.count(c) > 1})
     if twice:
         raise ValueError(f"a card given twice: {', '.join(twice)}")
     if len(cards) != size:
@@ -165,7 +166,7 @@ def print_advice(rows: list[dict[str, Any]], model: HandModel, cards: list[int],
             body["deal"] = outcome | {"said": outcome_line(outcome)}
         out.write(orjson.dumps(body).decode() + "\n")
         return
-    table = Table(title="Hand: " + " ".join(CODES[c] for c in sorted(cards)))
+    table = Table(title="Hand: " + " ".join(card_text(CODES[c]) for c in sorted(cards)))
     for column, justify in (("contract", "left"), ("play-outs", "right"), ("n", "right"), ("club", "right"),
                             ("weight", "right"), ("alike", "right")):
         table.add_column(column, justify=justify, no_wrap=column != "contract")  # type: ignore[arg-type]

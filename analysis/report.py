@@ -29,25 +29,29 @@ from rich.text import Text
 
 from analysis.audit import disputes
 from analysis.filters import NO_FILTERS, Filters
+from analysis.misplays import coverage as misplay_coverage
+from analysis.misplays import misplays, per_player
 from analysis.store import Store
 from analysis.win_rates import groupings, undeclared, win_rates
 from ingest.csv_out import frame_csv
+from tarock.cards import cards_text
 from tarock.rules.rulesets import contract_label, ruleset_label
 from tarock.safe_text import escape_controls
 
 FORMATS = ("table", "csv", "json")
-PARTS = ("rates", "disputes")
-"""What a report can print: the win rates, the disputed scores."""
+PARTS = ("rates", "disputes", "misplays")
+"""What a report can print: the win rates, the disputed scores, the misplays that decided a game."""
 
 
 def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "contract",
            filters: Filters = NO_FILTERS, fmt: str = "table", audit: bool = False,
-           stream: TextIO | None = None, parts: Sequence[str] | None = None) -> None:
+           stream: TextIO | None = None, parts: Sequence[str] | None = None, top: int | None = None) -> None:
     """Print the win-rate report of a store directory or exported DuckDB file to ``stream`` (stdout).
 
     ``parts`` picks what is printed (``PARTS``); None means the win rates, and the disputes too with
-    ``audit``.  ``by="player"`` alone prints the players' table (``parts`` and ``audit`` do not apply).  Raises ValueError for an unknown ``by``, ``fmt`` or part, or for a CSV of two tables
-    (before touching the store).
+    ``audit``.  ``by="player"`` alone prints the players' table (``parts`` and ``audit`` do not apply).  ``top``
+    lists only that many disputes in the table format, and says how many more there are.  Raises ValueError for
+    an unknown ``by``, ``fmt`` or part, or for a CSV of two tables (before touching the store).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -70,18 +74,20 @@ def report(source: Store | str | os.PathLike[str], by: str | Sequence[str] = "co
     with _opened(source) as store:
         rates = _rates(store, filters, names, fmt) if "rates" in shown else None
         disputed = disputes(store, filters) if "disputes" in shown else None
+        decided = misplays(store, filters) if "misplays" in shown else None
         if fmt == "csv":
-            table = rates if rates is not None else disputed
-            assert table is not None  # shown names one part (checked above)
+            table = next(t for t in (rates, disputed, decided) if t is not None)  # shown names one part (above)
             out.write(frame_csv(table))
         elif fmt == "json":
-            _write_json(out, rates, disputed)
+            _write_json(out, rates, disputed, decided)
         else:
             console = Console(file=out)
             if rates is not None:
                 _print_rates(console, names, rates, undeclared(store, filters))
             if disputed is not None:
-                _print_disputes(console, disputed)
+                _print_disputes(console, disputed, top)
+            if decided is not None:
+                _print_misplays(console, decided, per_player(store, filters), misplay_coverage(store, filters))
 
 
 def _rates(store: Store, filters: Filters, names: tuple[str, ...], fmt: str) -> pl.DataFrame:
@@ -110,12 +116,15 @@ def calendar_report(source: Store | str | os.PathLike[str], player: str, filters
         print_calendar(store, player, filters, stream or sys.stdout)
 
 
-def _write_json(out: TextIO, rates: pl.DataFrame | None, disputed: pl.DataFrame | None) -> None:
+def _write_json(out: TextIO, rates: pl.DataFrame | None, disputed: pl.DataFrame | None,
+                decided: pl.DataFrame | None) -> None:
     body: dict[str, object] = {}
     if rates is not None:
         body["win_rates"] = rates.to_dicts()
     if disputed is not None:
         body["disputes"] = disputed.to_dicts()
+    if decided is not None:
+        body["misplays"] = decided.to_dicts()
     out.write(orjson.dumps(body).decode() + "\n")
 
 
@@ -158,11 +167,13 @@ def _print_rates(console: Console, names: tuple[str, ...], rates: pl.DataFrame, 
     console.print(table)
 
 
-def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
+def _print_disputes(console: Console, disputed: pl.DataFrame, top: int | None = None) -> None:
     """Each disputed score as one line of figures (deal, player, recorded, recomputed) and its explanation
-    indented below it: a table with the explanation as a column wraps it over 4-5 lines at 80 columns."""
+    indented below it: a table with the explanation as a column wraps it over 4-5 lines at 80 columns.  With
+    ``top``, the first ``top`` and a line saying how many more (the demo cut the list after 4 of 53 without a
+    word, issue 38)."""
     console.print(Text(f"Disputed scores ({disputed.height:,})", style="bold"))
-    for row in disputed.iter_rows(named=True):
+    for row in disputed.head(disputed.height if top is None else top).iter_rows(named=True):
         head = Text("• ")
         head.append(_cell(row["deal_id"]))
         head.append("  ")
@@ -170,5 +181,35 @@ def _print_disputes(console: Console, disputed: pl.DataFrame) -> None:
         player.stylize("bold")
         head.append(player)
         head.append(f"  recorded {_signed(row['recorded_score'])}, recomputed {_signed(row['score'])}")
+        console.print(head)
+        console.print(Padding(_cell(cards_text(row["message"])), (0, 0, 0, 4)))
+    if top is not None and disputed.height > top:
+        more = disputed.height - top
+        console.print(f"… and {more:,} more disputed score{'s' * (more != 1)} (tarock report --audit lists them "
+                      "all; the Audit page of the dashboard too)", markup=False)
+
+
+
+def _print_misplays(console: Console, decided: pl.DataFrame, players: pl.DataFrame,
+                    covered: tuple[int, int]) -> None:
+    """The misplays that decided a game: how many deals were judged, each player's count, then each misplay's deal
+    (contract, won or lost) with its sentence indented below."""
+    deals, judged = covered
+    console.print(Text(f"Misplays that decided the game ({decided.height:,}; {judged:,} of {deals:,} deals judged "
+                       "card by card from trick 1 by tarock analyse --store)", style="bold"))
+    if players.is_empty():
+        return
+    table = Table(title="Per player")
+    for column in ("player", "deals judged", "cards judged", "misplays", "per 100 deals"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in players.iter_rows(named=True):
+        table.add_row(_cell(row["player"]), f"{row['deals']:,}", f"{row['cards']:,}", f"{row['misplays']:,}",
+                      f"{100 * row['misplays'] / row['deals']:.1f}")
+    console.print(table)
+    for row in decided.iter_rows(named=True):
+        where = f"{row['session']}, hand {row['seq']}" if row["session"] and row["seq"] is not None else row["deal_id"]
+        head = Text("• ")
+        head.append(_cell(where))
+        head.append(f"  {contract_label(row['contract'])}, " + ("won" if row["won"] else "lost"))
         console.print(head)
         console.print(Padding(_cell(row["message"]), (0, 0, 0, 4)))

@@ -69,6 +69,18 @@ DEAL_CHECKS: dict[str, str] = {
     "an analysis of a stored deal":
         "SELECT a.deal_id, NULL, NULL, 'card_analysis rows of a deal the store does not show' "
         "FROM card_analysis a ANTI JOIN deals d USING (deal_id) GROUP BY a.deal_id",
+    "one verdict per card":
+        "SELECT g.deal_id, NULL, NULL, 'trick ' || g.trick || ': ' || count(*) || ' game_analysis rows for ' || "
+        "g.player FROM game_analysis g GROUP BY g.deal_id, g.trick, g.player HAVING count(*) > 1",
+    "a verdict of a stored deal, for every card it played":
+        "SELECT g.deal_id, NULL, NULL, count(*) || ' game_analysis rows for the ' || coalesce(any_value(p.n), 0) || "
+        "' cards it played' FROM game_analysis g LEFT JOIN (SELECT deal_id, count(*) AS n FROM plays GROUP BY "
+        "deal_id) p USING (deal_id) GROUP BY g.deal_id HAVING count(*) <> coalesce(any_value(p.n), 0)",
+    "a misplay turns its side's answer":
+        "SELECT g.deal_id, NULL, NULL, 'trick ' || g.trick || ': ' || g.player || ' played ' || g.card || ', marked "
+        "decided against the answers before and after it' FROM game_analysis g WHERE g.decided <> (CASE WHEN "
+        "g.declarer_side THEN g.declarer_could_win AND NOT g.declarer_can_win ELSE NOT g.declarer_could_win AND "
+        "g.declarer_can_win END)",
     "read = stored + rejected":
         "SELECT NULL, NULL, NULL, 'ingest run ' || run_id || ' read ' || read || ', stored ' || stored || "
         "', rejected ' || rejected FROM ingest_runs WHERE read <> stored + rejected",

@@ -55,7 +55,8 @@ from tarock.check.sheet_compare import line_texts, score_all
 from tarock.formats.codec import loads
 from tarock.formats.items import ReadItem
 from tarock.rules.rulesets import NO_DECLARER
-from tarock.rules.tables import RulesTable, load_table
+from tarock.options import options_for
+from tarock.rules.tables import RulesTable, builtin_tables, load_table
 
 MAX_TABLES = 4
 """The most tables the dashboard sets side by side (the analysis itself takes any number of at least one)."""
@@ -122,6 +123,38 @@ def replay_link(deal_id: str, tables: Sequence[str] = ()) -> str:
     """The dashboard's replay of ``deal_id`` at its last step (the score), under ``tables`` when given."""
     query = {"deal": deal_id, "step": "end", **({"tables": ",".join(tables)} if tables else {})}
     return "/replay?" + urlencode(query, safe=",")
+
+
+@dataclass(frozen=True)
+class UsualTables:
+    """The tables a comparison opens on: ``own``, the built-in table most of the ruleset's stored deals were
+    played under, and ``nearest``, the named preset with the fewest options set differently (``differ``, their
+    names)."""
+
+    own: str
+    nearest: str
+    differ: tuple[str, ...]
+
+
+def usual_tables(store: Store, ruleset: str) -> UsualTables:
+    """The club's own table and the nearest other one: the What-if page's default comparison (issue 38: it
+    opened on the OpenSpiel preset whatever the club played).  The deals' most used options name a table when
+    they are equal to one's; otherwise, or in an empty store, the ruleset's own (a table of no overrides: each
+    deal rescored under its own options, so never the ``nearest``: beside a preset the deals were played under
+    it would change nothing)."""
+    rows = store.query("SELECT options_json, count(*) AS n FROM deals WHERE ruleset = $ruleset "
+                       "GROUP BY ALL ORDER BY n DESC, options_json NULLS FIRST LIMIT 1", {"ruleset": ruleset})
+    raw = orjson.loads(rows["options_json"][0]) if rows.height and rows["options_json"][0] else None
+    played = options_for(ruleset, raw).to_dict()
+    tables = [t for t in builtin_tables() if t.ruleset == ruleset]
+    own = next((t for t in tables if t.options.to_dict() == played), tables[0])
+
+    def differ(table: RulesTable) -> tuple[str, ...]:
+        options = table.options.to_dict()
+        return tuple(key for key, value in own.options.to_dict().items() if options[key] != value)
+
+    nearest = min((t for t in tables if t is not own and t.source != "defaults"), key=lambda t: len(differ(t)))
+    return UsualTables(own.name, nearest.name, differ(nearest))
 
 
 def resolve(tables: Sequence[str | RulesTable]) -> list[RulesTable]:

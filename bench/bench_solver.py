@@ -11,7 +11,10 @@ with stopped deals is a lower bound).  Each line gives the child's CPU seconds, 
 compiled core's nodes (``search.node_count``; the reference counts none):
 
 * ``solve``: the value of the position before ``--from-trick`` (1: the whole deal) from a cold table;
-* ``analyse``: ``analyse_deal`` from that trick: every card's best cards and point loss, one table shared.
+* ``analyse``: ``analyse_deal`` from that trick: every card's best cards and point loss, one table shared;
+* ``decide``: ``tarock.solver.decisive.verdicts``: every card from trick 1 against the contract's win
+  condition (one null-window search per card, the cards that kept the game where one lost it; ignores
+  ``--from-trick``).
 
 The search runs on the compiled core when it is built (``tarock/accel/_solver.c``); ``--reference`` runs the
 pure-Python reference instead (``tarock.accel.reference``), today's solver before the core existed.  The
@@ -76,6 +79,7 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
     from tarock.engine import replay
     from tarock.solver import search
     from tarock.solver.analyse import analyse_deal
+    from tarock.solver.decisive import verdicts
     from tarock.solver.position import position_before
 
     resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 1))
@@ -85,6 +89,8 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
         t, cpu = time.perf_counter(), time.process_time()
         if mode == "solve":
             search.value(position_before(replay(d), from_trick))
+        elif mode == "decide":
+            verdicts(d)
         else:
             report = analyse_deal(d, from_trick)
             assert "error" not in report, report
@@ -113,7 +119,7 @@ def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: 
 
 
 def report(label: str, results: list[Timing | None], limit: float) -> None:
-    """min / median / max CPU seconds, the median wall seconds and nodes; a stopped deal counts as ``limit``
+    """min / median / 95th percentile / max CPU seconds (and how many deals took under 5 s), the median wall seconds and nodes; a stopped deal counts as ``limit``
     seconds (and as the most nodes) and is counted apart."""
     stopped = sum(r is None for r in results)
     cpu = [limit if r is None else r[1] for r in results]
@@ -121,7 +127,10 @@ def report(label: str, results: list[Timing | None], limit: float) -> None:
     nodes = [float("inf") if r is None else r[2] for r in results]
     median_nodes = statistics.median(nodes)
     shown_nodes = "(stopped)" if median_nodes == float("inf") else f"{median_nodes:,.0f}"
-    line = (f"{label:<10} CPU min {min(cpu):7.3f}  median {statistics.median(cpu):7.3f}  max {max(cpu):7.3f} s;"
+    p95 = statistics.quantiles(cpu, n=20, method="inclusive")[-1] if len(cpu) > 1 else cpu[0]
+    under5 = sum(c < 5.0 for c in cpu)
+    line = (f"{label:<10} CPU min {min(cpu):7.3f}  median {statistics.median(cpu):7.3f}  95th {p95:7.3f}"
+            f"  max {max(cpu):7.3f} s ({under5} of {len(cpu)} under 5 s);"
             f"  wall median {statistics.median(wall):7.3f} s;  nodes median {shown_nodes}")
     if stopped:
         line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: median and max are lower bounds)"
@@ -169,7 +178,7 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=30.0, help="CPU seconds per deal before it is stopped")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", action="store_true", help="time the pure-Python reference instead")
-    ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse"])
+    ap.add_argument("--modes", nargs="+", default=["solve", "analyse"], choices=["solve", "analyse", "decide"])
     ap.add_argument("--stats", action="store_true", help="print the compiled core's counters per mode")
     ap.add_argument("--per-deal", action="store_true",
                     help="print each deal's CPU seconds and nodes (to set two builds' runs side by side)")
@@ -188,7 +197,9 @@ def main() -> None:
                 report_stats(results)
         print(f"  reference: {TODAY[n]}")
         print(f"  before: {BEFORE[n]}")
-    print("targets (whole deals): solve median <= 0.05 s, max <= 2 s; analyse median <= 0.5 s, max <= 10 s")
+    print("targets (whole deals): solve median <= 0.05 s, max <= 2 s; analyse median <= 0.5 s, max <= 10 s; "
+          "decide (issue 36) 4 players median <= 0.1 s, 95th <= 2 s, >= 95 of 100 under 5 s, 3 players median "
+          "<= 0.5 s; analyse from trick 4 (4 players) median <= 0.3 s")
 
 
 if __name__ == "__main__":

@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
-from dashboards.labels import cards_text, contract_label, deal_status
+from dashboards.labels import contract_label, deal_status
 from dashboards.replay_model import DealReplay, PlayView, SeatView, Step
+from tarock.cards import ROMAN_NUMERALS, SUIT_SYMBOLS, card_text, cards_text
 
-SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 _RED = frozenset("HD")
-_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI",
-          "XII", "XIII", "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
 _RANK_NAMES = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack"}
 _SUIT_NAMES = {"H": "Hearts", "D": "Diamonds", "S": "Spades", "C": "Clubs"}
 _TAROK_NAMES = {1: "Pagat (I)", 21: "Mond (XXI)", 22: "Škis"}
@@ -70,10 +68,10 @@ STATUS_ICONS = {"ok": "✓", "renons": "⚠", "error": "✖"}
 
 
 def card_label(code: str) -> tuple[str, str]:
-    """(big text, small text) of a card: ("XXI", "tarok"), ("Škis", "tarok"), ("K", "♥")."""
+    """(big text, small text) of a card: ("XXI", "tarok"), ("Škis", "tarok"), ("K", "♥"); together the
+    ``card_text`` every table and text output writes."""
     if code.startswith("T"):
-        n = int(code[1:])
-        return ("Škis", "tarok") if n == 22 else (_ROMAN[n - 1], "tarok")
+        return card_text(code), "tarok"
     return code[1:], SUIT_SYMBOLS[code[0]]
 
 
@@ -81,7 +79,7 @@ def card_name(code: str) -> str:
     """A card's full name for its tooltip: "Mond (XXI)", "Knight of Hearts"."""
     if code.startswith("T"):
         n = int(code[1:])
-        return _TAROK_NAMES.get(n) or f"Tarok {_ROMAN[n - 1]}"
+        return _TAROK_NAMES.get(n) or f"Tarok {ROMAN_NUMERALS[n - 1]}"
     rank = code[1:]
     return f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[code[0]]}"
 

@@ -3,6 +3,8 @@
 The frames come from ``analysis`` with ``win_rate``, ``ci_low`` and
 ``ci_high`` in [0, 1] and the counts ``deals`` / ``wins``; rows arrive in the
 order reports use (the bidding ladder, seat order), which the charts keep.
+A chart of contracts holds one table's (a ruleset and a number of players: ``pools``); the pages draw one
+per table, since a Tri of three players and one of four, or a Königrufen Dreier, are different games.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, Final
 import altair as alt
 import polars as pl
 
-from dashboards.labels import PERCENT_D3, contract_label
+from dashboards.labels import PERCENT_D3, contract_label, pool_label
 
 HEIGHT: Final = 320
 ACCENT: Final = "#1565c0"
@@ -48,34 +50,61 @@ def _tooltip(*fields: str) -> list[alt.Tooltip]:
     ]
 
 
-def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str | None = None) -> alt.LayerChart:
-    """Win rate per ``category`` as points with 95 % Wilson error bars; ``color`` splits each category.
+POOL = "pool"
+"""The column ``pools`` adds: a table's ruleset and number of players in words ("Slovenian, 4 players")."""
 
-    ``category`` is a column of ``frame`` (``Contract`` is derived from ``contract``).
+
+def with_pool(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (with ``ruleset`` and ``n_players``, analysis's ``ruleset`` grouping) with the ``POOL`` column."""
+    return frame.with_columns(pl.struct("ruleset", "n_players").map_elements(
+        lambda row: pool_label(row["ruleset"], row["n_players"]), return_dtype=pl.String).alias(POOL))
+
+
+def pools(frame: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """``frame`` (as ``with_pool`` takes it) cut into one frame per table, in the order they come, each named."""
+    return [(str(name), part) for (name,), part in with_pool(frame).group_by(POOL, maintain_order=True)]
+
+
+ROW_LABEL = "row_label"
+"""The axis label of a row of ``win_rate_chart``: the category and its deals, "Solo tri · 1,234 deals"."""
+
+
+def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str | None = None) -> alt.LayerChart:
+    """Win rate per ``category`` as a row each (points with 95 % Wilson error bars), ``color`` splitting each
+    row into one line per value; the row's label says its deals.
+
+    ``category`` is a column of ``frame`` (``Contract`` is derived from ``contract``).  Rows, not columns:
+    every label has a line of its own, so none is dropped and no count overlaps another (issue 38: half the
+    contracts had no label and the "N deals" ran into each other).
     """
     data = _with_labels(frame).filter(pl.col("deals") > 0)
+    totals = data.group_by(category, maintain_order=True).agg(pl.col("deals").sum().alias("row_deals"))
+    data = data.join(totals, on=category, how="left").with_columns(
+        pl.format("{} · {} deal{}", pl.col(category),
+                  pl.col("row_deals").map_elements(lambda n: f"{n:,}", return_dtype=pl.String),
+                  pl.when(pl.col("row_deals") == 1).then(pl.lit("")).otherwise(pl.lit("s"))).alias(ROW_LABEL))
+    rows = _order(data, ROW_LABEL)
     base = alt.Chart(data).encode(
-        x=alt.X(f"{category}:N", sort=_order(data, category), title=None, axis=alt.Axis(labelAngle=-30)),
+        y=alt.Y(f"{ROW_LABEL}:N", sort=rows, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
         tooltip=_tooltip(category, *([color] if color else [])),
     )
-    counts: list[alt.Chart] = []
+    split: dict[str, Any] = {}
     if color is None:
         bars = base.mark_rule(strokeWidth=2, color=WHISKER)
         points = base.mark_point(filled=True, size=80, opacity=1, color=ACCENT)
-        counts = [base.mark_text(baseline="bottom", dy=-3, fontSize=11, color=WHISKER).encode(  # the deals, always
-            y=alt.datum(0), text=alt.Text("deals_label:N")).transform_calculate(
-            deals_label="format(datum.deals, ',') + (datum.deals == 1 ? ' deal' : ' deals')")]
+        per_row = 26
     else:
         colors = alt.Scale(scheme=CATEGORY_SCHEME)
         split = {"color": alt.Color(f"{color}:N", sort=_order(data, color), scale=colors),
-                 "xOffset": alt.XOffset(f"{color}:N", sort=_order(data, color))}
+                 "yOffset": alt.YOffset(f"{color}:N", sort=_order(data, color))}
         bars = base.mark_rule(strokeWidth=2).encode(**split)
-        points = base.mark_point(filled=True, size=80, opacity=1).encode(**split)
-    bars = bars.encode(y=alt.Y("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)",
-                               axis=alt.Axis(format="%")), y2="ci_high:Q")
-    points = points.encode(y=alt.Y("win_rate:Q", scale=RATE_AXIS))
-    even = alt.Chart(pl.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#9aa5b1").encode(y="y:Q")
-    return alt.LayerChart(layer=[even, bars, points, *counts]).properties(height=HEIGHT)
+        points = base.mark_point(filled=True, size=60, opacity=1).encode(**split)
+        per_row = 10 + 10 * data[color].n_unique()
+    bars = bars.encode(x=alt.X("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)",
+                               axis=alt.Axis(format="%")), x2="ci_high:Q")
+    points = points.encode(x=alt.X("win_rate:Q", scale=RATE_AXIS))
+    even = alt.Chart(pl.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="#9aa5b1").encode(x="x:Q")
+    return alt.LayerChart(layer=[even, bars, points]).properties(height=70 + per_row * max(len(rows), 2))
 
 
 def rate_heatmap(frame: pl.DataFrame, row: str, column: str, row_order: list[str]) -> alt.LayerChart:
@@ -97,16 +126,25 @@ def rate_heatmap(frame: pl.DataFrame, row: str, column: str, row_order: list[str
     return alt.LayerChart(layer=[cells, text]).properties(height=110 + 30 * len(row_order))
 
 
+def dated_months(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of ``frame`` (per month) that have deals and a month: what ``win_rate_by_month`` draws."""
+    return frame.filter((pl.col("deals") > 0) & pl.col("month").is_not_null())
+
+
 def win_rate_by_month(frame: pl.DataFrame) -> alt.LayerChart:
-    """Win rate per month as a line with a shaded 95 % interval band."""
-    data = frame.filter((pl.col("deals") > 0) & pl.col("month").is_not_null())
+    """Win rate per month as a line with a shaded 95 % interval band; a single month, which makes no line, as a
+    point with its interval bar (issue 38: one dot stood under a caption about a line)."""
+    data = dated_months(frame)
     base = alt.Chart(data).encode(x=alt.X("month:O", title=None, axis=alt.Axis(labelAngle=-45)),
                                   tooltip=_tooltip("month"))
-    band = base.mark_area(opacity=0.25, color=ACCENT).encode(
-        y=alt.Y("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)", axis=alt.Axis(format="%")),
-        y2="ci_high:Q")
-    line = base.mark_line(point=True, color=ACCENT).encode(y="win_rate:Q")
-    return alt.LayerChart(layer=[band, line]).properties(height=HEIGHT)
+    y = alt.Y("ci_low:Q", scale=RATE_AXIS, title="win rate (95 % interval)", axis=alt.Axis(format="%"))
+    if data.height == 1:
+        layers = [base.mark_rule(strokeWidth=2, color=WHISKER).encode(y=y, y2="ci_high:Q"),
+                  base.mark_point(filled=True, size=80, opacity=1, color=ACCENT).encode(y="win_rate:Q")]
+    else:
+        layers = [base.mark_area(opacity=0.25, color=ACCENT).encode(y=y, y2="ci_high:Q"),
+                  base.mark_line(point=True, color=ACCENT).encode(y="win_rate:Q")]
+    return alt.LayerChart(layer=layers).properties(height=HEIGHT)
 
 
 def bar_chart(frame: pl.DataFrame, category: str, value: str, title: str, fmt: str = "d",

@@ -30,14 +30,15 @@ import orjson
 import polars as pl
 import streamlit as st
 
-from analysis import (accuracy, audit, calendar, card_losses, deals, luck, outcomes, overview, partnerships, players,
-                      ratings, sessions, uploads, whatif, win_rates)
+from analysis import (accuracy, audit, calendar, card_losses, deals, luck, misplays, outcomes, overview, partnerships,
+                      players, ratings, sessions, uploads, whatif, win_rates)
 from analysis.deals import DealDetail
 from analysis.filters import Filters
 from analysis.stats import with_rate
 from analysis.store import Store
 from dashboards.pages import uploads_enabled
 from dashboards.replay_model import DealReplay, build_replay
+from ingest.layout import StoreLayout
 from tarock.check.audit import CODE as SCORE_MISMATCH
 from tarock.deal import RULESETS
 from tarock.findings import Finding
@@ -61,6 +62,21 @@ def store_path() -> str:
 @st.cache_resource(ttl=TTL, max_entries=4, show_spinner=False)
 def _store(path: str) -> Store:
     return Store(path)
+
+
+def store_content(path: str) -> str:
+    """What the store at ``path`` holds, as a short id that changes with every ingest: a store directory's
+    ``StoreLayout.content_id`` (a ``listdir``), an exported file's size and time.  The slow answers (the
+    What-if's rescoring, the hand model and its review of the bids) are cached under it with no time limit:
+    the same store opens them from the cache however long ago they were computed, and new deals, from an
+    upload or a ``tarock ingest`` beside the server, key new answers (issue 38: under 2 s after a first visit)."""
+    if Path(path).is_dir():
+        return StoreLayout.at(path).content_id() or "empty"
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return "missing"
+    return f"{stat.st_size}-{stat.st_mtime_ns}"
 
 
 def forget_store() -> None:
@@ -347,6 +363,32 @@ def rejects() -> pl.DataFrame:
     return _rejects(store_path())
 
 
+@dataclass(frozen=True, slots=True)
+class Misplays:
+    """The misplays that decided a game in a selection (``analysis.misplays``): whether the store has verdicts,
+    how many deals of the selection were judged, each misplay with its sentence, and each player's count."""
+
+    available: bool
+    deals: int
+    judged: int
+    listed: pl.DataFrame
+    players: pl.DataFrame
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def _misplays(path: str, filters: Filters) -> Misplays:
+    store = _store(path)
+    total, judged = misplays.coverage(store, filters)
+    if not misplays.available(store):
+        return Misplays(False, total, 0, pl.DataFrame(), pl.DataFrame())
+    return Misplays(True, total, judged, misplays.misplays(store, filters), misplays.per_player(store, filters))
+
+
+def game_misplays(filters: Filters) -> Misplays:
+    """The cards that decided a game, per the solver's verdicts stored by ``tarock analyse --store``."""
+    return _misplays(store_path(), filters)
+
+
 # -- replay --------------------------------------------------------------------------------------------------
 @st.cache_data(ttl=TTL, show_spinner=False)
 def _find_deals(path: str, filters: Filters, id_prefix: str | None, session: str | None,
@@ -378,6 +420,7 @@ def _deal_replay(path: str, deal_id: str) -> DealReplay | None:
     options = orjson.loads(detail.deal["options_json"]) if detail.deal.get("options_json") else None
     audit_rows = detail.findings.filter(pl.col("code") == SCORE_MISMATCH).iter_rows(named=True)
     audited = [Finding(row["code"], row["message"], player=row["player"]) for row in audit_rows]
+    audited += misplays.deal_findings(_store(path), deal_id)  # the solver's verdicts: on their trick's step
     return build_replay(orjson.dumps(detail.record), options, audited)
 
 
@@ -408,8 +451,20 @@ def session_list(filters: Filters) -> pl.DataFrame:
     return _sessions(store_path(), filters)
 
 
-@st.cache_data(ttl=TTL, show_spinner=False, max_entries=32)
-def _whatif(path: str, tables: tuple[str, ...], filters: Filters, session: str | None,
+@st.cache_data(show_spinner=False, max_entries=8)
+def _usual_tables(path: str, content: str, ruleset: str) -> whatif.UsualTables:
+    return whatif.usual_tables(_store(path), ruleset)
+
+
+def usual_tables(ruleset: str) -> whatif.UsualTables:
+    """The table most of the store's ``ruleset`` deals were played under and the nearest other one
+    (``analysis.whatif.usual_tables``): the What-if page's default comparison."""
+    path = store_path()
+    return _usual_tables(path, store_content(path), ruleset)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _whatif(path: str, content: str, tables: tuple[str, ...], filters: Filters, session: str | None,
             write: bool) -> whatif.WhatIf:
     return whatif.whatif(_store(path), tables, filters, session, write=write)
 
@@ -417,8 +472,9 @@ def _whatif(path: str, tables: tuple[str, ...], filters: Filters, session: str |
 def what_if(tables: tuple[str, ...], filters: Filters, session: str | None = None) -> whatif.WhatIf:
     """The selected deals rescored under each of ``tables`` (``analysis.whatif``): beside the store in a
     generation of its own where this server may write it, else in this process (a read-only server writes
-    nothing: ``dashboards.pages.uploads_enabled``)."""
-    return _whatif(store_path(), tables, filters, session, uploads_enabled())
+    nothing: ``dashboards.pages.uploads_enabled``); cached under the store's content (``store_content``)."""
+    path = store_path()
+    return _whatif(path, store_content(path), tables, filters, session, uploads_enabled())
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)

@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import re
+from datetime import UTC, datetime
 
 from tarock.rules import rulesets
 from tarock.rules.slovenian.contracts import speaking_order
 from tarock.rules.slovenian.options import SlovenianOptions
 
-SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
-ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI",
-         "XII", "XIII", "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
-_CARD_CODE = re.compile(r"\b(T(?:2[0-2]|1[0-9]|[1-9])|[HD][1-4JNQK]|[SC](?:10|[7-9JNQK]))\b")
 DISPUTED = "A_SCORE_MISMATCH"
 """The finding that says a deal's recorded score sheet disagrees with the recomputed score."""
-
-
-def card_text(code: str) -> str:
-    """A card as its picture names it (``dashboards/cards_html.py``): "K♥", "XXI", "Škis", "1♦"."""
-    if code.startswith("T"):
-        n = int(code[1:])
-        return "Škis" if n == 22 else ROMAN[n - 1]
-    return code[1:] + SUIT_SYMBOLS[code[0]]
-
-
-def cards_text(text: str) -> str:
-    """``text`` (a finding's sentence, a note) with every card code written as ``card_text`` writes it:
-    "Boris played T2 … holding D1" becomes "Boris played II … holding 1♦"."""
-    return _CARD_CODE.sub(lambda m: card_text(m.group(1)), text)
 
 
 def deal_status(status: str, codes: object) -> tuple[str, str]:
@@ -36,6 +18,22 @@ def deal_status(status: str, codes: object) -> tuple[str, str]:
     if status == "ok" and DISPUTED in set(codes):  # type: ignore[call-overload]
         return "⚖", "disputed: the recorded score differs from the recomputed one"
     return {"ok": "✓", "renons": "⚠", "error": "✖"}.get(status, ""), status
+
+
+def moment(iso: object) -> str:
+    """An ISO 8601 time as a reader writes it: "2026-12-06T21:17:14+00:00" as "6 Dec 2026, 21:17 UTC" (one
+    without a zone is taken as UTC); anything else as it is."""
+    try:
+        when = datetime.fromisoformat(str(iso))
+    except ValueError:
+        return str(iso)
+    when = when.astimezone(UTC) if when.tzinfo else when
+    return f"{when.day} {when:%b %Y, %H:%M} UTC"
+
+
+def pool_label(ruleset: str, n_players: int) -> str:
+    """A table of play in words, as ratings and win rates are kept apart by it: "Slovenian, 4 players"."""
+    return f"{rulesets.ruleset_label(ruleset)}, {n_players} players"
 
 
 def contract_label(name: str | None) -> str:

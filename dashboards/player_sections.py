@@ -17,8 +17,8 @@ import streamlit as st
 from analysis.filters import Filters
 from analysis.partnerships import MIN_PAIR_DEALS, matrix_players
 from dashboards import data, player_charts, widgets
-from dashboards.labels import card_text, contract_label, plain
-from tarock.rules.rulesets import ruleset_label
+from dashboards.labels import contract_label, plain, pool_label
+from tarock.cards import card_text
 
 RATED_PLAYERS = 4
 """Players whose bands are drawn when none is chosen: the best rated."""
@@ -30,10 +30,13 @@ PAIRS_LISTED = 500
 
 RATING_COLUMNS = {
     "player": st.column_config.TextColumn("Player"),
-    "mu": st.column_config.NumberColumn("Rating μ", format="%.2f", help="The estimate of the skill (a pool's mean is 25)."),
-    "sigma": st.column_config.NumberColumn("± σ", format="%.2f", help="The estimate's uncertainty."),
-    "ordinal": st.column_config.NumberColumn("μ − 3σ", format="%.2f",
-                                             help="The conservative rating players are ranked by."),
+    "mu": st.column_config.NumberColumn("Rating", format="%.2f",
+                                        help="The estimate of the player's skill, μ (the players' mean is 25)."),
+    "sigma": st.column_config.NumberColumn("Give or take", format="%.2f",
+                                           help="How unsure the rating still is, σ: few deals, a wide margin."),
+    "ordinal": st.column_config.NumberColumn("Safe rating", format="%.2f",
+                                             help="The rating less three times its margin (μ − 3σ): what the player "
+                                                  "is surely worth; players are ranked by it."),
     "games": st.column_config.NumberColumn("Rated deals", format="localized"),
     "last_date": st.column_config.DateColumn("Last deal"),
 }
@@ -99,14 +102,18 @@ def ratings(filters: Filters, chosen: str | None) -> None:
                 "`tarock ratings rebuild`.", icon=":material/leaderboard:")
         return
     pools = current.select("ruleset", "n_players").unique(maintain_order=True).rows()
-    labels = [f"{ruleset_label(ruleset)}, {n} players" for ruleset, n in pools]
-    at = labels.index(st.radio("Rating pool", labels, horizontal=True, key="rating_pool")) if len(pools) > 1 else 0
+    labels = [pool_label(ruleset, n) for ruleset, n in pools]
+    sizes = [current.filter((pl.col("ruleset") == r) & (pl.col("n_players") == n))["games"].sum() for r, n in pools]
+    largest = sizes.index(max(sizes))  # the pool most deals were rated in opens (issue 38: the smallest did)
+    at = labels.index(st.radio("Players rated together", labels, index=largest, horizontal=True,
+                               key="rating_pool")) if len(pools) > 1 else 0
     ruleset, n_players = pools[at]
     pool = current.filter((pl.col("ruleset") == ruleset) & (pl.col("n_players") == n_players))
     st.caption("Each deal is a match of the declarer's side against the opponents, a side as strong as its "
                "players' mean rating; Klop each player against the table. What one side gains the other loses, "
-               "so a pool's mean stays at 25. Players are ranked by μ − 3σ, a rating they hold with high "
-               "confidence. Ratings of Slovenian and Königrufen, three and four players, are kept apart.")
+               "so the players' mean stays at 25. Players are ranked by their safe rating: the rating less three "
+               "times its margin, what they are surely worth. Ratings of Slovenian and Königrufen, three and four "
+               "players, are kept apart.")
     widgets.table(pool.drop("ruleset", "n_players"), "ratings", column_config=RATING_COLUMNS)
     names = pool["player"].to_list()
     default = [chosen] if chosen in names else names[:RATED_PLAYERS]
@@ -114,8 +121,8 @@ def ratings(filters: Filters, chosen: str | None) -> None:
     if shown:
         history = data.rating_history(tuple(shown), replace(filters, ruleset=ruleset, players=n_players))
         st.altair_chart(player_charts.rating_bands(history), width="stretch")
-        st.caption(f"The line is the rating μ, the band μ ± {player_charts.BAND_SIGMAS}σ: a narrow band is a "
-                   "rating the deals have settled, a wide one a guess still.")
+        st.caption(f"The line is the rating, the band the rating give or take {player_charts.BAND_SIGMAS} times "
+                   "its margin: a narrow band is a rating the deals have settled, a wide one a guess still.")
 
 
 def calendar(filters: Filters, chosen: str | None) -> None:
@@ -198,6 +205,7 @@ def matrix_caption(pairs: pl.DataFrame, players: list[str]) -> str:
 def accuracy(filters: Filters) -> None:
     """Point loss per card and per deal from the solver's analysis, with the biggest losses and their replays."""
     st.subheader("Accuracy (double-dummy)")
+    game_misplays(filters)
     found = data.play_accuracy(filters)
     if not found.available:
         st.info("This store has no double-dummy analysis yet, so nothing is said about accuracy: the solver's "
@@ -228,6 +236,29 @@ def accuracy(filters: Filters) -> None:
                     f"{row['Card']} for {row['played_points']} points where {row['Best']} kept "
                     f"{row['best_points']}: {row['point_loss']} lost")
         _replay_link(row["deal_id"], "Open the replay")
+
+
+MISPLAY_COLUMNS = {
+    "player": st.column_config.TextColumn("Player"),
+    "deals": st.column_config.NumberColumn("Deals judged", format="localized"),
+    "misplays": st.column_config.NumberColumn("Misplays that decided a game", format="localized"),
+    "per_100": st.column_config.NumberColumn("Per 100 deals", format="%.1f"),
+    "deals_decided": st.column_config.NumberColumn("Deals they decided", format="localized"),
+}
+
+
+def game_misplays(filters: Filters) -> None:
+    """Each player's cards that decided a game (``M_GAME_LOST``), per 100 deals judged: the plainest measure of
+    accuracy, since a lost game is what a player feels."""
+    decided = data.game_misplays(filters)
+    if not decided.available or not decided.judged:
+        return
+    st.markdown("**Misplays that decided the game**")
+    st.caption(f"From the {decided.judged:,} of {decided.deals:,} deals judged card by card from trick 1: a card "
+               "decided the game when its side could force its aim before it and not after it (the Audit page "
+               "lists each one).")
+    widgets.table(decided.players.with_columns((100 * pl.col("misplays") / pl.col("deals")).alias("per_100")),
+                  "misplays-by-player", column_config=MISPLAY_COLUMNS, column_order=list(MISPLAY_COLUMNS))
 
 
 def show(filters: Filters, chosen: str | None, mixed: bool) -> None:

@@ -18,6 +18,7 @@ from analysis.deals import DealDetail
 from dashboards import analyse_now, widgets
 from dashboards.analyse_now import Outcome
 from ingest.card_analysis import POINT_CONTRACTS
+from tarock.cards import card_text
 
 _RUNS = "replay_analysed_here"
 """Session key: the analyses run on the page, ``{(deal_id, from_trick): Outcome}``."""
@@ -89,8 +90,9 @@ def trick_losses(losses: pl.DataFrame, trick_no: int) -> None:
     if rows.is_empty():
         return
     st.markdown("**Against best play** (double dummy)")
-    shown = pl.DataFrame([{"player": r["player"], "card": r["card"], "point_loss": r["point_loss"],
-                           "better": ", ".join(c for c in r["best_cards"] if c != r["card"]) if r["point_loss"] else ""}
+    shown = pl.DataFrame([{"player": r["player"], "card": card_text(r["card"]), "point_loss": r["point_loss"],
+                           "better": ", ".join(card_text(c) for c in r["best_cards"] if c != r["card"])
+                           if r["point_loss"] else ""}
                           for r in rows.iter_rows(named=True)],
                          schema={"player": pl.String, "card": pl.String, "point_loss": pl.Int32, "better": pl.String})
     widgets.dataframe(shown, column_config={

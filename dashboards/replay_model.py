@@ -304,7 +304,8 @@ class _Builder:
                           for pos, (c, s) in enumerate(zip(cards, seats)))
             leader, won_by = self.players[seats[0]], self.players[winner]
             points = sum(CARD_POINTS[c] for c in cards)
-            lines = [f"{leader} leads; {won_by} wins the trick ({points} raw card points)."]
+            lines = [f"{leader} leads; {won_by} wins the trick, its cards worth {points} points before counting "
+                     "in threes."]
             held = held_back(self.findings_at.get(index, ()))
             if held:
                 lines.append("The ringed card in the offender's hand is the one the rules asked for.")

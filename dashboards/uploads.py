@@ -53,9 +53,6 @@ is refused having held one chunk (1 MiB), before it is read as records.  256 MB 
 far more than a club's evening; ``$TAROCK_UPLOAD_MAX_INFLATED_MB`` (read when the server starts) sets another
 limit, and ``tarock ingest`` takes larger files."""
 
-ACCEPTED_TYPES = tuple(s.lstrip(".") for s in RECORD_SUFFIXES) + ("gz",)
-"""File endings the uploader offers (``.gz`` files are checked for a record ending inside)."""
-
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -90,6 +87,10 @@ def _size(n: int) -> str:
 
 def _problem(name: str, data: bytes) -> str | None:
     """Why an upload cannot be ingested as named and sized, or None."""
+    if name.lower().endswith(".toml"):
+        return (f"{name} is a rules table (a house table), not records: nothing was stored. Score record files "
+                f"under it with `tarock ingest --rules {name}`, or set it beside other tables with "
+                "`tarock score --compare`.")
     if not name.lower().removesuffix(".gz").endswith(RECORD_SUFFIXES):
         return f"{name} is not a record file: the name must end in {', '.join(RECORD_SUFFIXES)} (optionally .gz)"
     if len(data) > MAX_UPLOAD_BYTES:

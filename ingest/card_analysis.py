@@ -1,18 +1,19 @@
-"""``tarock analyse --store``: every card of the stored deals against double-dummy best play, as a table.
+"""``tarock analyse --store``: every card of the stored deals against double-dummy best play, as tables.
 
-The deals come from the store's ``deals`` view (their canonical ``record`` and effective ``options_json``,
-so nothing is re-read from the source files); each batch of deals is analysed by
-``tarock.solver.analyse.analyse_deal`` on one of ingest's executors (``ingest.executors``: local processes or
-a Dask scheduler) and written by the worker as one Parquet file per partition,
-``<store>/card_analysis/ruleset=R/n_players=N/part-<key>.parquet`` (``ingest.schema.CARD_ANALYSIS``;
+Two answers per card, each a table: ``game_analysis`` judges every card from trick 1 against the contract's win
+condition (``tarock.solver.decisive``: the cards that decided the game, ``M_GAME_LOST``), and ``card_analysis``
+gives each card's exact point loss from a chosen trick (``tarock.solver.analyse``).  The deals come from the
+store's ``deals`` view (their canonical ``record`` and effective ``options_json``, so nothing is re-read from the
+source files); each batch of deals is analysed on one of ingest's executors (``ingest.executors``: local
+processes or a Dask scheduler), 3-player deals (the hardest) first, and written by the worker as one Parquet file
+per table and partition, ``<store>/<table>/ruleset=R/n_players=N/part-<key>.parquet`` (``ingest.schema``;
 published atomically, ``ingest.writer``).  The key is a hash of the solver version and the batch's deal ids.
 
-Which deals: Slovenian deals whose status is ``ok`` (clean: every card legal, so no loss is negative) in a
-point contract (Tri … Solo brez: the card points are what a side plays for; Klop has no sides, and Berač and
-the valats are won or lost by tricks), optionally narrowed by ``--where`` (one SQL expression over the ``deals``
-view), less
-those already in ``card_analysis`` with this ``SOLVER_VERSION``.  So re-running skips what is done, and a run
-stopped half-way resumes with the batches it had not finished.
+Which deals: Slovenian deals whose status is ``ok`` (clean: every card legal, so no loss is negative) with sides
+(Klop has none); exact losses only in a point contract (Tri … Solo brez: the card points are what a side plays
+for; Berač and the valats are won or lost by tricks, which the game verdicts cover); optionally narrowed by
+``--where`` (one SQL expression over the ``deals`` view), less those already analysed with this version.  So
+re-running skips what is done, and a run stopped half-way resumes with the batches it had not finished.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import orjson
@@ -34,11 +35,15 @@ from ingest.layout import ANALYSE_LOCK, StoreLayout
 from ingest.schema import PARTITION_COLUMNS, file_schema
 from ingest.store import open_store
 from ingest.writer import write_table_atomic
+from tarock.cards import CODES
 from tarock.formats.codec import loads
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.solver.analyse import SOLVER_VERSION, analyse_deal
+from tarock.solver.decisive import DECISIVE_VERSION, CardVerdict, OutOfScope, verdicts
+from tarock.solver.search import SearchStopped, cpu_limit
 
 TABLE = "card_analysis"
+GAME_TABLE = "game_analysis"
 POINT_CONTRACTS = tuple(name for name, c in CONTRACTS.items() if not (c.is_klop or c.is_beggar or c.is_valat))
 """The contracts analysed into the store: those a side plays for card points in."""
 
@@ -55,6 +60,10 @@ class Pending:
     n_players: int
     record: str
     options_json: str
+    exact: bool = True
+    """Its point losses are still to find (``card_analysis``: point contracts only)."""
+    game: bool = True
+    """Its game verdicts are still to find (``game_analysis``: every contract with sides)."""
 
 
 def pending(store_dir: str | os.PathLike[str], where: str | None = None) -> list[Pending]:
@@ -65,19 +74,49 @@ def pending(store_dir: str | os.PathLike[str], where: str | None = None) -> list
     """
     contracts = ", ".join(f"'{name}'" for name in POINT_CONTRACTS)
     query = f"""
-        SELECT deal_id, ruleset, n_players, record, options_json FROM picked
-        WHERE ruleset = 'slovenian' AND status = 'ok' AND contract IN ({contracts})
-          AND deal_id NOT IN (SELECT deal_id FROM {TABLE} WHERE solver_version = $1)
-        QUALIFY row_number() OVER (PARTITION BY deal_id ORDER BY source_file, source_pos) = 1
+        SELECT deal_id, ruleset, n_players, record, options_json, exact, game FROM (
+            SELECT *, contract IN ({contracts})
+                      AND deal_id NOT IN (SELECT deal_id FROM {TABLE} WHERE solver_version = $1) AS exact,
+                   deal_id NOT IN (SELECT deal_id FROM {GAME_TABLE} WHERE solver_version = $2) AS game
+            FROM picked
+            WHERE ruleset = 'slovenian' AND status = 'ok' AND contract <> 'klop'
+            QUALIFY row_number() OVER (PARTITION BY deal_id ORDER BY source_file, source_pos) = 1)
+        WHERE exact OR game
         ORDER BY source_file, source_pos"""
     con = open_store(store_dir)
     try:
         deals = con.table("deals")
         (deals if where is None else deals.filter(deal_filter(where))).create_view("picked")
-        rows = con.execute(query, [SOLVER_VERSION]).fetchall()
+        rows = con.execute(query, [SOLVER_VERSION, DECISIVE_VERSION]).fetchall()
     finally:
         con.close()
     return [Pending(*row) for row in rows]
+
+
+class Coverage(NamedTuple):
+    """How much of the store's play the analyses answer: cards played (every stored deal, every ruleset), cards
+    with an exact point loss (``card_analysis``) and cards judged against the win condition (``game_analysis``),
+    each of this solver version."""
+
+    cards: int
+    exact: int
+    judged: int
+
+
+def coverage(store_dir: str | os.PathLike[str]) -> Coverage:
+    """The store's ``Coverage`` now."""
+    con = open_store(store_dir)
+    try:
+        row = con.execute(f"""
+            SELECT (SELECT count(*) FROM plays),
+                   (SELECT count(*) FROM {TABLE} WHERE solver_version = $1 AND deal_id IN (SELECT deal_id FROM deals)),
+                   (SELECT count(*) FROM {GAME_TABLE}
+                    WHERE solver_version = $2 AND deal_id IN (SELECT deal_id FROM deals))""",
+                          [SOLVER_VERSION, DECISIVE_VERSION]).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    return Coverage(*row)
 
 
 class BadFilter(ValueError):
@@ -119,30 +158,75 @@ def card_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def game_rows_of(item: Pending, limit: float | None = None) -> list[dict[str, Any]]:
+    """The ``game_analysis`` rows of one deal: every card from trick 1 against the win condition (none when the
+    deal is out of the solver's scope or the CPU ``limit`` stopped it)."""
+    try:
+        with cpu_limit(limit):
+            line = verdicts(loads(item.record), orjson.loads(item.options_json))
+    except (OutOfScope, SearchStopped):
+        return []
+    return [{"deal_id": item.deal_id, **row, "ruleset": item.ruleset, "n_players": item.n_players}
+            for row in game_rows(line)]
+
+
+def game_rows(line: list[CardVerdict]) -> list[dict[str, Any]]:
+    """Judged cards as ``game_analysis`` rows without their deal and partition."""
+    return [{"trick": v.trick, "order": v.order, "player": v.player, "card": CODES[v.card],
+             "declarer_side": v.declarer_side, "declarer_could_win": v.declarer_could_win,
+             "declarer_can_win": v.declarer_can_win, "decided": v.decided, "kept": [CODES[c] for c in v.kept],
+             "solver_version": DECISIVE_VERSION} for v in line]
+
+
+class BatchCounts(NamedTuple):
+    """What one batch wrote: deals, ``card_analysis`` rows, deals the limit stopped after a later trick than
+    asked, deals judged card by card from trick 1, and the misplays among their cards."""
+
+    deals: int
+    cards: int
+    partial: int
+    judged: int
+    misplays: int
+
+
 def analyse_batch(store_dir: str, batch: list[Pending], from_trick: int = 1,
-                  limit: float | None = None) -> tuple[int, int, int]:
-    """A worker's task: analyse ``batch`` (each deal for at most ``limit`` CPU seconds) and publish its rows, one
-    file per partition; (deals, cards, deals the limit stopped after a later trick than ``from_trick``).
+                  limit: float | None = None) -> BatchCounts:
+    """A worker's task: analyse ``batch`` (each deal for at most ``limit`` CPU seconds per analysis) and publish
+    its rows, one file per table and partition.
 
     The file name is a hash of the solver version and the batch's deal ids: a batch run twice overwrites its
     own files, never adds rows twice.
     """
     rows: list[dict[str, Any]] = []
-    partial = 0
+    judged: list[dict[str, Any]] = []
+    partial = decided_deals = 0
     for item in batch:
-        deal_rows, stopped = rows_of(item, from_trick, limit)
-        rows.extend(deal_rows)
-        partial += stopped
-    key = hashlib.sha256(" ".join([SOLVER_VERSION, *(item.deal_id for item in batch)]).encode()).hexdigest()[:20]
-    schema = file_schema(TABLE)
+        if item.exact:
+            deal_rows, stopped = rows_of(item, from_trick, limit)
+            rows.extend(deal_rows)
+            partial += stopped
+        if item.game:
+            line = game_rows_of(item, limit)
+            judged.extend(line)
+            decided_deals += bool(line)
+    ids = [item.deal_id for item in batch]
+    _publish(store_dir, TABLE, SOLVER_VERSION, [item.deal_id for item in batch if item.exact], rows)
+    _publish(store_dir, GAME_TABLE, DECISIVE_VERSION, [item.deal_id for item in batch if item.game], judged)
+    return BatchCounts(len(ids), len(rows), partial, decided_deals, sum(r["decided"] for r in judged))
+
+
+def _publish(store_dir: str, table_name: str, version: str, deal_ids: list[str],
+             rows: list[dict[str, Any]]) -> None:
+    """``rows`` of ``table_name`` as one file per partition, named by a hash of ``version`` and ``deal_ids``."""
+    key = hashlib.sha256(" ".join([version, *deal_ids]).encode()).hexdigest()[:20]
+    schema = file_schema(table_name)
     for part, part_rows in _partitions(rows).items():
         ruleset, n_players = part
-        directory = Path(store_dir) / TABLE / f"ruleset={ruleset}" / f"n_players={n_players}"
+        directory = Path(store_dir) / table_name / f"ruleset={ruleset}" / f"n_players={n_players}"
         directory.mkdir(parents=True, exist_ok=True)
         table = pa.Table.from_pylist([{k: v for k, v in r.items() if k not in PARTITION_COLUMNS}
                                       for r in part_rows], schema=schema)
         write_table_atomic(directory / f"part-{key}.parquet", table)
-    return len(batch), len(rows), partial
 
 
 def _partitions(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
@@ -176,28 +260,25 @@ def _analyse(store_dir: str | os.PathLike[str], where: str | None, executor: str
              batch: int, progress: Callable[[int, int], None] | None, limit: float | None) -> dict[str, int]:
     """``analyse_store`` under its lock: what is pending is read, analysed and written by one run alone, so two
     runs never write the same deal's rows twice (their batches, cut differently, would not overwrite)."""
-    todo = pending(store_dir, where)
+    todo = sorted(pending(store_dir, where), key=lambda item: item.n_players)  # 3 players (the hardest) first
     tasks = list(_batches(todo, batch))
-    done = cards = partial = 0
+    totals = BatchCounts(0, 0, 0, 0, 0)
     if progress is not None:
         progress(0, len(todo))
     if not tasks:
-        return {"deals": 0, "cards": 0, "partial": 0}
+        return totals._asdict()
     pool = make_executor(executor, len(tasks))
     try:
-        futures: list[Future[tuple[int, int, int]]] = [
+        futures: list[Future[BatchCounts]] = [
             pool.submit(analyse_batch, str(store_dir), task, from_trick, limit) for task in tasks]
         running = set(futures)
         while running:
             for future in wait_some(pool, running):
                 running.discard(future)
-                deals, written, stopped = future.result()
-                done += deals
-                cards += written
-                partial += stopped
+                totals = BatchCounts(*(a + b for a, b in zip(totals, future.result())))
                 if progress is not None:
-                    progress(done, len(todo))
+                    progress(totals.deals, len(todo))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return {"deals": done, "cards": cards, "partial": partial}
+    return totals._asdict()
 

@@ -329,7 +329,26 @@ CARD_ANALYSIS = pa.schema([
 ])
 """Derived by ``tarock analyse --store`` (ingest/card_analysis.py): each card's double-dummy point loss."""
 
-ANALYSIS_TABLES: dict[str, pa.Schema] = {"card_analysis": CARD_ANALYSIS}
+GAME_ANALYSIS = pa.schema([
+    pa.field("deal_id", _STR, nullable=False),
+    pa.field("trick", _I32, nullable=False),
+    pa.field("order", _I32, nullable=False),
+    pa.field("player", _STR, nullable=False),
+    pa.field("card", _STR, nullable=False),
+    pa.field("declarer_side", pa.bool_(), nullable=False),
+    pa.field("declarer_could_win", pa.bool_(), nullable=False),
+    pa.field("declarer_can_win", pa.bool_(), nullable=False),
+    pa.field("decided", pa.bool_(), nullable=False),
+    pa.field("kept", _STRS, nullable=False),
+    pa.field("solver_version", _STR, nullable=False),
+    pa.field("ruleset", _STR),
+    pa.field("n_players", _I32),
+])
+"""Derived by ``tarock analyse --store`` (ingest/card_analysis.py): every card from trick 1 against the contract's
+win condition (``tarock.solver.decisive``); ``decided`` marks the misplays ``M_GAME_LOST``, ``kept`` the cards that
+would have kept the game."""
+
+ANALYSIS_TABLES: dict[str, pa.Schema] = {"card_analysis": CARD_ANALYSIS, "game_analysis": GAME_ANALYSIS}
 """Tables computed from the stored deals by a solver, kept beside the generations in ``<store>/<table>/`` (a
 rescore changes no card's double-dummy value) and hive-partitioned by ``PARTITION_COLUMNS`` like the per-deal
 tables."""

@@ -114,6 +114,12 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ('played_points', 'INTEGER'), ('point_loss', 'INTEGER'), ('solver_version', 'VARCHAR'),
         ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'),
     ),
+    'game_analysis': (
+        ('deal_id', 'VARCHAR'), ('trick', 'INTEGER'), ('order', 'INTEGER'), ('player', 'VARCHAR'),
+        ('card', 'VARCHAR'), ('declarer_side', 'BOOLEAN'), ('declarer_could_win', 'BOOLEAN'),
+        ('declarer_can_win', 'BOOLEAN'), ('decided', 'BOOLEAN'), ('kept', 'VARCHAR[]'),
+        ('solver_version', 'VARCHAR'), ('ruleset', 'VARCHAR'), ('n_players', 'INTEGER'),
+    ),
 }
 """``ingest.schema.TABLES``: every table a store exposes, its (column, DuckDB type) pairs in order."""
 
@@ -138,7 +144,7 @@ DERIVED_TABLES: tuple[str, ...] = (
 """``ingest.schema.DERIVED_TABLES``' names."""
 
 ANALYSIS_TABLES: tuple[str, ...] = (
-    'card_analysis',
+    'card_analysis', 'game_analysis',
 )
 """``ingest.schema.ANALYSIS_TABLES``' names."""
 

@@ -10,7 +10,6 @@ $TAROCK ingest data/sample --store "$STORE" || true
 echo
 echo "Top findings:"
 $TAROCK sql --store "$STORE" "SELECT code, severity, count(*) AS findings, count(DISTINCT deal_id) AS deals FROM findings GROUP BY code, severity ORDER BY findings DESC LIMIT 10"
-$TAROCK report --store "$STORE" --audit | head -40 || true
+$TAROCK report --store "$STORE" --audit --top 5 || true
 echo
-echo "Starting the dashboard on http://127.0.0.1:${PORT:-8501} (Ctrl+C stops it)"
 exec $TAROCK dashboard --store "$STORE" --port "${PORT:-8501}"

@@ -14,6 +14,7 @@ a few mask operations; no per-card objects exist on the hot path.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Iterable, Iterator
 
@@ -129,6 +130,29 @@ _RANK_ALIASES = {
 _TAROK_WORDS = ("t", "tarok", "tarock", "tarot", "trump", "trumpf")
 
 
+SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
+"""The symbol of each suit letter, as cards are drawn and written for people."""
+ROMAN_NUMERALS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV",
+                  "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
+"""Taroks I … XXI as a card's face shows them (IV, where the Königrufen bonus Quapil is spelled IIII)."""
+_CODE_IN_TEXT = re.compile(r"\b(T(?:2[0-2]|1[0-9]|[1-9])|[HD][1-4JNQK]|[SC](?:10|[7-9JNQK]))\b")
+
+
+def card_text(code: str) -> str:
+    """A card as people read it, the one notation of every page, table and text output (a card's face on the
+    dashboard shows the same): "XXI", "Škis", "K♥", "1♦", "10♠".  Files keep the codes (``T21``, ``HK``)."""
+    if code.startswith("T"):
+        n = int(code[1:])
+        return "Škis" if n == 22 else ROMAN_NUMERALS[n - 1]
+    return code[1:] + SUIT_SYMBOLS[code[0]]
+
+
+def cards_text(text: str) -> str:
+    """``text`` (a finding's sentence, a note) with every card code in it written as ``card_text`` writes it:
+    "Boris played T2 … holding D1" becomes "Boris played II … holding 1♦"."""
+    return _CODE_IN_TEXT.sub(lambda m: card_text(m.group(1)), text)
+
+
 def _build_aliases() -> dict[str, int]:
     aliases: dict[str, int] = {}
     for card, code in enumerate(CODES):
@@ -166,6 +190,8 @@ def _build_aliases() -> dict[str, int]:
                     continue
                 for form in (f"{rw} of {sw}", f"{sw} {rw}", f"{rw} {sw}"):
                     aliases.setdefault(form, card)
+    for card in range(N_CARDS):  # as card_text writes them: "K♥", "10♠", "XIV" (the numerals are above)
+        aliases[_fold(card_text(CODES[card]))] = card
     # OpenSpiel short names: HKN (knight), HKI (king).
     for s in (HEARTS, DIAMONDS, SPADES, CLUBS):
         letter = SUIT_LETTERS[s].lower()

@@ -17,7 +17,9 @@ from typing import Annotated, Any, Optional
 import orjson
 import typer
 
+from tarock.cards import card_text, cards_text
 from tarock.cli_params import light_runtime_param
+from tarock.findings import readable
 from tarock.options import OptionError, check_overrides
 from tarock.safe_text import escape_controls
 from tarock.words import plural
@@ -209,7 +211,8 @@ def check(
                 continue
             for f in summary.findings:
                 where = f" trick {f.trick}" if f.trick is not None else ""
-                out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} {f.message}") + "\n")
+                out.write(escape_controls(f"{f.file}:{f.line} {summary.id or '-'}{where}: {f.code} "
+                                          f"{readable(f.code, f.message)}") + "\n")
     finally:  # what is checked is printed, whatever stops the loop
         if json_out is not None:
             json_out.write(lines)
@@ -262,6 +265,12 @@ def score(
         sys.stdout.write(render_csv(sheets))
     else:
         render_text(sheets, bad)
+        from tarock.check.other_tables import explaining_tables, explanation_lines
+
+        paths = _existing(files)
+        found = explaining_tables(lambda: read_many(iter_record_files(paths)), sheets)
+        for line in explanation_lines(sheets, found):
+            sys.stdout.write(escape_controls(line) + "\n")
     disputed = any(row.mismatches or row.disputed or row.status == "error" for sheet in sheets for row in sheet.rows)
     raise typer.Exit(1 if disputed or bad else 0)
 
@@ -290,7 +299,7 @@ def _compare(files: list[Path], spec: str, fmt: Any, ruleset_option: list[str] |
     elif fmt is SheetFormat.csv:
         sys.stdout.write(sheet_compare.render_csv(result, names))
     else:
-        sheet_compare.render_text(result, names)
+        sheet_compare.render_text(result, [table.label for table in tables])
         render_unreadable(bad)
     raise typer.Exit(1 if bad else 0)
 
@@ -327,7 +336,7 @@ def _report_counts(counts: Any, out: Path) -> None:
         typer.echo(escape_controls(f"notice: {notice}"), err=True)
     for f in counts.findings:
         where = f"{f.file}:{f.line}" if f.file else "-"
-        typer.echo(escape_controls(f"{where}: {f.code} {f.message}"), err=True)
+        typer.echo(escape_controls(f"{where}: {f.code} {readable(f.code, f.message)}"), err=True)
     records = "record" if counts.written == 1 else "records"
     typer.echo(escape_controls(f"wrote {counts.written:,} {records} to {out}; {counts.rejected:,} rejected"))
 
@@ -397,31 +406,57 @@ rules_app = typer.Typer(help="Rules tables: each ruleset's defaults, the named p
 app.add_typer(rules_app, name="rules")
 
 
-def _rules_rows(tables: list[Any]) -> None:
-    """One rich table per ruleset: its options as rows, the tables as columns, with the allowed values."""
-    from rich.console import Console
+def _rules_grid(ruleset: str, tables: list[Any]) -> Any:
+    """One ruleset's options as rows, ``tables`` as columns headed by their ``label`` (bold: a value that is not
+    the ruleset's default), and for one table the allowed values.  Names and values are never cut: their
+    columns do not wrap or shrink; the allowed values wrap."""
+    from rich import box
     from rich.table import Table
 
     from tarock.options import _SPECS
     from tarock.rules.tables import _allowed, _toml_text
     from tarock.safe_text import escape_controls
 
+    spec = _SPECS[ruleset]
+    default = spec.default.to_dict()
+    rows = [(key, [t.options.to_dict()[key] for t in tables]) for key in spec.choices]
+    title = tables[0].label if len(tables) == 1 and tables[0].label != ruleset else None
+    out = Table(title=ruleset if title is None else f"{ruleset}: {escape_controls(title)}",
+                box=box.SIMPLE_HEAD)
+    out.add_column("option", no_wrap=True, min_width=max(len(key) for key, _ in rows))
+    for i, t in enumerate(tables):
+        out.add_column(escape_controls(t.label), no_wrap=True,
+                       min_width=max(len(_toml_text(values[i])) for _, values in rows))
+    if len(tables) == 1:
+        out.add_column("allowed", overflow="fold", ratio=1)
+    for key, values in rows:
+        cells = [f"[bold]{_toml_text(v)}[/bold]" if v != default[key] else _toml_text(v) for v in values]
+        out.add_row(key, *cells, *([escape_controls(_allowed(spec.choices[key]))] if len(tables) == 1 else []))
+    return out
+
+
+def _rules_rows(tables: list[Any]) -> None:
+    """Each ruleset's tables side by side (``_rules_grid``) where the terminal is wide enough, else one after
+    the other with their allowed values: at 80 columns the side-by-side grid cut every long value to "…"
+    (issue 38)."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from tarock.options import _SPECS
+
+    UNBOUNDED = 10_000  # columns: the grid's natural width, not the console's
     console = Console(highlight=False)
-    for ruleset, spec in _SPECS.items():
+    for ruleset in _SPECS:
         mine = [t for t in tables if t.ruleset == ruleset]
         if not mine:
             continue
-        out = Table(title=ruleset)
-        out.add_column("option", no_wrap=True)
-        for t in mine:
-            out.add_column(escape_controls(t.name))
-        out.add_column("allowed")
-        default = spec.default.to_dict()
-        for key, choices in spec.choices.items():
-            values = [t.options.to_dict()[key] for t in mine]
-            cells = [f"[bold]{_toml_text(v)}[/bold]" if v != default[key] else _toml_text(v) for v in values]
-            out.add_row(key, *cells, escape_controls(_allowed(choices)))
-        console.print(out)
+        grid = _rules_grid(ruleset, mine)
+        needed = Measurement.get(console, console.options.update(max_width=UNBOUNDED), grid).maximum
+        if len(mine) == 1 or needed <= console.width:
+            console.print(grid)
+            continue
+        for table in mine:
+            console.print(_rules_grid(ruleset, [table]))
 
 
 @rules_app.command("list")
@@ -520,7 +555,8 @@ def _derive(name: str, step: Any) -> None:
         _error(f"{name} not updated: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
 
 
-ratings_app = typer.Typer(help="Player ratings (OpenSkill Plackett-Luce, per ruleset and table size).",
+ratings_app = typer.Typer(help="Player ratings: each player's skill estimated from the deals, per ruleset and "
+                          "table size.",
                           no_args_is_help=True)
 app.add_typer(ratings_app, name="ratings")
 
@@ -645,6 +681,7 @@ def export(
 class ReportPart(str, Enum):
     rates = "rates"
     disputes = "disputes"
+    misplays = "misplays"
 
 
 def _folded(text: str) -> str:
@@ -689,9 +726,13 @@ def report(
     audit: Annotated[bool, typer.Option("--audit", help="Also list the disputed scores.")] = False,
     calendar: Annotated[Optional[str], typer.Option(
         "--calendar", metavar="PLAYER", help="Print this player's net score per day as a text calendar.")] = None,
+    top: Annotated[Optional[int], typer.Option(
+        "--top", metavar="N", min=0, help="With --audit: list the first N disputed scores and say how many more.")]
+    = None,
     what: Annotated[Optional[ReportPart], typer.Option(
-        "--what", help="Print only this part: the win rates or the disputes (with -f csv and --audit, "
-                       "each CSV is one table: default disputes).")] = None,
+        "--what", help="Print only this part: the win rates, the disputes (with -f csv and --audit, "
+                       "each CSV is one table: default disputes) or the misplays that decided a game (tarock "
+                       "analyse --store finds them).")] = None,
 ) -> None:
     """Contract win rates with 95 % Wilson intervals from the store; with --audit, the disputes.
 
@@ -721,7 +762,7 @@ def report(
             from analysis.hand_rates import report_hand_feature
             return report_hand_feature(source, feature, filters, fmt.value, min_deals)
         run_report(source, by=by or ["contract"], filters=filters, fmt=fmt.value, audit=audit,
-                   parts=None if what is None else (what.value,))
+                   parts=None if what is None else (what.value,), top=top)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
@@ -813,7 +854,7 @@ def _render_deal(console: Any, detail: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from dashboards.labels import card_text, cards_text, contract_label, deal_status
+    from dashboards.labels import contract_label, deal_status
     from dashboards.replay_model import build_replay, phases
     from tarock.findings import Finding
 
@@ -972,7 +1013,7 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ingest.card_analysis import analyse_store
+    from ingest.card_analysis import analyse_store, coverage
     from ingest.commands import existing_store
     from ingest.executors import ExecutorUnavailable
     from ingest.layout import StoreBusy
@@ -990,8 +1031,20 @@ def _analyse_store(store: Path, where: str | None, executor: str, from_trick: in
         raise typer.Exit(2) from None
     partly = (f" ({counts['partial']} of them from a later trick than {from_trick}: the --limit stopped them)"
               if counts["partial"] else "")
-    sys.stdout.write(f"analysed {counts['deals']} deals{partly}, {counts['cards']} cards into "
-                     f"{escape_controls(str(store_dir / 'card_analysis'))}\n")
+    cover = coverage(store_dir)
+    sys.stdout.write(
+        f"analysed {plural(counts['deals'], 'deal')}: {plural(counts['cards'], 'card')} with their point losses from "
+        f"trick {from_trick}{partly} into {escape_controls(str(store_dir / 'card_analysis'))}; "
+        f"{plural(counts['judged'], 'deal')} judged card by card from trick 1 into "
+        f"{escape_controls(str(store_dir / 'game_analysis'))}, {plural(counts['misplays'], 'card')} that decided "
+        f"the game\n"
+        f"coverage of the store's {plural(cover.cards, 'card')} played: {_share(cover.exact, cover.cards)} with an "
+        f"exact point loss, {_share(cover.judged, cover.cards)} judged against the win condition\n")
+
+
+def _share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage a reader takes in at once."""
+    return f"{100 * part / whole:.1f} %" if whole else "0 %"
 
 
 def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
@@ -1001,11 +1054,12 @@ def _print_analysis_summary(players: dict[str, Any], deals: int) -> None:
     from rich.table import Table
 
     table = Table(title=f"Per player, over {deals} deal{'s' if deals != 1 else ''}")
-    for column in ("player", "cards", "points lost", "per card", "games given away", "biggest losses"):
+    for column in ("player", "cards", "points lost", "per card", "games decided", "biggest losses"):
         table.add_column(column, justify="left" if column in ("player", "biggest losses") else "right")
     for name, s in players.items():
-        biggest = "\n".join(escape_controls(f"{b.loss}: {b.card} in trick {b.trick} of {b.deal}"
-                                            + (f" (better: {', '.join(b.better)})" if b.better else ""))
+        biggest = "\n".join(escape_controls(f"{b.loss}: {card_text(b.card)} in trick {b.trick} of {b.deal}"
+                                            + (f" (better: {', '.join(map(card_text, b.better))})" if b.better
+                                               else ""))
                             for b in s.biggest)  # each line escaped: the newlines between them are the table's
         table.add_row(escape_controls(name), str(s.cards), str(s.points_lost), f"{s.mean_loss:.2f}",
                       str(s.games_given_away), biggest or "—")

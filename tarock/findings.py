@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from tarock.cards import cards_text
+
 ERROR = "error"
 RENONS = "renons"
 WARNING = "warning"
@@ -36,9 +38,40 @@ SEVERITY: dict[str, str] = {
     "W_MISDEAL": WARNING,
     "W_SEQ": WARNING,
     "M_BAD_CLAIM": MISPLAY,
+    "M_GAME_LOST": MISPLAY,
     "A_SCORE_MISMATCH": AUDIT,
 }
 """Every finding code and its severity."""
+
+PLAIN_NAMES: dict[str, str] = {
+    "E_PARSE": "unreadable record",
+    "E_DECK": "not a valid deal",
+    "E_NOT_IN_HAND": "card not in the hand",
+    "E_SEQUENCE": "tricks or plays missing",
+    "E_BID": "illegal bid",
+    "E_TALON": "impossible talon pick",
+    "E_KING": "impossible king call",
+    "R_STASH": "illegal card laid away",
+    "E_ANNOUNCE": "impossible announcement",
+    "R_FOLLOW_SUIT": "did not follow suit",
+    "R_MUST_TAROK": "did not play a tarok",
+    "R_MUST_OVERTRUMP": "did not beat the trick",
+    "R_PAGAT": "Pagat rule broken",
+    "R_LEAD_TAROK": "led a tarok in a colour game",
+    "R_OWN_KING": "called a king held",
+    "R_OUT_OF_TURN": "played out of turn",
+    "W_MISDEAL": "misdeal: a hand without a tarok",
+    "W_SEQ": "deal order unclear",
+    "M_BAD_CLAIM": "claim that could be beaten",
+    "A_SCORE_MISMATCH": "recorded score differs",
+}
+"""Each code in a few plain words, for a column or a list a club player reads (docs/findings.md has the whole
+rule): the code stays the stable identifier in files and the store."""
+
+
+def plain_name(code: str) -> str:
+    """``code`` in plain words ("did not follow suit"); an unknown code as it is."""
+    return PLAIN_NAMES.get(code, code)
 
 RENONS_PLAY_ORDER = ("R_FOLLOW_SUIT", "R_MUST_TAROK", "R_PAGAT", "R_MUST_OVERTRUMP", "R_LEAD_TAROK")
 """Precedence when one play breaks several rules: the first applies."""
@@ -73,6 +106,12 @@ class Finding:
         out = asdict(self)
         out = {"code": self.code, "severity": self.severity, **{k: v for k, v in out.items() if k != "code"}}
         return out
+
+
+def readable(code: str, message: str) -> str:
+    """A finding's sentence for people: its cards as drawn (``tarock.cards.cards_text``), except in a record that
+    could not be read (``E_PARSE``), whose sentence quotes the file's own text and the codes to write there."""
+    return message if code == "E_PARSE" else cards_text(message)
 
 
 def status_of(findings: list[Finding] | tuple[Finding, ...]) -> str:

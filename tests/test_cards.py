@@ -14,6 +14,8 @@ from tarock.cards import (
     FULL_DECK,
     N_CARDS,
     UnknownCardError,
+    card_text,
+    cards_text,
     code,
     counted_points,
     mask_of,
@@ -73,6 +75,20 @@ def test_unknown_card_reports_its_text(text: str) -> None:
     with pytest.raises(UnknownCardError) as info:
         parse_card(text)
     assert info.value.text == text
+
+
+@pytest.mark.parametrize("card, drawn", [("T1", "I"), ("T4", "IV"), ("T14", "XIV"), ("T21", "XXI"), ("T22", "Škis"),
+                                         ("HK", "K♥"), ("D1", "1♦"), ("S10", "10♠"), ("C8", "8♣"), ("CN", "N♣")])
+def test_cards_are_written_for_people_as_drawn_and_read_back(card: str, drawn: str) -> None:
+    """One notation for people (issue 38): the text a card's face shows, which the reader takes back too."""
+    assert card_text(card) == drawn
+    assert code(parse_card(drawn)) == card
+
+
+def test_codes_in_a_sentence_are_written_as_drawn_and_other_words_kept() -> None:
+    assert cards_text("Boris played T2 on a diamond lead while holding D1") == \
+        "Boris played II on a diamond lead while holding 1♦"
+    assert cards_text("S10, CK and T22; HKX and T23 are no cards") == "10♠, K♣ and Škis; HKX and T23 are no cards"
 
 
 def test_raw_points_of_empty_and_single() -> None:

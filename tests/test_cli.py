@@ -39,6 +39,9 @@ def test_check_renons_exits_1_and_prints_linter_lines() -> None:
     # FILE:LINE DEAL-ID trick N: CODE message
     assert first.startswith(f"{path}:2 example-r_follow_suit trick ")
     assert ": R_FOLLOW_SUIT Boris played " in first
+    # the sentence names cards as the dashboard draws them (issue 38); --format json keeps the codes
+    assert "Boris played II on a diamond lead while holding 1♦" in out
+    assert "holding D1" in json.dumps(json_lines(run("check", "--format", "json", str(path))[1]))
 
 
 def test_check_json_fields() -> None:
@@ -197,8 +200,8 @@ def test_a_loss_of_one_card_point_is_singular() -> None:
               "cards": [{"trick": 11, "player": "Ana", "card": "T2", "point_loss": 1, "best_cards": ["T3"]},
                         {"trick": 12, "player": "Bor", "card": "T4", "point_loss": 2, "best_cards": []}]}
     lines = list(text_lines(report))
-    assert lines[1] == "  trick 11: Ana played T2, losing 1 card point (better: T3)"
-    assert lines[2] == "  trick 12: Bor played T4, losing 2 card points"
+    assert lines[1] == "  trick 11: Ana played II, losing 1 card point (better: III)"  # cards as drawn
+    assert lines[2] == "  trick 12: Bor played IV, losing 2 card points"
 
 
 def test_penalty_option_selects_the_policy() -> None:
@@ -225,3 +228,35 @@ def test_analyse_ends_with_a_summary_per_player() -> None:
     lines = [line for line in out.splitlines() if "losing" in line]
     assert lines and all("(better: " in line for line in lines)
     assert "better:" in out.split("Per player")[1] and "\\n" not in out
+
+
+def test_the_demo_says_where_the_dashboard_is_once_and_cuts_no_list_silently() -> None:
+    """Issue 38: the demo printed "dashboard on …" itself and then ``tarock dashboard`` said it again; and it
+    piped the disputes through ``head``, which cut the list after 4 of 53 without a word."""
+    demo = (ROOT / "scripts" / "demo.sh").read_text()
+    assert not [line for line in demo.splitlines() if line.startswith("echo") and "dashboard" in line]
+    assert 'exec $TAROCK dashboard --store "$STORE"' in demo  # which says where it serves, once
+    assert "| head" not in demo and "--top" in demo
+
+
+def test_the_house_table_of_the_readme_exists_and_is_headed_by_its_name() -> None:
+    """Issue 38: the README compared a house.toml that did not exist, and a house table's column was headed by
+    its path."""
+    readme = (ROOT / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith("tarock score --compare"))
+    code, out = run(*line.split()[1:])
+    assert code == 0, out
+    header = next(row for row in out.splitlines() if "player" in row)
+    assert "Linz club" in header and "house.toml" not in header
+
+
+def test_rules_list_cuts_no_value_at_80_columns() -> None:
+    """Issue 38: at 80 columns every long value ended in "…"; each table's values are printed whole."""
+    from tarock.rules.tables import _toml_text, builtin_tables
+
+    code, out = run("rules", "list")
+    assert code == 0 and "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    for table in builtin_tables():
+        for key, value in table.options.to_dict().items():
+            assert any(key in line and _toml_text(value) in line for line in out.splitlines()), (table.name, key)

@@ -41,7 +41,7 @@ def test_help_shows_flags_without_values_and_click_metavars(command: tuple[str, 
 def test_report_help_names_its_values() -> None:
     _, out = run("report", "--help")
     assert "--audit  " in out.replace("│", " ") or "--audit " in out
-    assert "[table|csv|json]" in out and "DATE" in out and "CONTRACT" in out and "[rates|disputes]" in out
+    assert "[table|csv|json]" in out and "DATE" in out and "CONTRACT" in out and "[rates|disputes|misplays]" in out
 
 
 def test_version() -> None:

@@ -66,14 +66,14 @@ def test_escape_controls_keeps_the_layout_it_is_told_to() -> None:
 def test_check(records: Path) -> None:
     result = runner.invoke(app, ["check", str(records)])
     assert_clean(result.output)
-    assert "[red]Bo\\x1b[31mris[/red] played T2" in result.output
+    assert "[red]Bo\\x1b[31mris[/red] played II" in result.output  # the card as drawn (issue 38)
     assert "\\x1b[1mexample-r_follow_suit" in result.output
 
 
 def test_score_text(records: Path) -> None:
     result = runner.invoke(app, ["score", str(records)])
     assert_clean(result.output)
-    assert "[red]Bo\\x1b[31mris[/red] played T2" in result.output  # as typed, not a style
+    assert "[red]Bo\\x1b[31mris[/red] played II" in result.output  # as typed, not a style; the card as drawn
     assert "\\u202e" in result.output  # the session title's bidi override, escaped
 
 

@@ -16,7 +16,8 @@ from tarock.options import OptionError, options_for
 from tarock.rules.tables import TableError, builtin_tables, load_table
 from tests.support.paths import ROOT
 
-SESSION = ROOT / "data" / "examples" / "koenigrufen_session.jsonl"
+EXAMPLES = ROOT / "data" / "examples"
+SESSION = EXAMPLES / "koenigrufen_session.jsonl"
 SAMPLE = ROOT / "data" / "sample" / "sample-4p.jsonl.gz"
 runner = CliRunner()
 
@@ -147,7 +148,7 @@ def test_compare_the_example_session() -> None:
     assert any("Bürgermeister" in line for line in diffs[1]["lines"]["oberoesterreich"])
     assert not any("Bürgermeister" in line for line in diffs[1]["lines"]["koenigrufen"])
     code, text = run("score", str(SESSION), "--compare", "koenigrufen,oberoesterreich")
-    assert code == 0 and "2 deal(s) score differently" in text
+    assert code == 0 and "2 deals score differently" in text
 
 
 @pytest.mark.slow
@@ -174,3 +175,40 @@ def test_compare_needs_two_good_tables(tmp_path: Path) -> None:
     path = toml(tmp_path, 'ruleset = "koenigrufen"\n[options]\nquapil = "yes"\n')
     code, out = run("score", str(SESSION), "--compare", f"koenigrufen,{path}")
     assert code == 2 and "options.quapil" in out
+
+
+def test_compare_charges_the_radelci_still_open_at_the_end_as_the_sheet_does() -> None:
+    # data/examples/seed_session.jsonl: `tarock score` writes Ana's total -100 and, with her radelc still open
+    # after hand 4, her final -200 (-100 per open radelc); Boris +70 and David -140 have one open too, Cilka
+    # none.  Under palcka (radelc_session_value 40) an open radelc costs 40: Ana -102 - 40 = -142, Boris
+    # +70 - 40 = +30, David -142 - 40 = -182, Cilka +188.  openspiel keeps no radelci: its finals are its totals.
+    code, out = run("score", str(EXAMPLES / "seed_session.jsonl"), "--compare", "slovenian,palcka,openspiel",
+                    "-f", "json")
+    assert code == 0
+    (session,) = [orjson.loads(line) for line in out.splitlines()]
+    assert session["finals"]["slovenian"] == {"Ana": -200, "Boris": -30, "Cilka": 190, "David": -240}
+    assert session["finals"]["palcka"] == {"Ana": -142, "Boris": 30, "Cilka": 188, "David": -182}
+    assert session["finals"]["openspiel"] == session["totals"]["openspiel"]
+    code, text = run("score", str(EXAMPLES / "seed_session.jsonl"), "--compare", "slovenian,palcka")
+    assert code == 0
+    ana_final = next(line for line in text.splitlines() if "Ana final" in line)
+    assert "-200" in ana_final and "-142" in ana_final
+    assert "each radelc still open at the end costs" in " ".join(text.split())
+    code, sheet = run("score", str(EXAMPLES / "seed_session.jsonl"))
+    assert code == 0 and "-200" in next(line for line in sheet.splitlines() if "Final" in line)
+
+
+def test_a_sheet_kept_under_another_table_is_named_with_it() -> None:
+    # koenigrufen_session.jsonl records the figures of the koenigrufen defaults.  Scored under oberoesterreich,
+    # hands 2 (a Dreier with a kontra) and 4 (a Trischaken with a Bürgermeister) differ (the comparison above);
+    # every recorded figure of both is what the koenigrufen table gives, so the sheet is named as kept under it.
+    code, out = run("score", str(SESSION), "--rules", "oberoesterreich")
+    assert code == 1 and "no single line explains it" in out
+    said = [line for line in out.splitlines() if "the recorded figures are what" in line]
+    assert said == [
+        "session kr-club-1, hand 2 (kr-session-2): the recorded figures are what the koenigrufen table gives",
+        "session kr-club-1, hand 4 (kr-session-4): the recorded figures are what the koenigrufen table gives"]
+    assert "the sheet looks kept under it (tarock score --rules koenigrufen)" in out
+    # under its own table nothing disagrees but the renons hand's score, and no other table is named
+    code, out = run("score", str(SESSION))
+    assert "the recorded figures are what" not in out and "looks kept under" not in out

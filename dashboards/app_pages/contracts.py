@@ -41,29 +41,47 @@ by = st.segmented_control("Break down by", list(BREAKDOWNS), key="by", required=
 url_state.publish({"by": by})
 st.caption({"seat": seat_order_caption(),
             "declarer": "One row per declarer and contract; the colour is the win rate, the number the deals.",
-            "month": "The line is every contract together; the table splits it by contract."}[by])
+            "month": "Every contract of a table together, month by month; the table below splits it by contract."
+            }[by] + " One chart per ruleset and number of players.")
 
-rates = labelled(data.contract_win_rates(filters, ("contract", by)))
+rates = labelled(data.contract_win_rates(filters, ("ruleset", "contract", by)))
 if rates.is_empty():
     st.info("No declared contract among these deals.")
     st.stop()
 
-if by == "seat":
-    st.altair_chart(charts.win_rate_chart(rates, color="seat"), width="stretch")
-elif by == "declarer":
-    busiest = (rates.group_by("declarer").agg(pl.col("deals").sum())
-               .sort(["deals", "declarer"], descending=[True, False])["declarer"])
-    if busiest.len() > HEATMAP_DECLARERS:
-        st.caption(f"The chart shows the {HEATMAP_DECLARERS} declarers with the most deals; the table has all "
-                   f"{busiest.len():,}.")
-    shown = busiest.head(HEATMAP_DECLARERS)
-    heat = rates.filter(pl.col("declarer").is_in(shown.implode()))
-    st.altair_chart(charts.rate_heatmap(heat, "declarer", "Contract", shown.to_list()), width="stretch")
-else:
-    st.altair_chart(charts.win_rate_by_month(data.monthly_win_rates(rates)), width="stretch")
-widgets.table(rates, f"win-rates-by-contract-and-{by}",
-              column_config={**RATE_COLUMNS, by: st.column_config.TextColumn(BREAKDOWNS[by])},
-              column_order=["Contract", by, "deals", "wins", "win_rate", "ci_low", "ci_high"])
+
+def month_caption(months: pl.DataFrame) -> str:
+    """What the month chart of one table shows: a line, or the single month whose point it is."""
+    if months.height == 1:
+        return (f"All these deals are from one month, {months['month'][0]}: the point is their win rate and the "
+                "bar its 95 % interval; a line needs two months.")
+    return "The line is every contract together, the band its 95 % interval."
+
+
+for pool, part in charts.pools(rates):
+    st.markdown(f"**{pool}**")
+    if by == "seat":
+        st.altair_chart(charts.win_rate_chart(part, color="seat"), width="stretch")
+    elif by == "declarer":
+        busiest = (part.group_by("declarer").agg(pl.col("deals").sum())
+                   .sort(["deals", "declarer"], descending=[True, False])["declarer"])
+        if busiest.len() > HEATMAP_DECLARERS:
+            st.caption(f"The chart shows the {HEATMAP_DECLARERS} declarers with the most deals; the table has all "
+                       f"{busiest.len():,}.")
+        shown = busiest.head(HEATMAP_DECLARERS)
+        heat = part.filter(pl.col("declarer").is_in(shown.implode()))
+        st.altair_chart(charts.rate_heatmap(heat, "declarer", "Contract", shown.to_list()), width="stretch")
+    else:
+        months = charts.dated_months(data.monthly_win_rates(part))
+        if months.is_empty():
+            st.caption("No dated deal: no month to draw.")
+            continue
+        st.altair_chart(charts.win_rate_by_month(months), width="stretch")
+        st.caption(month_caption(months))
+widgets.table(charts.with_pool(rates), f"win-rates-by-contract-and-{by}",
+    column_config={**RATE_COLUMNS, charts.POOL: st.column_config.TextColumn("Table"),
+                   by: st.column_config.TextColumn(BREAKDOWNS[by])},
+    column_order=[charts.POOL, "Contract", by, "deals", "wins", "win_rate", "ci_low", "ci_high"])
 
 st.subheader("What declaring brings")
 st.caption("Average score of the declarer and card points of the declarer's side; a game is close when the "

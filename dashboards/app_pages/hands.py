@@ -16,9 +16,9 @@ import streamlit as st
 
 from analysis.bid_review import by_player
 from dashboards import hands_data, widgets
-from dashboards.labels import contract_label, plain
+from dashboards.labels import contract_label, moment, plain
 from dashboards.sidebar import current_filters
-from tarock.cards import CODES
+from tarock.cards import CODES, card_text
 from tarock.deal import RULESETS
 
 EXAMPLE = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"  # the typed hand the page starts with: a strong one
@@ -49,7 +49,7 @@ about = model.about
 st.caption(
     f"The model: one logistic regression per contract over the declarer's dealt hand (taroks, high taroks, "
     f"trula cards, kings, voids, singletons, card points), fitted on {about.get('fitted_on', 0):,} declared "
-    f"deals of this store ({about.get('fitted_at', '?')}; another {about.get('held_out', 0):,} held out to "
+    f"deals of this store (on {moment(about.get('fitted_at', '?'))}; another {about.get('held_out', 0):,} held out to "
     f"check it). A contract with fewer than {about.get('min_deals', '?')} deals gets no model of its own: its "
     "club figure is then the record of hands like this one, or the play-outs alone. The model knows the dealt "
     "hand only: not the talon, not the partner, not how the cards were played (docs/analysis.md).")
@@ -62,7 +62,7 @@ source = st.segmented_control("Hand", ["Type a hand", "A stored hand"], key="han
 try:
     if source == "Type a hand":
         left, middle, right = st.columns([4, 1, 1])
-        text = left.text_input("Cards (codes: T1…T22, HK, D1, S10 …)", EXAMPLE, key="hand_cards")
+        text = left.text_input("Cards (as drawn: XXI, Škis, K♥, 10♠ …, or codes: T21, T22, HK, S10 …)", EXAMPLE, key="hand_cards")
         ruleset = middle.selectbox("Ruleset", RULESETS, key="hand_ruleset")
         players = int(right.selectbox("Players", ["4", "3"], key="hand_players") or 4)
         cards = hands_data.parse_hand([text], ruleset, players)
@@ -72,7 +72,10 @@ try:
             st.info("No stored deal with its hands yet.")
             st.stop()
         choices = [f"{row['deal_id']} · {row['player']}" for row in stored.iter_rows(named=True)]
-        picked = st.selectbox("Declarer's hand of a stored deal", range(len(choices)),
+        estimated = {(ruleset, players) for ruleset, players, _ in model.groups}
+        first = next((i for i, row in enumerate(stored.iter_rows(named=True))
+                      if (row["ruleset"], row["n_players"]) in estimated), 0)  # open on a hand the model rates
+        picked = st.selectbox("Declarer's hand of a stored deal", range(len(choices)), index=first,
                               format_func=choices.__getitem__, key="hand_pick") or 0
         row = stored.row(picked, named=True)
         cards, ruleset, players = hands_data.stored_hand(row["deal_id"], row["player"])
@@ -82,7 +85,7 @@ except ValueError as exc:
     st.warning(plain(exc))
     st.stop()
 
-st.markdown("**Hand:** " + plain(" ".join(CODES[c] for c in sorted(cards))))
+st.markdown("**Hand:** " + plain(" ".join(card_text(CODES[c]) for c in sorted(cards))))
 advised = hands_data.advice(model, cards, ruleset, players)
 advised = advised.with_columns(pl.col("contract").map_elements(contract_label, return_dtype=pl.String)
                                .alias("Contract"))
@@ -104,8 +107,9 @@ widgets.table(by_player(review), "bids-by-player", {
     "under": st.column_config.NumberColumn("Under", format="localized"),
     "as_model": st.column_config.NumberColumn("As model", format="localized"),
     "over": st.column_config.NumberColumn("Over", format="localized"),
-    "mean_gain": st.column_config.NumberColumn("Expected score left", format="%.1f",
-                                               help="Mean expected score the best contract had over the one played."),
+    "mean_gain": st.column_config.NumberColumn("Points missed per deal", format="%.1f",
+                                               help="How many points more, on average, the model expected the "
+                                                    "best contract to score than the one played."),
 })
 names = sorted(review["declarer"].unique())
 who = st.selectbox("A declarer's deals", names, key="hand_declarer") or names[0]
@@ -122,7 +126,7 @@ event = widgets.table(theirs, "bids-of-declarer", {
     "best": st.column_config.TextColumn("Model's best"),
     "best_score": st.column_config.NumberColumn("Its expected score", format="%+.0f"),
     "verdict": st.column_config.TextColumn("Bid"),
-    "replay": st.column_config.TextColumn("Replay"),
+    "replay": st.column_config.LinkColumn("Replay", display_text="Open the replay"),
 }, ["deal_id", "contract", "won", "p", "expected_score", "best", "best_score", "verdict", "replay"],
     key="pick-bid", on_select="rerun", selection_mode="single-row")
 rows = event.selection.rows if event is not None else []

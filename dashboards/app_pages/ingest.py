@@ -10,9 +10,10 @@ from dashboards import data, widgets
 from dashboards.labels import plain
 from dashboards.launch import MAX_UPLOAD_MB
 from dashboards.pages import uploads_enabled
-from dashboards.uploads import ACCEPTED_TYPES, UploadResult, ingest_uploads
+from dashboards.uploads import UploadResult, ingest_uploads
 from ingest.coordinator import GenerationMismatch
 from ingest.layout import StoreBusy
+from tarock.cards import cards_text
 
 RESULT = "upload_result"  # session key of the last upload's outcome, shown until the next one
 
@@ -48,18 +49,19 @@ def show(result: UploadResult, deals_found: pl.DataFrame, rejects: pl.DataFrame)
         st.error(plain(f"{shard} failed: {message}"))
     names = {path: name for name, path in result.stored_as.items()}
     st.markdown("**Deals stored, with their findings**")
-    widgets.dataframe(deals_found.with_columns(pl.col("source_file").replace(names)), column_config={
+    readable = [pl.col("source_file").replace(names), pl.col("message").map_elements(cards_text, return_dtype=pl.String)]
+    widgets.dataframe(deals_found.with_columns(readable), column_config={
         "source_file": st.column_config.TextColumn("File"), "source_line": st.column_config.NumberColumn("Line"),
         "deal_id": st.column_config.TextColumn("Deal"), "status": st.column_config.TextColumn("Status"),
         "code": st.column_config.TextColumn("Finding"), "trick": st.column_config.NumberColumn("Trick"),
         "player": st.column_config.TextColumn("Player"),
-        "message": st.column_config.TextColumn("What happened", width="large"),
-    })
+        "message": widgets.sentence_column("What happened"),
+    }, wrap=True)
     if not rejects.is_empty():
         st.markdown("**Rejected lines** (not records: stored as rejects, with the reason)")
         widgets.dataframe(rejects.with_columns(pl.col("file").replace(names)), column_config={
             "file": "File", "line": st.column_config.NumberColumn("Line"),
-            "reason": st.column_config.TextColumn("Reason", width="large")})
+            "reason": widgets.sentence_column("Reason")}, wrap=True)
 
 
 st.title("Ingest")
@@ -70,7 +72,8 @@ if not uploads_enabled():
 st.caption(f"Add record files to the store `{data.store_path()}`: JSON (one record or a list), JSON Lines or the "
            f".trk text format, optionally gzipped, at most {MAX_UPLOAD_MB} MB each. Every deal is replayed, "
            "checked and scored as `tarock ingest` does; a file that holds no record is refused and stores nothing.")
-st.file_uploader("Record files", type=list(ACCEPTED_TYPES), accept_multiple_files=True, key="uploads",
+# no ``type``: the widget would refuse another file with a red icon and no word; ``ingest_uploads`` says why
+st.file_uploader("Record files", accept_multiple_files=True, key="uploads",
                  max_upload_size=MAX_UPLOAD_MB)
 st.button("Ingest", type="primary", icon=":material/upload:", on_click=run_upload,
           disabled=not st.session_state.get("uploads"))

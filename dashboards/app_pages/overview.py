@@ -32,10 +32,12 @@ if widgets.no_deals_note(head["deals"]):
     st.stop()
 
 st.subheader("Win rate by contract")
-rates = data.contract_win_rates(filters)
+rates = data.contract_win_rates(filters, ("ruleset", "contract"))
 if rates.is_empty():
     st.info("No declared contract among these deals.")
 else:
-    st.altair_chart(charts.win_rate_chart(rates), width="stretch")
-    st.caption("Points: share of declared games won; bars: 95 % Wilson interval. Klop, deals in error "
-               "and annulled deals are not counted.")
+    for pool, part in charts.pools(rates):
+        st.markdown(f"**{pool}**")
+        st.altair_chart(charts.win_rate_chart(part), width="stretch")
+    st.caption("Points: share of declared games won; bars: 95 % Wilson interval; one chart per ruleset and number "
+               "of players. Klop, deals in error and annulled deals are not counted.")

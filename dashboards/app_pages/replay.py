@@ -18,6 +18,9 @@ from dashboards.labels import contract_label, plain
 from dashboards.replay_model import DealReplay, Step
 from dashboards.sidebar import current_filters
 
+HALF_SENTENCE_PX = 180
+"""The width of a breakdown's Detail in one of the tables set side by side (two to four): it wraps there."""
+
 
 def deal_label(row: dict[str, object]) -> str:
     """One search result as the picker shows it."""
@@ -96,7 +99,7 @@ def score_tables(results: pl.DataFrame) -> None:
         recorded_score=signed["recorded_score"],
         score_diff=pl.when(pl.col("recorded_score").is_null()).then(pl.lit("")).otherwise(signed["score_diff"]),
         role=pl.col("role").fill_null(""))
-    st.dataframe(shown, hide_index=True, column_config={
+    widgets.dataframe(shown, column_config={
         "player": "Player", "role": "Role",
         "score": st.column_config.NumberColumn("Recomputed", format="%+d"),
         "recorded_score": st.column_config.TextColumn("Recorded", help="Blank: not recorded."),
@@ -109,12 +112,13 @@ def score_tables(results: pl.DataFrame) -> None:
         for line in orjson.loads(text):
             lines[(line["component"], line["detail"], tuple(line["players"]), line["value"])] = None
     st.markdown("**Breakdown** (each listed player writes the value)")
-    st.dataframe(pl.DataFrame([{"component": c, "detail": d, "players": ", ".join(p), "value": v}
-                               for c, d, p, v in lines], schema={"component": pl.String, "detail": pl.String,
-                                                                 "players": pl.String, "value": pl.Int64}),
-                 hide_index=True, column_config={
-                     "component": "Line", "detail": st.column_config.TextColumn("Detail", width="large"),
-                     "players": "Players", "value": st.column_config.NumberColumn("Value each", format="%+d")})
+    widgets.dataframe(pl.DataFrame([{"component": c, "detail": d, "players": ", ".join(p), "value": v}
+                                    for c, d, p, v in lines], schema={"component": pl.String, "detail": pl.String,
+                                                                      "players": pl.String, "value": pl.Int64}),
+                      column_config={"component": "Line", "detail": widgets.sentence_column("Detail"),
+                                     "players": "Players",
+                                     "value": st.column_config.NumberColumn("Value each", format="%+d")},
+                      wrap=True)
 
 
 def _signed(value: int | None) -> str:
@@ -155,10 +159,10 @@ def under_tables(deal_id: str, ruleset: str, results: pl.DataFrame) -> None:
             shown = lines.select(pl.when(pl.col("differs")).then(pl.lit("≠")).otherwise(pl.lit("")).alias("differs"),
                                  "component", "players", "value", "detail")
             widgets.dataframe(shown, column_config={
-                "differs": st.column_config.TextColumn("≠", width="small"),
+                "differs": st.column_config.TextColumn("≠"),
                 "component": "Line", "players": "Players",
                 "value": st.column_config.NumberColumn("Value each", format="%+d"),
-                "detail": st.column_config.TextColumn("Detail", width="large")})
+                "detail": widgets.sentence_column("Detail", HALF_SENTENCE_PX)}, wrap=True)
     st.button("Show the stored score alone", key="drop_tables", on_click=replay_nav.drop_tables,
               icon=":material/close:")
 

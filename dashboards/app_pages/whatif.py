@@ -18,6 +18,7 @@ from dashboards import charts, data, url_state, widgets
 from dashboards.labels import contract_label, plain
 from dashboards.sidebar import current_filters
 from tarock.deal import RULESETS
+from tarock.words import plural
 from tarock.rules.tables import builtin_tables
 
 
@@ -74,15 +75,22 @@ def _tables_text(text: str) -> list[str]:
 url_state.adopt({"tables": _tables_text})
 if [t for t in st.session_state.get("tables") or [] if t not in offered]:
     del st.session_state["tables"]  # tables of another ruleset
-st.session_state.setdefault("tables", offered[:2])
+usual = data.usual_tables(ruleset)
+st.session_state.setdefault("tables", [usual.own, usual.nearest])
 chosen = st.multiselect("Rules tables", offered, key="tables", max_selections=MAX_TABLES,
-                        help="The ruleset's defaults (named after it) and its presets; at most four.")
+                        help=f"{ruleset}: each deal under the options it was played with (the ruleset's defaults "
+                             "where a record names none); the others are named presets. At most four.")
+if chosen == [usual.own, usual.nearest]:
+    st.caption(plain(f"Opened on {usual.own}, the table most of the stored {ruleset} deals were played under, "
+                     f"beside {usual.nearest}, the preset closest to it: it sets {plural(len(usual.differ), 'option')} "
+                     f"differently ({', '.join(usual.differ)}). Pick others to compare."))
 url_state.publish({"tables": ",".join(chosen) if chosen else None})
 if len(chosen) < 2:
     st.info("Pick at least two rules tables to set side by side.")
     st.stop()
 
-with st.spinner("Rescoring the deals …"):
+with st.spinner(f"Rescoring {data.deal_count(filters):,} deals' sessions under {', '.join(chosen)} (the first "
+                "time only: the answer is kept until the store changes) …", show_time=True):
     result = data.what_if(tuple(chosen), filters, session)
 if not result.deals:
     st.info(f"No {ruleset} deal among these: pick another ruleset or widen the filters.")
@@ -134,11 +142,11 @@ event = widgets.table(diffs, "whatif-differences", column_config={
     "seq": st.column_config.NumberColumn("#", format="localized"),
     "date": st.column_config.DateColumn("Date"),
     "contract": st.column_config.TextColumn("Contract"),
-    "player": st.column_config.TextColumn("Player", width="small"),
-    **{name: st.column_config.NumberColumn(name, format="%+d", width="small") for name in result.tables},
-    "lines": st.column_config.TextColumn("What differs", width="large"),
+    "player": st.column_config.TextColumn("Player"),
+    **{name: st.column_config.NumberColumn(name, format="%+d") for name in result.tables},
+    "lines": widgets.sentence_column("What differs"),
     "replay": st.column_config.TextColumn("Replay"),
-}, column_order=["deal_id", "player", *result.tables, "lines", "contract", "session", "seq", "date"],
+}, column_order=["deal_id", "player", *result.tables, "lines"], wrap=True,
     key="pick-whatif", on_select="rerun", selection_mode="single-row")
 rows = event.selection.rows if event is not None else []
 at = rows[0] if rows and rows[0] < diffs.height else 0
@@ -146,7 +154,11 @@ row = diffs.row(at, named=True)
 with st.container(border=True, key="detail-whatif"):
     figures = " · ".join(f"{plain(name)} {'error' if row[name] is None else format(row[name], '+d')}"
                          for name in result.tables)
-    st.markdown(f"**{plain(row['deal_id'])}** · {plain(row['player'])} · {figures}")
+    played = " · ".join(plain(part) for part in (
+        row["contract"], row["date"] and str(row["date"]),
+        row["session"] and f"session {row['session']}" + (f" #{row['seq']}" if row["seq"] is not None else ""))
+        if part)
+    st.markdown(f"**{plain(row['deal_id'])}** · {plain(row['player'])} · {figures}  \n{played}")
     for line in (row["lines"] or "").split("; "):
         if line:
             st.markdown(f"- {plain(line)}")

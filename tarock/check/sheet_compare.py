@@ -2,9 +2,11 @@
 
 Each table scores every deal as ``tarock score`` would with ``--rules TABLE`` (the session model of
 ``tarock.check.sessions``: deals in ``seq`` order, a copy once).  Per session, each player's total under
-each table (the deals' scores summed; a Slovenian session's open radelci are listed beside them, not
-charged); and every deal whose scores differ between the tables, with the breakdown lines that make
-the difference (a line present under one table and absent or different under another).
+each table (the deals' scores summed), the radelci still open after its last deal, and the final figure
+``tarock score`` writes on the sheet: the total plus what each open radelc costs at the session's end under
+that table (−100; −40 under Palčka's; nothing where the table keeps no radelci); and every deal whose scores
+differ between the tables, with the breakdown lines that make the difference (a line present under one table
+and absent or different under another).
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from typing import Any, Callable, Iterable
 from tarock.check.result import DealCheck
 from tarock.check.sessions import SessionPlan, SessionScorer, ordered
 from tarock.formats.items import ReadItem
+from tarock.options import SlovenianOptions
+from tarock.rules.slovenian.scoring import session_end_per_radelc
 from tarock.rules.tables import RulesTable
 from tarock.safe_text import csv_cell
+from tarock.words import plural
 
 
 @dataclass
@@ -46,10 +51,23 @@ class SessionCompare:
     totals: list[dict[str, int]] = field(default_factory=list)  # per table: the deals' scores summed
     radelci: list[dict[str, int]] = field(default_factory=list)  # per table: radelci open after the last deal
     diffs: list[DealDiff] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)  # per table: what an open radelc costs at the session's end
+
+    @property
+    def finals(self) -> list[dict[str, int]]:
+        """Per table, each player's total with the session end charged: the sheet's "Final" row."""
+        return [{p: totals.get(p, 0) + end * radelci.get(p, 0) for p in self.players}
+                for totals, radelci, end in zip(self.totals, self.radelci, self.ends or [0] * len(self.totals))]
+
+    @property
+    def charged(self) -> bool:
+        """Whether any table charges an open radelc at the session's end (its finals differ from the totals)."""
+        return self.finals != [{p: t.get(p, 0) for p in self.players} for t in self.totals]
 
     def to_dict(self, names: list[str]) -> dict[str, Any]:
         return {"session": self.session, "players": self.players, "totals": dict(zip(names, self.totals)),
-                "radelci": dict(zip(names, self.radelci)), "differences": [d.to_dict(names) for d in self.diffs]}
+                "radelci": dict(zip(names, self.radelci)), "finals": dict(zip(names, self.finals)),
+                "differences": [d.to_dict(names) for d in self.diffs]}
 
 
 def score_all(items: Callable[[], Iterable[ReadItem]], table: RulesTable,
@@ -90,7 +108,19 @@ def compare(items: Callable[[], Iterable[ReadItem]],
     (E_PARSE, the same under every table: kept from the first reading), which ``tarock score`` reports too."""
     unreadable: list[ReadItem] = []
     runs = [score_all(items, table, unreadable if n == 0 else None) for n, table in enumerate(tables)]
-    return compare_runs(runs), unreadable
+    sessions = compare_runs(runs)
+    ends = [session_end(table) for table in tables]
+    for sc in sessions:
+        sc.ends = ends
+    return sessions, unreadable
+
+
+def session_end(table: RulesTable) -> int:
+    """What an open radelc costs at the session's end under ``table`` (0 where it keeps no radelci)."""
+    options = table.options
+    if not isinstance(options, SlovenianOptions) or not options.radelci:
+        return 0
+    return session_end_per_radelc(options)
 
 
 def compare_runs(runs: list[list[DealCheck]]) -> list[SessionCompare]:
@@ -138,6 +168,9 @@ def render_csv(result: list[SessionCompare], names: list[str]) -> str:
     for sc in result:
         for p in sc.players:
             w.writerow([csv_cell(sc.session or ""), "total", "", csv_cell(p), *(t.get(p, 0) for t in sc.totals)])
+        if sc.charged:
+            for p in sc.players:
+                w.writerow([csv_cell(sc.session or ""), "final", "", csv_cell(p), *(f[p] for f in sc.finals)])
         for d in sc.diffs:
             for p in sc.players:
                 w.writerow([csv_cell(sc.session or ""), d.hand, csv_cell(d.id), csv_cell(p),
@@ -158,15 +191,23 @@ def render_text(result: list[SessionCompare], names: list[str]) -> None:
         table.add_column("player")
         for name in names:
             table.add_column(escape_controls(name), justify="right")
-        for p in sc.players:
-            values = [t.get(p, 0) for t in sc.totals]
-            cells = [Text(f"{v:+d}" if v else "0", style="bold" if len(set(values)) > 1 else "") for v in values]
-            table.add_row(escape_controls(p), *cells)
+        rows = [("", sc.totals)] + ([(" final", sc.finals)] if sc.charged else [])
+        for label, sums in rows:
+            for p in sc.players:
+                values = [t.get(p, 0) for t in sums]
+                cells = [Text(f"{v:+d}" if v else "0", style="bold" if len(set(values)) > 1 else "") for v in values]
+                table.add_row(escape_controls(p) + label, *cells, end_section=p == sc.players[-1])
+        if sc.charged:
+            ends = ", ".join(f"{name} {end:+d}" if end else f"{name} nothing: it keeps no radelci"
+                             for name, end in zip(names, sc.ends))
+            table.caption = (f"Each player's deals summed, then the final figure, as the score sheet writes it: "
+                             f"each radelc still open at the end costs its player ({ends}).")
         console.print(table)
         if not sc.diffs:
             console.print("every deal scores the same under every table\n", markup=False)
             continue
-        console.print(f"{len(sc.diffs)} deal(s) score differently:", markup=False)
+        console.print(f"{plural(len(sc.diffs), 'deal')} score{'s' if len(sc.diffs) == 1 else ''} differently:",
+                      markup=False)
         for d in sc.diffs:
             figures = "  ".join(f"{name}: " + ("error" if s is None else " ".join(f"{p} {v:+d}" for p, v in s.items()))
                                 for name, s in zip(names, d.scores))

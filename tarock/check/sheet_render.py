@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tarock.findings import readable
 from tarock.formats.items import ReadItem
 from tarock.check.sheet import Sheet, SheetRow
 from tarock.safe_text import csv_cell, escape_controls
@@ -84,7 +85,7 @@ def render_text(sheets: list[Sheet], bad: list[ReadItem], console: Console | Non
                 if f.code == "A_SCORE_MISMATCH" or f.severity in ("error", "renons"):
                     style = "red" if f.severity in ("error", "renons", "audit") else ""
                     where = f" trick {f.trick}" if f.trick else ""
-                    console.print(_shown(f"{_deal_name(sheet, row)}{where}: {f.code} {f.message}", style))
+                    console.print(_shown(f"{_deal_name(sheet, row)}{where}: {f.code} {readable(f.code, f.message)}", style))
     if sheets:
         console.print(legend(sheets), style="dim")
     render_unreadable(bad, console)

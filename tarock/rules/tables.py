@@ -56,6 +56,12 @@ class RulesTable:
     set_options: Mapping[str, Any] = field(default_factory=dict)  # the file's own [options]
 
     @property
+    def label(self) -> str:
+        """How a listing heads the table for people: a house table by the ``name`` its file gives (its title),
+        not its path; any other by its name."""
+        return self.title if self.source == "file" and self.title else self.name
+
+    @property
     def overrides(self) -> dict[str, Any]:
         out: dict[str, Any] = {SCOPE: self.ruleset}
         if self.preset is not None:

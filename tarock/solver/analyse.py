@@ -23,12 +23,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from tarock.cards import CODES
+from tarock.cards import CODES, card_text
 from tarock.deal import Deal
 from tarock.engine import Replay, replay
 from tarock.formats.reader import read_many
 from tarock.rules.rulesets import ruleset_label
 from tarock.rules.slovenian.contracts import CONTRACTS
+from tarock.solver.decisive import game_findings
 from tarock.solver.position import AnalysisError, position_before
 from tarock.solver.search import (
     POINTS,
@@ -188,7 +189,9 @@ def analyse_command(paths: Iterable[str | Path], from_trick: int, fmt: str = "js
     """``tarock analyse``: one report per deal of the record files under ``paths``.
 
     ``fmt == "json"`` yields the report dicts (a record that cannot be read
-    yields ``{"id": None, "file", "line", "error"}``); ``"text"`` yields
+    yields ``{"id": None, "file", "line", "error"}``), each analysed deal's with ``misplays``: the cards that
+    decided the game from trick 1 (``tarock.solver.decisive``, ``M_GAME_LOST`` findings; None when the
+    ``limit`` stopped that search); ``"text"`` yields
     printable lines.  ``progress`` follows each deal's cards, ``limit`` is each
     deal's CPU seconds (``analyse_deal``).
     """
@@ -198,6 +201,9 @@ def analyse_command(paths: Iterable[str | Path], from_trick: int, fmt: str = "js
                                       "error": item.finding.message if item.finding else "unreadable record"}
         else:
             report = analyse_deal(item.deal, from_trick, progress, limit=limit)
+            if "error" not in report:
+                found = game_findings(item.deal, limit=limit)
+                report["misplays"] = None if found is None else [f.to_dict() for f in found]
         if fmt == "json":
             yield report
         else:
@@ -223,6 +229,8 @@ class PlayerSummary:
     points_lost: int = 0
     point_cards: int = 0
     games_given_away: int = 0
+    """Cards that decided the game (``M_GAME_LOST`` from trick 1 when the report has them; else, in Berač and
+    the valats, the cards from the trick asked for that gave the game away)."""
     biggest: list[Loss] = field(default_factory=list)
 
     @property
@@ -238,6 +246,9 @@ def summarise(reports: Iterable[dict[str, Any]], keep: int = 3) -> dict[str, Pla
         if "error" in report:
             continue
         points = "declarer_takes_trick" not in report["best"] and "declarer_takes_all" not in report["best"]
+        decided = report.get("misplays")
+        for m in decided or ():
+            out.setdefault(m["player"], PlayerSummary()).games_given_away += 1
         for c in report["cards"]:
             s = out.setdefault(c["player"], PlayerSummary())
             s.cards += 1
@@ -250,7 +261,7 @@ def summarise(reports: Iterable[dict[str, Any]], keep: int = 3) -> dict[str, Pla
                     s.biggest.append(Loss(loss, str(report["id"]), c["trick"], c["card"], better))
                     s.biggest.sort(key=lambda b: -b.loss)
                     del s.biggest[keep:]
-            elif loss > 0:
+            elif loss > 0 and decided is None:
                 s.games_given_away += 1
     return out
 
@@ -281,7 +292,9 @@ def text_lines(report: dict[str, Any]) -> Iterator[str]:
             what = f"losing {plural(loss, 'card point')}" if points else "giving the game away"
             if loss < 0:
                 what = "gaining by an illegal card"
-            better = [code for code in c.get("best_cards", ()) if code != c["card"]]
+            better = [card_text(code) for code in c.get("best_cards", ()) if code != c["card"]]
             if better:
                 what += f" (better: {', '.join(better)})"
-            yield f"  trick {c['trick']}: {c['player']} played {c['card']}, {what}"
+            yield f"  trick {c['trick']}: {c['player']} played {card_text(c['card'])}, {what}"
+    for m in report.get("misplays") or ():
+        yield f"  decided the game: {m['message']}"

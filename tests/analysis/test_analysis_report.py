@@ -86,6 +86,14 @@ def test_audit_reads_at_80_columns(store_dir: Path) -> None:
     assert lines[head + 1].startswith("    ")  # the explanation, indented, on the lines below
 
 
+def test_a_shortened_dispute_list_says_how_many_more(store_dir: Path) -> None:
+    """Issue 38: the demo cut the list with ``head`` after 4 of 53 disputes, without a word."""
+    text = render(store_dir, parts=("disputes",), top=1)
+    assert "Disputed scores (2)" in text and text.count("• ") == 1
+    assert "… and 1 more disputed score (tarock report --audit lists them all" in text
+    assert "more disputed" not in render(store_dir, parts=("disputes",), top=2)
+
+
 def test_json_from_an_exported_file(store_dir: Path, tmp_path: Path) -> None:
     file = tmp_path / "store.duckdb"
     export_duckdb(store_dir, file)

@@ -19,7 +19,7 @@ from analysis import hand_fit, hand_model
 from analysis.advise import parse_hand
 from analysis.store import Store
 from ingest.coordinator import run_ingest
-from tarock.cards import CODES, cards_of
+from tarock.cards import CODES, card_text, cards_of
 from tarock.cli import app
 from tests.support.paths import ROOT
 
@@ -107,16 +107,26 @@ def test_advise_a_stored_deals_hand(store_dir: Path) -> None:
     result = CliRunner().invoke(app, ["advise", "--deal", deal_id, "--player", player, "--store", str(store_dir)])
     assert result.exit_code == 0, result.output
     title = next(line for line in result.output.splitlines() if "Hand:" in line).split()
-    assert title[1:] == [CODES[c] for c in cards_of(mask)]  # the stored hand, in card order
+    assert title[1:] == [card_text(CODES[c]) for c in cards_of(mask)]  # the stored hand, in card order, as drawn
     assert "Dva" in result.output
     assert f"In deal {deal_id} {player} bid" in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize(("hand", "message"), [
     ("T1 T2", "has 12 cards, not 2"),
-    ("T1 T1 T3 H4 H3 D4 D3 S7 S8 C7 C8 C9", "a card given twice: T1"),
-    ("T1 ZZ T3 H4 H3 D4 D3 S7 S8 C7 C8 C9", "unknown card 'ZZ'"),
+    ("T1 T1 T3 H4 H3 D4 D3 S7 S8 C7 C8 C9", "a card given twice: I"),
+    ("T1 ZZ T3 H4 H3 D4 D3 S7 S8 C7 C8 C9", "unknown card 'ZZ': write a card as drawn (XXI, Škis, K♥, 10♠)"),
 ])
 def test_advise_refuses_what_is_no_hand(store_dir: Path, hand: str, message: str) -> None:
     result = CliRunner().invoke(app, ["advise", *hand.split(), "--store", str(store_dir)])
     assert result.exit_code == 2 and message in " ".join(result.output.split())
+    assert ".py" not in result.output  # an error names what to write, never a source file (issue 38)
+
+
+def test_advise_reads_a_hand_written_as_the_cards_are_drawn(store_dir: Path) -> None:
+    typed = CliRunner().invoke(app, ["advise", *"XXII XXI XX XIX XVIII XVII XVI XV K♥ K♦ K♠ K♣".split(),
+                                     "--store", str(store_dir)])
+    coded = CliRunner().invoke(app, ["advise", *"T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK".split(),
+                                     "--store", str(store_dir)])
+    assert typed.exit_code == coded.exit_code == 0 and typed.output == coded.output
+    assert "Hand: XV XVI XVII XVIII XIX XX XXI Škis K♥ K♦ K♠ K♣" in typed.output

@@ -104,3 +104,23 @@ def test_a_store_ingested_since_its_ratings_says_they_are_stale_and_passes(sound
     assert found.derived == {"ratings": "stale", "player_totals": "stale", "pair_totals": "stale"}
     run = _tarock("verify", "--store", str(store), "-f", "json")
     assert run.returncode == 0 and orjson.loads(run.stdout)["derived"]["ratings"] == "stale"
+
+
+@pytest.mark.store_left_broken
+def test_game_verdicts_that_miss_cards_or_mark_a_misplay_the_answers_deny_are_named(sound: Path,
+                                                                                   tmp_path: Path) -> None:
+    store = _broken_copy(sound, tmp_path)
+    deal_id = duckdb.sql(f"SELECT min(deal_id) FROM read_parquet({[str(p) for p in table_files(store, 'deals')]})"
+                         ).fetchall()[0][0]
+    folder = store / "game_analysis" / "ruleset=slovenian" / "n_players=4"
+    folder.mkdir(parents=True)
+    # one row for a deal that played many cards, and it says the declarer's card decided the game although the
+    # declarer side could win both before and after it
+    row = {"deal_id": deal_id, "trick": 1, "order": 0, "player": "Ana", "card": "T1", "declarer_side": True,
+           "declarer_could_win": True, "declarer_can_win": True, "decided": True, "kept": ["T2"],
+           "solver_version": "x"}
+    duckdb.sql(f"COPY (SELECT * FROM read_json_auto('{_json(tmp_path, [row])}')) TO '{folder}/part-a.parquet'")
+    found = verify(store)
+    assert sorted(v.invariant for v in found.violations) == [
+        "a misplay turns its side's answer", "a verdict of a stored deal, for every card it played"]
+    assert all(v.deal_id == deal_id for v in found.violations)

@@ -26,7 +26,6 @@ PAGES = {
     "Hands": "app_pages/hands.py",
     "Ingest": "app_pages/ingest.py",
 }
-RENONS_SENTENCE = "Boris played T2 on a diamond lead while holding D1"
 RENONS_SHOWN = "Boris played II on a diamond lead while holding 1♦"  # the replay names cards as drawn
 
 
@@ -145,7 +144,9 @@ def test_audit_renons_counts_and_links(store: Path) -> None:
     assert listed.replay.to_dict() == {"example-r_follow_suit": "replay?deal=example-r_follow_suit&step=6",
                                        "example-r_stash": "replay?deal=example-r_stash&step=4"}
     assert listed["where"].to_dict() == {"example-r_follow_suit": "trick 1", "example-r_stash": "stash"}
-    assert listed.loc["example-r_follow_suit", "message"] == RENONS_SENTENCE
+    # cards named as the replay draws them (issue 38), in the sentence and the card column
+    assert listed.loc["example-r_follow_suit", "message"] == RENONS_SHOWN
+    assert listed.loc["example-r_follow_suit", "card"] == "II"
     at.selectbox(key="code").select("R_STASH").run()
     assert list(at.dataframe[3].value.deal_id) == ["example-r_stash"]
 

@@ -22,6 +22,7 @@ from dashboards import analyse_now
 from dashboards.replay_model import build_replay
 from ingest.card_analysis import analyse_store, card_rows
 from ingest.store import open_store
+from tarock.cards import card_text
 from tarock.formats.codec import loads
 from tarock.solver.analyse import analyse_deal
 from tests.dashboards.test_dashboard_apptest import open_page
@@ -57,10 +58,10 @@ def test_the_analysed_trick_shows_each_cards_loss_and_the_better_card(store: Pat
     assert "**Against best play** (double dummy)" in [m.value for m in at.markdown]
     shown = at.dataframe[0].value
     assert shown.to_dict("records")[[r[0] for r in stored].index("Ana")] == {
-        "player": "Ana", "card": "T2", "point_loss": 2, "better": "T10"}
+        "player": "Ana", "card": "II", "point_loss": 2, "better": "X"}  # named as the cards above are drawn
     # a card that lost nothing names no better card (another card as good is no better)
     assert len(shown) == len(stored) and all(
-        row["better"] == (", ".join(c for c in best if c != card) if loss else "")
+        row["better"] == (", ".join(card_text(c) for c in best if c != card) if loss else "")
         for row, (_, card, loss, best) in zip(shown.to_dict("records"), stored))
 
     at = open_page("Replay", deal=DEAL, step=str(trick_step(store, DEAL, 10)))  # before trick 11: not analysed
@@ -84,7 +85,7 @@ def test_a_trick_not_analysed_is_analysed_on_the_page(store: Path) -> None:
     assert at.subheader[0].value == "Trick 10"
     assert "**Against best play** (double dummy)" in [m.value for m in at.markdown]
     assert [(r["player"], r["card"], r["point_loss"]) for r in at.dataframe[0].value.to_dict("records")] == [
-        (r["player"], r["card"], r["point_loss"]) for r in expected]
+        (r["player"], card_text(r["card"]), r["point_loss"]) for r in expected]
     assert any(c.value.startswith("Analysed on this page from trick 10") for c in at.caption)
     assert not [b for b in at.button if b.key == "analyse_from_10"]  # the offer is gone once taken
 

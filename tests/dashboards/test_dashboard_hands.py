@@ -1,5 +1,6 @@
 """The Hands page on a store with enough deals for estimates: the bundled 4-player sample, its model fitted
-with 100 deals a contract (``tests/analysis/test_hand_model.py`` says why) and saved beside the store.
+with 100 deals a contract (``tests/analysis/test_hand_model.py`` says why) and saved beside the store; and
+the Königrufen example session, too few deals for any estimate, whose ids come first.
 
 AppTest checks what the page computes (the typed hand's contracts ranked by expected score, the refusal of
 a hand that is none, the bids per declarer); a real headless chromium checks that it renders (screenshot
@@ -8,6 +9,8 @@ a hand that is none, the bids per declarer); a real headless chromium checks tha
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +33,7 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("hands_page")
     (base / "in").mkdir()
     shutil.copy(ROOT / "data" / "sample" / "sample-4p.jsonl.gz", base / "in")
+    shutil.copy(ROOT / "data" / "examples" / "koenigrufen_session.jsonl", base / "in")  # kr-session-1 …
     run_ingest([base / "in"], base / "store", "local:1")
     hand_fit.fit_store(base / "store", min_deals=100)
     return base / "store"
@@ -80,6 +84,30 @@ def test_bids_against_the_model_per_declarer(sample_store: Path, monkeypatch: py
     deals = at.dataframe[2].value
     assert len(deals) == int(per_player[per_player["declarer"] == chosen]["deals"].iloc[0])
     assert all(link.startswith("replay?deal=") for link in deals["replay"])
+
+
+def test_the_stored_hand_opens_on_a_deal_the_model_rates(sample_store: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: the stored-hand tab opened on the first deal by id, a Königrufen deal of a table with no
+    estimate at all; it opens on the first hand of a table the model rates."""
+    at = open_hands(sample_store, monkeypatch)
+    at.segmented_control(key="hand_source").set_value("A stored hand").run()
+    assert not at.exception
+    picker = at.selectbox(key="hand_pick")
+    assert picker.options[0].startswith("kr-session-") and picker.options[picker.index].startswith("s2026-")
+    assert not at.info  # no "No contract of this table has enough deals"
+    assert (at.dataframe[0].value["expected_score"].astype(str) != "").any()
+
+
+def test_the_model_says_when_it_was_fitted_and_the_deals_link_to_their_replay(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: the caption showed the raw ISO time of the fit, the Replay column the raw address."""
+    at = open_hands(sample_store, monkeypatch)
+    caption = " ".join(c.value for c in at.caption)
+    assert re.search(r"on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC", caption), caption
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:", caption)
+    replay = json.loads(at.dataframe[2].proto.columns)["replay"]
+    assert replay["type_config"]["type"] == "link" and replay["type_config"]["display_text"] == "Open the replay"
 
 
 @pytest.fixture(scope="module")

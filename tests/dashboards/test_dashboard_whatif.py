@@ -38,7 +38,7 @@ def cli_compare(inputs: Path) -> tuple[dict[str, list[int]], dict[tuple[str, str
         figures = [int(row[t]) for t in TABLES]
         if row["hand"] == "total":
             totals[row["player"]] = [a + b for a, b in zip(totals.get(row["player"], [0, 0]), figures)]
-        elif figures[0] != figures[1]:
+        elif row["hand"] != "final" and figures[0] != figures[1]:  # final: the session end charged, not a deal
             deals[(row["id"], row["player"])] = figures
     return totals, deals
 

@@ -1,0 +1,167 @@
+"""Which card decided the game: every card of a deal against the contract's win condition, from trick 1.
+
+A reviewer's first question about a lost game is not how many points a card cost but which card lost it.
+That is a threshold question, far cheaper than an exact value: before each card of the played line the
+solver asks once (``tarock.solver.search.at_least``, one null-window search) whether the declarer side can
+still reach its win condition with best play from there:
+
+* Tri … Solo ena, Solo brez: at least ``WIN_THRESHOLD`` (36) counted card points in its pile
+  (tarock/rules/slovenian/scoring.py);
+* Berač, Odprti berač: no trick taken; Valat, Barvni valat: every trick taken (the contract's own goal,
+  ``goal_of``).
+
+A card *decides the game* (finding ``M_GAME_LOST``, severity ``misplay``) when its side could reach its aim
+before it (the declarer side its contract, the defence the contract's defeat) and cannot after it: with best
+play from then on the other side wins.  The finding names the cards of that hand that kept the game.  Every
+answer along the line is searched on one transposition table (the engine keeps it per game context), so the
+positions after the first reuse what the first search found.
+
+Klop (no sides) and Königrufen (the solver plays Slovenian tarok only) are out of scope; a renons card is
+judged by the penalty rules, not here, so an illegal card is never a misplay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tarock.cards import CARD_SUIT, CODES, card_text
+from tarock.deal import Deal
+from tarock.engine import replay
+from tarock.findings import Finding
+from tarock.rules.rulesets import ruleset_label
+from tarock.rules.slovenian.scoring import WIN_THRESHOLD
+from tarock.solver.position import AnalysisError, position_before
+from tarock.solver.search import POINTS, Position, SearchStopped, at_least, cpu_limit, play
+
+GAME_LOST = "M_GAME_LOST"
+
+DECISIVE_VERSION = "1"
+"""The version of what a verdict says (the store's ``game_analysis.solver_version``): raise it when an answer or
+a row's meaning could change, so the store judges its deals again."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardVerdict:
+    """One card of the played line against the win condition.
+
+    ``declarer_could_win`` is whether the declarer side could reach its aim with best play from the position
+    before the card; ``declarer_can_win`` the same after it.  ``declarer_side`` says whose card it was.  A
+    card ``decided`` the game when it turned its own side's answer from yes to no; ``kept`` then lists the
+    legal cards of that hand that would have kept the answer (codes, high to low).
+    """
+
+    trick: int
+    order: int
+    seat: int
+    player: str
+    card: int
+    declarer_side: bool
+    legal: bool
+    declarer_could_win: bool
+    declarer_can_win: bool
+    kept: tuple[int, ...] = ()
+
+    @property
+    def decided(self) -> bool:
+        """Whether this card lost its side the game it could have had (the defence: the defeat)."""
+        if not self.legal:
+            return False
+        if self.declarer_side:
+            return self.declarer_could_win and not self.declarer_can_win
+        return not self.declarer_could_win and self.declarer_can_win
+
+
+class OutOfScope(ValueError):
+    """A deal whose game cannot be decided card by card here; the text says why."""
+
+
+def wins(position: Position) -> bool:
+    """Whether the declarer side reaches its contract's aim with best play from ``position``."""
+    if position.objective == POINTS:
+        return at_least(position, WIN_THRESHOLD)
+    return at_least(position, 0)
+
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: called after each card judged."""
+
+
+def verdicts(deal: Deal, options: Mapping[str, Any] | None = None,
+             progress: Progress | None = None) -> list[CardVerdict]:
+    """Every card of ``deal``'s play from trick 1, judged against the win condition (``OutOfScope`` when the
+    deal cannot be: Klop, Königrufen, a record with errors or tricks out of turn).
+
+    ``options`` override the record's (a stored deal's effective options)."""
+    if deal.ruleset != "slovenian":
+        raise OutOfScope(f"the solver plays Slovenian tarok only, not {ruleset_label(deal.ruleset)}")
+    rp = replay(deal, options)
+    try:
+        position = position_before(rp, 1)
+    except AnalysisError as exc:
+        raise OutOfScope(str(exc)) from None
+    return judge_line(position, rp.tricks, rp.deal.players, progress=progress)
+
+
+def judge_line(position: Position, tricks: Sequence[Sequence[int]], players: Sequence[str], first_trick: int = 1,
+               progress: Progress | None = None) -> list[CardVerdict]:
+    """The verdicts of the cards ``tricks`` (played in turn from ``position``, the start of trick
+    ``first_trick``), ``players`` naming the seats."""
+    total = sum(len(cards) for cards in tricks)
+    out: list[CardVerdict] = []
+    before = wins(position)
+    for t, cards in enumerate(tricks, start=first_trick):
+        for order, card in enumerate(cards):
+            seat = position.turn
+            legal = bool(position.legal() >> card & 1)
+            after_position = play(position, card)
+            after = wins(after_position)
+            verdict = CardVerdict(t, order, seat, players[seat], card, seat in position.declarer_side, legal,
+                                  before, after)
+            if verdict.decided:
+                verdict = replace(verdict, kept=_kept(position, card, before))
+            out.append(verdict)
+            position, before = after_position, after
+            if progress is not None:
+                progress(len(out), total)
+    return out
+
+
+def _kept(position: Position, played: int, before: bool) -> tuple[int, ...]:
+    """The legal cards other than ``played`` that keep the declarer side's answer ``before`` (taroks first, each
+    suit high to low)."""
+    mask = position.legal()
+    cards = sorted((c for c in range(54) if mask >> c & 1 and c != played), key=lambda c: (CARD_SUIT[c], -c))
+    return tuple(c for c in cards if wins(play(position, c)) == before)
+
+
+def finding(verdict: CardVerdict) -> Finding:
+    """The ``M_GAME_LOST`` finding of a card that decided the game, in one sentence a player reads."""
+    return Finding(GAME_LOST, sentence(verdict.trick, verdict.player, CODES[verdict.card], verdict.declarer_side,
+                                       [CODES[c] for c in verdict.kept]),
+                   trick=verdict.trick, position=verdict.order, player=verdict.player, card=CODES[verdict.card])
+
+
+def sentence(trick: int, player: str, card: str, declarer_side: bool, kept: Sequence[str]) -> str:
+    """What a card that decided the game did, as the finding says it (``card`` and ``kept`` are codes)."""
+    side, aim = ("the declarer's side", "its contract") if declarer_side else ("the defence", "the contract's defeat")
+    better = ", ".join(card_text(c) for c in kept)
+    return (f"Trick {trick}: {player} played {card_text(card)} and {side} could no longer force "
+            f"{aim}; {better} would have kept it.")
+
+
+def misplays(line: list[CardVerdict]) -> list[Finding]:
+    """The ``M_GAME_LOST`` findings of a judged line, in play order."""
+    return [finding(v) for v in line if v.decided]
+
+
+def game_findings(deal: Deal, options: Mapping[str, Any] | None = None,
+                  limit: float | None = None) -> list[Finding] | None:
+    """The ``M_GAME_LOST`` findings of ``deal``'s whole play, or None when it is out of scope or the CPU ``limit``
+    (seconds) stopped the search first."""
+    try:
+        with cpu_limit(limit):
+            return misplays(verdicts(deal, options))
+    except (OutOfScope, SearchStopped):
+        return None
