@@ -29,6 +29,7 @@ from tarock.cards import CODES, AmbiguousCardError, UnknownCardError, card_text,
 from tarock.deal import RULESETS
 from tarock.rules.rulesets import contract_label
 from tarock.sim.playouts import CAP
+from tarock.words import moment
 
 FORMATS = ("table", "json")
 CARDS_PER_HAND = {("slovenian", 3): 16, ("slovenian", 4): 12, ("koenigrufen", 4): 12}
@@ -140,7 +141,7 @@ def about_lines(model: HandModel) -> dict[str, str]:
     about = model.about
     return {"playouts": PLAYOUTS_ARE.format(cap=CAP), "club": CLUB_IS,
             "model": f"Model fitted on {about.get('fitted_on', 0):,} declared deals of {about.get('store', '?')} "
-                     f"({about.get('fitted_at', '?')}); refit: --refit."}
+                     f"(on {moment(about.get('fitted_at', '?'))}); refit: --refit."}
 
 
 def _figure(part: dict[str, Any] | None) -> str:

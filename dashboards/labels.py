@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from tarock.rules import rulesets
 from tarock.rules.slovenian.contracts import speaking_order
 from tarock.rules.slovenian.options import SlovenianOptions
@@ -18,17 +16,6 @@ def deal_status(status: str, codes: object) -> tuple[str, str]:
     if status == "ok" and DISPUTED in set(codes):  # type: ignore[call-overload]
         return "⚖", "disputed: the recorded score differs from the recomputed one"
     return {"ok": "✓", "renons": "⚠", "error": "✖"}.get(status, ""), status
-
-
-def moment(iso: object) -> str:
-    """An ISO 8601 time as a reader writes it: "2026-12-06T21:17:14+00:00" as "6 Dec 2026, 21:17 UTC" (one
-    without a zone is taken as UTC); anything else as it is."""
-    try:
-        when = datetime.fromisoformat(str(iso))
-    except ValueError:
-        return str(iso)
-    when = when.astimezone(UTC) if when.tzinfo else when
-    return f"{when.day} {when:%b %Y, %H:%M} UTC"
 
 
 def pool_label(ruleset: str, n_players: int) -> str:

@@ -16,10 +16,11 @@ import streamlit as st
 
 from analysis.bid_review import by_player
 from dashboards import hands_data, widgets
-from dashboards.labels import contract_label, moment, plain
+from dashboards.labels import contract_label, plain
 from dashboards.sidebar import current_filters
 from tarock.cards import CODES, card_text
 from tarock.deal import RULESETS
+from tarock.words import moment
 
 EXAMPLE = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"  # the typed hand the page starts with: a strong one
 

@@ -7,6 +7,8 @@ back from there, and refuse hands that are no hands.
 
 from __future__ import annotations
 
+import re
+
 import json
 import math
 import shutil
@@ -130,3 +132,12 @@ def test_advise_reads_a_hand_written_as_the_cards_are_drawn(store_dir: Path) -> 
                                      "--store", str(store_dir)])
     assert typed.exit_code == coded.exit_code == 0 and typed.output == coded.output
     assert "Hand: XV XVI XVII XVIII XIX XX XXI Škis K♥ K♦ K♠ K♣" in typed.output
+
+
+def test_advise_says_when_the_model_was_fitted_as_a_reader_writes_it(store_dir: Path) -> None:
+    # the text said "(2026-12-06T22:13:13+00:00)": an ISO stamp, not a time a club member reads (issue 38, point 6)
+    result = CliRunner().invoke(app, ["advise", *STRONG.split(), "--store", str(store_dir)])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 0
+    assert re.search(r"\(on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC\); refit: --refit\.", said), said
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:", said)
