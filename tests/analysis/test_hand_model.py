@@ -7,9 +7,8 @@ back from there, and refuse hands that are no hands.
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 import math
 import shutil
 from pathlib import Path
