@@ -8,8 +8,8 @@ back from there, and refuse hands that are no hands.
 from __future__ import annotations
 
 import json
-import re
 import math
+import re
 import shutil
 from pathlib import Path
 
