@@ -72,10 +72,12 @@ DEAL_CHECKS: dict[str, str] = {
     "one verdict per card":
         "SELECT g.deal_id, NULL, NULL, 'trick ' || g.trick || ': ' || count(*) || ' game_analysis rows for ' || "
         "g.player FROM game_analysis g GROUP BY g.deal_id, g.trick, g.player HAVING count(*) > 1",
-    "a verdict of a stored deal, for every card it played":
-        "SELECT g.deal_id, NULL, NULL, count(*) || ' game_analysis rows for the ' || coalesce(any_value(p.n), 0) || "
-        "' cards it played' FROM game_analysis g LEFT JOIN (SELECT deal_id, count(*) AS n FROM plays GROUP BY "
-        "deal_id) p USING (deal_id) GROUP BY g.deal_id HAVING count(*) <> coalesce(any_value(p.n), 0)",
+    "a verdict of a stored deal, for every card it played from its first trick judged":
+        "SELECT g.deal_id, NULL, NULL, any_value(g.n) || ' game_analysis rows for the ' || coalesce(sum(p.c), 0) || "
+        "' cards it played from trick ' || any_value(g.t0) FROM (SELECT deal_id, min(trick) AS t0, count(*) AS n "
+        "FROM game_analysis GROUP BY deal_id) g LEFT JOIN (SELECT deal_id, trick_no, count(*) AS c FROM plays "
+        "GROUP BY deal_id, trick_no) p ON p.deal_id = g.deal_id AND p.trick_no >= g.t0 GROUP BY g.deal_id "
+        "HAVING any_value(g.n) <> coalesce(sum(p.c), 0)",
     "a misplay turns its side's answer":
         "SELECT g.deal_id, NULL, NULL, 'trick ' || g.trick || ': ' || g.player || ' played ' || g.card || ', marked "
         "decided against the answers before and after it' FROM game_analysis g WHERE g.decided <> (CASE WHEN "

@@ -40,7 +40,6 @@ from tarock.formats.codec import loads
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.solver.analyse import SOLVER_VERSION, analyse_deal
 from tarock.solver.decisive import DECISIVE_VERSION, CardVerdict, OutOfScope, verdicts
-from tarock.solver.search import SearchStopped, cpu_limit
 
 TABLE = "card_analysis"
 GAME_TABLE = "game_analysis"
@@ -159,12 +158,12 @@ def card_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def game_rows_of(item: Pending, limit: float | None = None) -> list[dict[str, Any]]:
-    """The ``game_analysis`` rows of one deal: every card from trick 1 against the win condition (none when the
-    deal is out of the solver's scope or the CPU ``limit`` stopped it)."""
+    """The ``game_analysis`` rows of one deal: every card from trick 1 against the win condition, or with a CPU
+    ``limit`` every card of the tricks judged within it, from the last one back (none when the deal is out of the
+    solver's scope or not even its last trick was judged)."""
     try:
-        with cpu_limit(limit):
-            line = verdicts(loads(item.record), orjson.loads(item.options_json))
-    except (OutOfScope, SearchStopped):
+        line = verdicts(loads(item.record), orjson.loads(item.options_json), limit=limit)
+    except OutOfScope:
         return []
     return [{"deal_id": item.deal_id, **row, "ruleset": item.ruleset, "n_players": item.n_players}
             for row in game_rows(line)]

@@ -88,12 +88,13 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``: called after each card judged."""
 
 
-def verdicts(deal: Deal, options: Mapping[str, Any] | None = None,
-             progress: Progress | None = None) -> list[CardVerdict]:
+def verdicts(deal: Deal, options: Mapping[str, Any] | None = None, progress: Progress | None = None,
+             limit: float | None = None) -> list[CardVerdict]:
     """Every card of ``deal``'s play from trick 1, judged against the win condition (``OutOfScope`` when the
     deal cannot be: Klop, Königrufen, a record with errors or tricks out of turn).
 
-    ``options`` override the record's (a stored deal's effective options)."""
+    ``options`` override the record's (a stored deal's effective options).  With a ``limit`` (CPU seconds) the
+    verdicts are those of the whole tricks ``judge_line`` reached within it, from the last trick back."""
     if deal.ruleset != "slovenian":
         raise OutOfScope(f"the solver plays Slovenian tarok only, not {ruleset_label(deal.ruleset)}")
     rp = replay(deal, options)
@@ -101,30 +102,46 @@ def verdicts(deal: Deal, options: Mapping[str, Any] | None = None,
         position = position_before(rp, 1)
     except AnalysisError as exc:
         raise OutOfScope(str(exc)) from None
-    return judge_line(position, rp.tricks, rp.deal.players, progress=progress)
+    return judge_line(position, rp.tricks, rp.deal.players, progress=progress, limit=limit)
 
 
 def judge_line(position: Position, tricks: Sequence[Sequence[int]], players: Sequence[str], first_trick: int = 1,
-               progress: Progress | None = None) -> list[CardVerdict]:
+               progress: Progress | None = None, limit: float | None = None) -> list[CardVerdict]:
     """The verdicts of the cards ``tricks`` (played in turn from ``position``, the start of trick
-    ``first_trick``), ``players`` naming the seats."""
-    total = sum(len(cards) for cards in tricks)
-    out: list[CardVerdict] = []
-    before = wins(position)
+    ``first_trick``), ``players`` naming the seats, in play order.
+
+    The answers are searched from the last position back to the first, each on the table the later ones
+    filled: a whole deal costs about its first position's search, the later ones being small.  So a CPU
+    ``limit`` (seconds) that stops the search keeps every trick judged before it: the verdicts then start at
+    the earliest trick whose every card was judged (none when not even the last trick was).
+    """
+    line: list[tuple[int, int, Position]] = []  # (trick, order, the position before the card)
     for t, cards in enumerate(tricks, start=first_trick):
         for order, card in enumerate(cards):
-            seat = position.turn
-            legal = bool(position.legal() >> card & 1)
-            after_position = play(position, card)
-            after = wins(after_position)
-            verdict = CardVerdict(t, order, seat, players[seat], card, seat in position.declarer_side, legal,
-                                  before, after)
-            if verdict.decided:
-                verdict = replace(verdict, kept=_kept(position, card, before))
-            out.append(verdict)
-            position, before = after_position, after
-            if progress is not None:
-                progress(len(out), total)
+            line.append((t, order, position))
+            position = play(position, card)
+    played = [card for cards in tricks for card in cards]
+    out: list[CardVerdict] = []
+    with cpu_limit(limit):
+        try:
+            after = wins(position)
+            trick: list[CardVerdict] = []
+            for (t, order, before_position), card in zip(reversed(line), reversed(played)):
+                before = wins(before_position)
+                seat = before_position.turn
+                verdict = CardVerdict(t, order, seat, players[seat], card, seat in before_position.declarer_side,
+                                      bool(before_position.legal() >> card & 1), before, after)
+                if verdict.decided:
+                    verdict = replace(verdict, kept=_kept(before_position, card, before))
+                trick.append(verdict)
+                after = before
+                if order == 0:  # the trick's lead: every card of the trick is judged
+                    out[:0] = reversed(trick)
+                    trick = []
+                    if progress is not None:
+                        progress(len(out), len(played))
+        except SearchStopped:
+            pass
     return out
 
 
@@ -159,9 +176,11 @@ def misplays(line: list[CardVerdict]) -> list[Finding]:
 def game_findings(deal: Deal, options: Mapping[str, Any] | None = None,
                   limit: float | None = None) -> list[Finding] | None:
     """The ``M_GAME_LOST`` findings of ``deal``'s whole play, or None when it is out of scope or the CPU ``limit``
-    (seconds) stopped the search first."""
+    (seconds) stopped the search before trick 1 was judged."""
     try:
-        with cpu_limit(limit):
-            return misplays(verdicts(deal, options))
-    except (OutOfScope, SearchStopped):
+        line = verdicts(deal, options, limit=limit)
+    except OutOfScope:
         return None
+    if not line or line[0].trick != 1:
+        return None
+    return misplays(line)

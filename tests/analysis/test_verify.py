@@ -122,5 +122,6 @@ def test_game_verdicts_that_miss_cards_or_mark_a_misplay_the_answers_deny_are_na
     duckdb.sql(f"COPY (SELECT * FROM read_json_auto('{_json(tmp_path, [row])}')) TO '{folder}/part-a.parquet'")
     found = verify(store)
     assert sorted(v.invariant for v in found.violations) == [
-        "a misplay turns its side's answer", "a verdict of a stored deal, for every card it played"]
+        "a misplay turns its side's answer",
+        "a verdict of a stored deal, for every card it played from its first trick judged"]
     assert all(v.deal_id == deal_id for v in found.violations)

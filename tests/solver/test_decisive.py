@@ -187,3 +187,23 @@ def test_the_file_analysis_names_the_cards_that_decided_each_game(tmp_path) -> N
     counted = {name: s.games_given_away for name, s in summarise(reports).items()}
     for name in counted:
         assert counted[name] == sum(m["player"] == name for e in expected for m in e)
+
+
+def _slow_deal():
+    """A generated 4-player deal whose first position takes the threshold search seconds (bench_solver's 5th)."""
+    rng = random.Random("1-4-5")
+    return deal_from_obj(random_record(rng, 4, rng.choice(["tri", "dva", "ena", "solo_tri", "solo_dva",
+                                                            "solo_ena"])))
+
+
+def test_a_cpu_limit_keeps_the_whole_tricks_judged_from_the_last_one_back() -> None:
+    deal = _slow_deal()
+    search.clear_cache()
+    cut = verdicts(deal, limit=0.2)
+    search.clear_cache()
+    whole = verdicts(deal)
+    assert len(whole) == 48 and whole[0].trick == 1
+    # the limit stopped the search after some tricks: what it kept is the end of the line, whole tricks, the same
+    # verdicts as without a limit
+    assert 0 < len(cut) < 48 and len(cut) % 4 == 0 and cut[0].order == 0
+    assert cut == whole[-len(cut):]
