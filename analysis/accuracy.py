@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.filters import NO_FILTERS, Filters, deal_where, partition_where
-from analysis.sql import TRUE, Fragment, param, run
+from analysis.filters import NO_FILTERS, Filters, analysed_where, deal_where
+from analysis.sql import param, run
 from analysis.store import Store
 
 TABLE = "card_analysis"
@@ -30,7 +30,7 @@ SELECT c.player, count(DISTINCT c.deal_id) AS deals, count(*) AS cards,
        avg(c.point_loss) AS loss_per_card, sum(c.point_loss) / count(DISTINCT c.deal_id) AS loss_per_deal,
        avg(CAST(c.point_loss = 0 AS INTEGER)) AS perfect_share
 FROM card_analysis c
-WHERE {where} AND {only}
+WHERE {where}
 GROUP BY c.player
 ORDER BY loss_per_card, c.player
 """
@@ -38,7 +38,7 @@ ORDER BY loss_per_card, c.player
 _BIGGEST = """
 SELECT c.deal_id, c.trick, c."order", c.player, c.card, c.best_cards, c.played_points, c.best_points, c.point_loss
 FROM card_analysis c
-WHERE {where} AND {only} AND c.point_loss > 0
+WHERE {where} AND c.point_loss > 0
 ORDER BY c.point_loss DESC, c.deal_id, c.trick, c."order"
 LIMIT {limit}
 """
@@ -51,35 +51,21 @@ SELECT (SELECT count(*) FROM deals d WHERE {deals}) AS deals,
 
 def available(store: Store) -> bool:
     """Whether the store holds any analysed card (an export made before the table existed has none)."""
-    found = store.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = $t", {"t": TABLE})
-    return bool(found["n"][0]) and not store.query(f"SELECT 1 FROM {TABLE} LIMIT 1").is_empty()
-
-
-def _where(filters: Filters) -> Fragment:
-    """The filters on ``card_analysis c``: partitions directly, the rest through the deal's id."""
-    where = partition_where(filters, "c")
-    if filters.date_from is None and filters.date_to is None and filters.player is None and filters.contract is None:
-        return where
-    deals = deal_where(filters, "d")
-    return where & Fragment(f"c.deal_id IN (SELECT d.deal_id FROM deals d WHERE {deals.sql})", deals.params)
-
-
-def _only(filters: Filters) -> Fragment:
-    return TRUE if filters.player is None else Fragment("c.player = $f_player", {"f_player": filters.player})
+    return store.has_rows(TABLE)
 
 
 def accuracy(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     """Per player: deals, cards, loss_per_card, loss_per_deal, perfect_share (most accurate first)."""
-    return run(store, _PLAYERS, where=_where(filters), only=_only(filters))
+    return run(store, _PLAYERS, where=analysed_where(filters, "c"))
 
 
 def biggest_losses(store: Store, filters: Filters = NO_FILTERS, limit: int = BIGGEST) -> pl.DataFrame:
     """The ``limit`` cards that lost the most points: deal_id, trick, order, player, card, best_cards,
     played_points, best_points, point_loss."""
-    return run(store, _BIGGEST, where=_where(filters), only=_only(filters), limit=param("a_limit", limit))
+    return run(store, _BIGGEST, where=analysed_where(filters, "c"), limit=param("a_limit", limit))
 
 
 def coverage(store: Store, filters: Filters = NO_FILTERS) -> tuple[int, int]:
     """(deals in the selection, of them analysed by the solver)."""
-    row = run(store, _COVERAGE, deals=deal_where(filters, "d"), where=_where(filters)).row(0)
+    row = run(store, _COVERAGE, deals=deal_where(filters, "d"), where=analysed_where(filters, "c")).row(0)
     return int(row[0]), int(row[1])

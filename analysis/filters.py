@@ -84,6 +84,18 @@ def child_where(filters: Filters, alias: str) -> Fragment:
                             deals.params)
 
 
+def analysed_where(filters: Filters, alias: str) -> Fragment:
+    """Every filter, on a solver's table (``card_analysis``, ``game_analysis``: keyed by ``deal_id`` alone) under
+    ``alias``: partitions directly, the rest through the deal's id; with a player filter, that player's cards."""
+    where = partition_where(filters, alias)
+    if needs_deals(filters):
+        deals = deal_where(filters, "d2")
+        where = where & Fragment(f"{alias}.deal_id IN (SELECT d2.deal_id FROM deals d2 WHERE {deals.sql})",
+                                 deals.params)
+    return where if filters.player is None else where & Fragment(f"{alias}.player = $f_player",
+                                                                 {"f_player": filters.player})
+
+
 def deal_where(filters: Filters, alias: str = "d", *, declared: bool = False) -> Fragment:
     """Every filter, on the ``deals`` table under ``alias``.
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.filters import NO_FILTERS, Filters, deal_where, partition_where
-from analysis.sql import TRUE, Fragment, run
+from analysis.filters import NO_FILTERS, Filters, analysed_where, deal_where
+from analysis.sql import run
 from analysis.store import Store
 from tarock.findings import Finding
 from tarock.solver.decisive import GAME_LOST, sentence
@@ -24,7 +24,7 @@ _LIST = """
 SELECT g.deal_id, d.session, d.seq, d.date, d.contract, d.declarer, d.won, g.trick, g."order", g.player, g.card,
        g.declarer_side, g.kept
 FROM game_analysis g JOIN deals d USING (deal_id)
-WHERE {where} AND {only} AND g.decided
+WHERE {where} AND g.decided
 ORDER BY d.date NULLS LAST, d.session NULLS LAST, d.seq NULLS LAST, g.deal_id, g.trick, g."order"
 """
 
@@ -33,7 +33,7 @@ SELECT g.player, count(DISTINCT g.deal_id) AS deals, count(*) AS cards,
        count(*) FILTER (WHERE g.decided) AS misplays,
        count(DISTINCT g.deal_id) FILTER (WHERE g.decided) AS deals_decided
 FROM game_analysis g
-WHERE {where} AND {only}
+WHERE {where}
 GROUP BY g.player
 ORDER BY misplays / count(DISTINCT g.deal_id), g.player
 """
@@ -46,21 +46,7 @@ SELECT (SELECT count(*) FROM deals d WHERE {deals}) AS deals,
 
 def available(store: Store) -> bool:
     """Whether the store holds any judged card (an export made before the table existed has none)."""
-    found = store.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = $t", {"t": TABLE})
-    return bool(found["n"][0]) and not store.query(f"SELECT 1 FROM {TABLE} LIMIT 1").is_empty()
-
-
-def _where(filters: Filters) -> Fragment:
-    """The filters on ``game_analysis g``: partitions directly, the rest through the deal's id."""
-    where = partition_where(filters, "g")
-    if filters.date_from is None and filters.date_to is None and filters.player is None and filters.contract is None:
-        return where
-    deals = deal_where(filters, "d2")
-    return where & Fragment(f"g.deal_id IN (SELECT d2.deal_id FROM deals d2 WHERE {deals.sql})", deals.params)
-
-
-def _only(filters: Filters) -> Fragment:
-    return TRUE if filters.player is None else Fragment("g.player = $f_player", {"f_player": filters.player})
+    return store.has_rows(TABLE)
 
 
 def misplays(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
@@ -69,7 +55,7 @@ def misplays(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     message (the finding's sentence, ``tarock.solver.decisive.sentence``)."""
     if not available(store):
         return pl.DataFrame()
-    found = run(store, _LIST, where=_where(filters), only=_only(filters))
+    found = run(store, _LIST, where=analysed_where(filters, "g"))
     messages = [sentence(r["trick"], r["player"], r["card"], r["declarer_side"], r["kept"])
                 for r in found.iter_rows(named=True)]
     return found.with_columns(pl.Series("message", messages, dtype=pl.String))
@@ -91,7 +77,7 @@ def per_player(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
     first)."""
     if not available(store):
         return pl.DataFrame()
-    return run(store, _PLAYERS, where=_where(filters), only=_only(filters))
+    return run(store, _PLAYERS, where=analysed_where(filters, "g"))
 
 
 def coverage(store: Store, filters: Filters = NO_FILTERS) -> tuple[int, int]:
@@ -99,5 +85,5 @@ def coverage(store: Store, filters: Filters = NO_FILTERS) -> tuple[int, int]:
     if not available(store):
         return run(store, "SELECT count(*) AS deals FROM deals d WHERE {deals}", deals=deal_where(filters, "d")
                    ).item(), 0
-    row = run(store, _COVERAGE, deals=deal_where(filters, "d"), where=_where(filters)).row(0)
+    row = run(store, _COVERAGE, deals=deal_where(filters, "d"), where=analysed_where(filters, "g")).row(0)
     return int(row[0]), int(row[1])

@@ -71,6 +71,12 @@ class Store:
         with self.connect() as con:
             return con.sql(sql, params=params or None).pl()
 
+    def has_rows(self, table: str) -> bool:
+        """Whether ``table`` exists and holds a row (a solver's table: empty until analysed; absent in an export
+        made before it existed)."""
+        found = self.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = $t", {"t": table})
+        return bool(found["n"][0]) and not self.query(f"SELECT 1 FROM {table} LIMIT 1").is_empty()
+
     def refresh(self) -> None:
         """Forget the open database, so the next query sees shards completed since it was opened."""
         self.close()

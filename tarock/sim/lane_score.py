@@ -55,22 +55,10 @@ def score_clean(contract: Contract, players: tuple[str, ...], dealt: list[list[i
     when the record has none, ``tricks`` and their seats as played, ``bids`` as (seat, bid) in the order
     spoken (the record's ``bidding`` names the seats).
     """
-    kernel = accel.KERNEL
-    score = prepared()
-    if kernel is None or score is None:
+    played = _played(contract, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer, bids)
+    if played is None:
         return None
-    n = len(players)
-    known = _SPECS.get((contract.name, n))
-    spec = known if known is not None else _spec(contract, n)
-    roster = roster_of(players)
-    if spec is None or roster is None:
-        return None
-    declarers = () if declarer is None else (declarer,)
-    if not bids_agree(bids, players, spec[0].contract, declarers, OPTIONS):
-        return None
-    lane = _lane(kernel, spec, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer)
-    if lane is None:
-        return None
+    score, spec, roster, lane = played
     partner = lane[3]
     return _scored(score, spec[1], roster, players, declarer, None if partner < 0 else partner, lane[8], None,
                    ledger)
@@ -83,19 +71,11 @@ def score_playout(contract: Contract, players: tuple[str, ...], dealt: list[list
     """(whether the declarer's side won, the declarer's score) of a clean declared deal without announcements or
     bidding, no radelci held before it (``tarock.sim.playouts``); None when the kernel or the scorer declines
     it or is not running.  The arguments are ``score_clean``'s."""
-    kernel = accel.KERNEL
-    score = prepared()
-    if kernel is None or score is None:
+    played = _played(contract, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer, None)
+    if played is None:
         return None
+    score, spec, roster, lane = played
     n = len(players)
-    known = _SPECS.get((contract.name, n))
-    spec = known if known is not None else _spec(contract, n)
-    roster = roster_of(players)
-    if spec is None or roster is None:
-        return None
-    lane = _lane(kernel, spec, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer)
-    if lane is None:
-        return None
     partner = lane[3]
     scored = score(spec[1], roster, declarer, None if partner < 0 else partner, lane[8], (0,) * n, 0, _SCRATCH,
                    None)
@@ -103,6 +83,29 @@ def score_playout(contract: Contract, players: tuple[str, ...], dealt: list[list
     if scored is None or scored[0] is None:
         return None
     return bool(scored[0]), int(scored[1][declarer])
+
+
+def _played(contract: Contract, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
+            pick: tuple[int, ...], stash: tuple[int, ...], called_king: int | None, tricks: list[tuple[int, ...]],
+            trick_seats: list[tuple[int, ...]], declarer: int | None,
+            bids: tuple[tuple[int, str], ...] | None) -> tuple[Any, Spec, Any, tuple[Any, ...]] | None:
+    """(the scorer, the contract's spec, the players' roster, the kernel's lane) of a deal both can take; None
+    when the kernel or the scorer is not running or declines it, or its ``bids`` (None: not checked) do not give
+    the contract."""
+    kernel = accel.KERNEL
+    score = prepared()
+    if kernel is None or score is None:
+        return None
+    known = _SPECS.get((contract.name, len(players)))
+    spec = known if known is not None else _spec(contract, len(players))
+    roster = roster_of(players)
+    if spec is None or roster is None:
+        return None
+    declarers = () if declarer is None else (declarer,)
+    if bids is not None and not bids_agree(bids, players, spec[0].contract, declarers, OPTIONS):
+        return None
+    lane = _lane(kernel, spec, players, dealt, talon, pick, stash, called_king, tricks, trick_seats, declarer)
+    return None if lane is None else (score, spec, roster, lane)
 
 
 def _lane(kernel: Any, spec: Spec, players: tuple[str, ...], dealt: list[list[int]], talon: list[int],
