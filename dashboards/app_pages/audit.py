@@ -166,7 +166,8 @@ elif decided.listed.is_empty():
 else:
     st.caption(f"{decided.judged:,} of {decided.deals:,} deals judged card by card from trick 1 by the solver: a card "
                "decided the game when its side could force its aim (the declarer's side its contract, the defence "
-               "the contract's defeat) before it and no longer after it, whatever anyone played next.")
+               "the contract's defeat) before it and no longer after it, whatever anyone played next. Klop, "
+               "Königrufen and deals with a renons or an error are not judged.")
     misplay_steps = [step_for_finding("M_GAME_LOST", t, k)
                      for t, k in zip(decided.listed["trick"], decided.listed["contract"])]
     shown_misplays = decided.listed.with_columns(

@@ -18,8 +18,7 @@ from dashboards.labels import contract_label, plain
 from dashboards.replay_model import DealReplay, Step
 from dashboards.sidebar import current_filters
 
-HALF_SENTENCE_PX = 180
-"""The width of a breakdown's Detail in one of the tables set side by side (two to four): it wraps there."""
+HALF_SENTENCE_PX = 180  # the width of a breakdown's Detail in one of the tables set side by side: it wraps there
 
 
 def deal_label(row: dict[str, object]) -> str:
