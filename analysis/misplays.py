@@ -31,11 +31,12 @@ ORDER BY d.date NULLS LAST, d.session NULLS LAST, d.seq NULLS LAST, g.deal_id, g
 _PLAYERS = """
 SELECT g.player, count(DISTINCT g.deal_id) AS deals, count(*) AS cards,
        count(*) FILTER (WHERE g.decided) AS misplays,
-       count(DISTINCT g.deal_id) FILTER (WHERE g.decided) AS deals_decided
+       count(DISTINCT g.deal_id) FILTER (WHERE g.decided) AS deals_decided,
+       100 * count(*) FILTER (WHERE g.decided) / count(DISTINCT g.deal_id) AS per_100
 FROM game_analysis g
 WHERE {where}
 GROUP BY g.player
-ORDER BY misplays / count(DISTINCT g.deal_id), g.player
+ORDER BY per_100, g.player
 """
 
 _COVERAGE = """
@@ -73,8 +74,8 @@ def deal_findings(store: Store, deal_id: str) -> list[Finding]:
 
 
 def per_player(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
-    """Per player: deals and cards judged, misplays that decided a game, deals they decided (fewest per deal
-    first)."""
+    """Per player: deals and cards judged, misplays that decided a game, deals they decided, misplays per 100
+    deals judged (fewest first)."""
     if not available(store):
         return pl.DataFrame()
     return run(store, _PLAYERS, where=analysed_where(filters, "g"))

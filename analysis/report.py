@@ -204,7 +204,7 @@ def _print_misplays(console: Console, decided: pl.DataFrame, players: pl.DataFra
         table.add_column(column, justify="left" if column == "player" else "right")
     for row in players.iter_rows(named=True):
         table.add_row(_cell(row["player"]), f"{row['deals']:,}", f"{row['cards']:,}", f"{row['misplays']:,}",
-                      f"{100 * row['misplays'] / row['deals']:.1f}")
+                      f"{row['per_100']:.1f}")
     console.print(table)
     for row in decided.iter_rows(named=True):
         where = f"{row['session']}, hand {row['seq']}" if row["session"] and row["seq"] is not None else row["deal_id"]

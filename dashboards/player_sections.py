@@ -257,8 +257,8 @@ def game_misplays(filters: Filters) -> None:
     st.caption(f"From the {decided.judged:,} of {decided.deals:,} deals judged card by card from trick 1: a card "
                "decided the game when its side could force its aim before it and not after it (the Audit page "
                "lists each one).")
-    widgets.table(decided.players.with_columns((100 * pl.col("misplays") / pl.col("deals")).alias("per_100")),
-                  "misplays-by-player", column_config=MISPLAY_COLUMNS, column_order=list(MISPLAY_COLUMNS))
+    widgets.table(decided.players, "misplays-by-player", column_config=MISPLAY_COLUMNS,
+                  column_order=list(MISPLAY_COLUMNS))
 
 
 def show(filters: Filters, chosen: str | None, mixed: bool) -> None:

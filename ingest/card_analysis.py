@@ -208,10 +208,9 @@ def analyse_batch(store_dir: str, batch: list[Pending], from_trick: int = 1,
             line = game_rows_of(item, limit)
             judged.extend(line)
             decided_deals += bool(line)
-    ids = [item.deal_id for item in batch]
     _publish(store_dir, TABLE, SOLVER_VERSION, [item.deal_id for item in batch if item.exact], rows)
     _publish(store_dir, GAME_TABLE, DECISIVE_VERSION, [item.deal_id for item in batch if item.game], judged)
-    return BatchCounts(len(ids), len(rows), partial, decided_deals, sum(r["decided"] for r in judged))
+    return BatchCounts(len(batch), len(rows), partial, decided_deals, sum(r["decided"] for r in judged))
 
 
 def _publish(store_dir: str, table_name: str, version: str, deal_ids: list[str],

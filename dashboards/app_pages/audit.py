@@ -183,8 +183,7 @@ else:
         "message": widgets.sentence_column("What happened"),
     }, ["deal_id", "where", "player", "side", "card", "message"], "What happened")
     st.caption("The contract, the date and the session are under the table and in the CSV.")
-    widgets.table(decided.players.with_columns(
-        (100 * pl.col("misplays") / pl.col("deals")).alias("per_100")), "misplays-by-player", column_config={
+    widgets.table(decided.players, "misplays-by-player", column_config={
         "player": st.column_config.TextColumn("Player"),
         "deals": st.column_config.NumberColumn("Deals judged", format="localized"),
         "cards": st.column_config.NumberColumn("Cards judged", format="localized"),
