@@ -20,10 +20,11 @@ from tarock.check.audit import audit_scores
 from tarock.check.result import BreakdownLine, CheckResult, DealCheck, located
 from tarock.deal import Deal
 from tarock.engine import Replay, replay
+from tarock.findings import Finding
 from tarock.formats.items import ReadItem
 from tarock.rules.slovenian.scoring import ScoreResult
 from tarock.rules.sessions import SessionLedger
-from tarock.formats.sheet_csv import SheetAuditor, SheetError, deal_to_row
+from tarock.formats.sheet_csv import SheetAuditor, SheetError, deal_to_rows
 from tarock.check.summary import deal_summary, parse_error
 
 
@@ -91,7 +92,10 @@ class Checker:
             radelci_after = None if recorded.radelci is None else dict(recorded.radelci)
             auditor = self._auditor(deal.ruleset, deal.options)
             if auditor is not None:
-                audit = auditor.audit(deal_to_row(deal))
+                audit: list[Finding] = []
+                for row in deal_to_rows(deal):  # the hand, then the totals written under it
+                    found = auditor.audit(row)
+                    audit = [f for f in audit if f not in auditor.withdrawn] + found
                 if audit:
                     findings = findings + [located(f, summary.file, summary.line) for f in audit]
         return replace(

@@ -19,7 +19,7 @@ player on each hand.
 The records carry ``tricks: []``, ``"sheet_only": true`` and the partner
 (``"partner"``), and the written figures as ``recorded``.  The engine does
 not replay them (``tarock check`` audits them record by record with
-``SheetAuditor`` and ``deal_to_row``); ``audit_sheet`` checks what a sheet shows without cards: radelci
+``SheetAuditor`` and ``deal_to_rows``); ``audit_sheet`` checks what a sheet shows without cards: radelci
 handed out after Klop and Berač or higher and cancelled by a win, the
 doubling a radelc brings, partners writing the same figure, who writes
 what, figures a multiple of 5 under nearest-5 rounding, and the totals.
@@ -32,7 +32,7 @@ import csv
 import io
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -350,8 +350,11 @@ def playing_order(row: SheetRow) -> tuple[str, ...]:
     return players[start:] + players[:start]
 
 
-def row_to_obj(row: SheetRow, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The record of a hand row: no card play (``tricks: []``, ``sheet_only``), the written figures."""
+def row_to_obj(row: SheetRow, options: Mapping[str, Any] | None = None,
+               written_totals: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The record of a hand row: no card play (``tricks: []``, ``sheet_only``), the written figures, and the
+    running totals the sheet wrote right under the hand (``written_totals``), which the audit reads to tell
+    whose figure is the slip when partners differ."""
     obj: dict[str, Any] = {"ruleset": "slovenian", "players": list(playing_order(row)), "contract": row.contract,
                            "tricks": [], "sheet_only": True, "seq": row.hand}
     for key in ("id", "session", "date", "declarer", "partner"):
@@ -365,17 +368,33 @@ def row_to_obj(row: SheetRow, options: Mapping[str, Any] | None = None) -> dict[
     obj["recorded"] = {"scores": dict(row.scores)}
     if row.radelci is not None:
         obj["recorded"]["radelci"] = dict(row.radelci)
+    if written_totals is not None:
+        obj["written_totals"] = dict(written_totals)
     return obj
 
 
-def rows_to_deals(rows: Iterable[SheetRow], options: Mapping[str, Any] | None = None
+def _totals_under(rows: Sequence[SheetRow]) -> dict[int, Mapping[str, int]]:
+    """For each hand row (by index) that the next row of its session is a total row under, that row's totals."""
+    under: dict[int, Mapping[str, int]] = {}
+    last: dict[str | None, int] = {}  # each session's last hand row so far
+    for i, row in enumerate(rows):
+        if row.total and row.session in last:
+            under[last.pop(row.session)] = row.scores
+        elif not row.total:
+            last[row.session] = i
+    return under
+
+
+def rows_to_deals(rows: Sequence[SheetRow], options: Mapping[str, Any] | None = None
                   ) -> Iterator[Deal | Finding]:
-    """A Deal for each hand row (total rows are not deals), or an ``E_PARSE`` finding when it makes no record."""
-    for row in rows:
+    """A Deal for each hand row (total rows are not deals: their figures go with the hand above them, as
+    ``written_totals``), or an ``E_PARSE`` finding when a row makes no record."""
+    under = _totals_under(rows)
+    for i, row in enumerate(rows):
         if row.total:
             continue
         try:
-            yield deal_from_obj(row_to_obj(row, options))
+            yield deal_from_obj(row_to_obj(row, options, under.get(i)))
         except RecordError as exc:
             yield Finding(code="E_PARSE", message=f"line {row.line}: {exc}", file=row.file, line=row.line)
 
@@ -430,15 +449,24 @@ class SheetAuditor:
             raise SheetError(str(exc)) from None
         self._held: dict[str | None, dict[str, int]] = {}
         self._totals: dict[str | None, dict[str, int]] = {}
+        self._open: dict[str | None, list[tuple[SheetRow, list[Finding]]]] = {}
+        self.withdrawn: list[Finding] = []
+        """The findings of earlier rows the last ``audit`` replaced: partners' differing figures a total row
+        settled, each now one finding on the slip (returned by that ``audit``)."""
 
     def audit(self, row: SheetRow) -> list[Finding]:
-        """The ``A_SCORE_MISMATCH`` findings of one row, in check order."""
+        """The ``A_SCORE_MISMATCH`` findings of one row, in check order (a total row's also settle earlier rows
+        of its session whose partners differ: see ``withdrawn``)."""
         held = self._held.setdefault(row.session, {p: 0 for p in row.players})
         totals = self._totals.setdefault(row.session, {p: 0 for p in row.players})
         opts = self.options
+        self.withdrawn = []
         if row.total:
-            return list(_check_totals(row, totals, held, opts))
-        findings = [*_check_writers(row), *_check_figures(row, held, opts), *_check_partners(row, held, opts)]
+            return [*self._settled(row, totals, held), *_check_totals(row, totals, held, opts)]
+        partners, undecided = _check_partners(row, held, opts)
+        if undecided:
+            self._open.setdefault(row.session, []).append((row, partners))
+        findings = [*_check_writers(row), *_check_figures(row, held, opts), *partners]
         expected = _radelci_after(row, held, opts)
         if row.radelci is not None and opts.radelci:
             findings.extend(_check_radelci(row, held, expected))
@@ -449,23 +477,48 @@ class SheetAuditor:
             totals[p] = totals.get(p, 0) + value
         return findings
 
+    def _settled(self, total: SheetRow, totals: Mapping[str, int], held: Mapping[str, int]) -> list[Finding]:
+        """The open partner disputes of the total row's session that it settles (their findings withdrawn)."""
+        settled, still_open = [], []
+        for dispute, findings in self._open.pop(total.session, []):
+            finding = _settle(dispute, total, totals, held, self.options)
+            if finding is None:
+                still_open.append((dispute, findings))
+            else:
+                settled.append(finding)
+                self.withdrawn.extend(findings)
+        if still_open:
+            self._open[total.session] = still_open
+        return settled
+
 
 def audit_sheet(rows: Iterable[SheetRow], options: Mapping[str, Any] | None = None) -> list[Finding]:
     """Every arithmetic problem of a sheet that shows without the cards, as ``A_SCORE_MISMATCH`` findings."""
     auditor = SheetAuditor(options)
-    return sorted((f for row in rows for f in auditor.audit(row)), key=lambda f: f.line or 0)
+    found: list[Finding] = []
+    withdrawn: list[Finding] = []
+    for row in rows:
+        found.extend(auditor.audit(row))
+        withdrawn.extend(auditor.withdrawn)
+    return sorted((f for f in found if f not in withdrawn), key=lambda f: f.line or 0)
 
 
-def deal_to_row(deal: Deal) -> SheetRow:
-    """The sheet row of a sheet-only record (``partner``, ``won`` from its extra keys), for auditing it."""
+def deal_to_rows(deal: Deal) -> list[SheetRow]:
+    """The sheet rows of a sheet-only record, for auditing it: its hand row (``partner``, ``won`` from its extra
+    keys), and the total row written under it when it has ``written_totals``."""
     recorded = deal.recorded
     declarer = deal.declarer if isinstance(deal.declarer, str) else None
     partner, won = deal.extra.get("partner"), deal.extra.get("won")
-    return SheetRow(0, deal.players, deal.seq or 0, dict(recorded.scores) if recorded else {},
-                    session=deal.session, date=deal.date, id=deal.id, contract=deal.contract, declarer=declarer,
-                    partner=partner if isinstance(partner, str) else None,
-                    won=won if isinstance(won, bool) else None,
-                    radelci=None if recorded is None or recorded.radelci is None else dict(recorded.radelci))
+    rows = [SheetRow(0, deal.players, deal.seq or 0, dict(recorded.scores) if recorded else {},
+                     session=deal.session, date=deal.date, id=deal.id, contract=deal.contract, declarer=declarer,
+                     partner=partner if isinstance(partner, str) else None,
+                     won=won if isinstance(won, bool) else None,
+                     radelci=None if recorded is None or recorded.radelci is None else dict(recorded.radelci))]
+    written = deal.extra.get("written_totals")
+    if isinstance(written, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in written.values()):
+        rows.append(SheetRow(0, deal.players, None, {p: v for p, v in written.items() if p in deal.players},
+                             session=deal.session, date=deal.date))
+    return rows
 
 
 def _check_writers(row: SheetRow) -> Iterator[Finding]:
@@ -489,36 +542,64 @@ def _check_writers(row: SheetRow) -> Iterator[Finding]:
                                 "the declarer's side writes (others at most a Mondfang or a penalty)", p)
 
 
-def _check_partners(row: SheetRow, held: Mapping[str, int], opts: SlovenianOptions) -> Iterator[Finding]:
-    """A partner exists only in Tri/Dva/Ena with 4 players, and writes the declarer's figure.
+def _check_partners(row: SheetRow, held: Mapping[str, int], opts: SlovenianOptions) -> tuple[list[Finding], bool]:
+    """A partner exists only in Tri/Dva/Ena with 4 players, and writes the declarer's figure: the findings, and
+    whether the row leaves open whose figure is wrong.
 
     When the partners' figures differ, the finding names the one whose figure no game gives (the checks of
     the declarer's figure, ``_check_figures``); when both or neither are possible the row alone cannot tell
-    whose is wrong, so each partner gets a finding: the declarer's figure is not taken as the right one.
+    whose is wrong, so each partner gets a finding (the declarer's figure is not taken as the right one) until
+    a total row settles it (``_settle``).
     """
     contract = CONTRACTS[row.contract]  # type: ignore[index]
     if row.partner is None:
-        return
+        return [], False
     if not contract.calls_king or len(row.players) == 3:
-        yield _finding(row, f"{_label(row)} has no partner, but the sheet names {row.partner}", row.partner)
-        return
+        return [_finding(row, f"{_label(row)} has no partner, but the sheet names {row.partner}", row.partner)], False
     if row.partner == row.declarer:
-        yield _finding(row, f"in {_label(row)} {row.partner} is named both declarer and partner", row.partner)
-        return
+        return [_finding(row, f"in {_label(row)} {row.partner} is named both declarer and partner", row.partner)], \
+            False
     mine, theirs = row.scores.get(row.partner), row.scores.get(row.declarer or "")
     if mine is None:
-        yield _finding(row, f"in {_label(row)} the partner {row.partner} wrote nothing; partners write the "
-                            "declarer's figure", row.partner)
-    elif theirs is not None and mine != theirs and mine - theirs not in _mondfang_amounts(opts) \
-            and theirs - mine not in _mondfang_amounts(opts):
-        assert row.declarer is not None  # the declarer wrote ``theirs``
-        pair = {row.declarer: row.partner, row.partner: row.declarer}
-        wrong = [p for p in pair if not _possible_figure(row, row.scores[p], held, opts)]
-        for p in wrong if len(wrong) == 1 else pair:
-            why = f"no {contract.label} gives {row.scores[p]:+d}" if len(wrong) == 1 else \
-                "the sheet alone cannot tell whose is right"
-            yield _finding(row, f"in {_label(row)} the partners wrote different figures: {p} {row.scores[p]:+d}, "
-                                f"{pair[p]} {row.scores[pair[p]]:+d}; {why}", p)
+        return [_finding(row, f"in {_label(row)} the partner {row.partner} wrote nothing; partners write the "
+                              "declarer's figure", row.partner)], False
+    if theirs is None or mine == theirs or mine - theirs in _mondfang_amounts(opts) \
+            or theirs - mine in _mondfang_amounts(opts):
+        return [], False
+    assert row.declarer is not None  # the declarer wrote ``theirs``
+    pair = {row.declarer: row.partner, row.partner: row.declarer}
+    wrong = [p for p in pair if not _possible_figure(row, row.scores[p], held, opts)]
+    if len(wrong) == 1:
+        return [_partners_differ(row, wrong[0], f"no {contract.label} gives {row.scores[wrong[0]]:+d}")], False
+    return [_partners_differ(row, p, "the row alone cannot tell whose is right") for p in pair], True
+
+
+def _partners_differ(row: SheetRow, p: str, why: str) -> Finding:
+    """The finding on partner ``p``'s figure, where the partners wrote different ones."""
+    other = row.partner if p == row.declarer else row.declarer
+    assert other is not None
+    return _finding(row, f"in {_label(row)} the partners wrote different figures: {p} {row.scores[p]:+d}, "
+                         f"{other} {row.scores[other]:+d}; {why}", p)
+
+
+def _settle(dispute: SheetRow, total: SheetRow, totals: Mapping[str, int], held: Mapping[str, int],
+            opts: SlovenianOptions) -> Finding | None:
+    """The finding on the partner whose figure is the slip, when a total row tells: that partner's written total
+    adds up with the other partner's figure in place of their own, and the other's adds up as written."""
+    assert dispute.declarer is not None and dispute.partner is not None
+
+    def adds_up(p: str, figures: int) -> bool:
+        closed = figures - 100 * held.get(p, 0) if opts.radelci else figures
+        return total.scores.get(p) in (figures, closed)
+
+    for slip, other in ((dispute.declarer, dispute.partner), (dispute.partner, dispute.declarer)):
+        mine, theirs = dispute.scores[slip], dispute.scores[other]
+        if adds_up(other, totals.get(other, 0)) and not adds_up(slip, totals.get(slip, 0)) \
+                and adds_up(slip, totals.get(slip, 0) - mine + theirs):
+            where = f" (line {total.line})" if total.line else ""
+            return _partners_differ(dispute, slip, f"{slip}'s written total{where} adds up only with {other}'s "
+                                                   f"{theirs:+d} here, so {slip}'s {mine:+d} is the slip")
+    return None
 
 
 def _possible_figure(row: SheetRow, figure: int, held: Mapping[str, int], opts: SlovenianOptions) -> bool:
@@ -604,7 +685,7 @@ def _check_klop(row: SheetRow, held: Mapping[str, int], opts: SlovenianOptions) 
 
 
 def _radelci_after(row: SheetRow, held: Mapping[str, int], opts: SlovenianOptions) -> list[dict[str, int]]:
-    """The radelci each player may hold after the hand (several when the sheet alone cannot tell)."""
+    """The radelci each player may hold after the hand (several when the row alone cannot tell)."""
     contract = CONTRACTS[row.contract]  # type: ignore[index]
     after = dict(held)
     if not opts.radelci:

@@ -111,9 +111,9 @@ def test_a_wrong_figure_is_an_audit_mismatch(tmp_path: Path) -> None:
     assert [o["status"] for o in objs] == ["ok"] * 3
     messages = [[f["message"] for f in o["findings"] if f["code"] == "A_SCORE_MISMATCH"] for o in objs]
     assert messages[0] == [  # both figures an Ena gives: the row cannot tell whose is wrong
-        "in hand 1 (Ena) the partners wrote different figures: Cilka +35, Ana +40; the sheet alone cannot tell "
+        "in hand 1 (Ena) the partners wrote different figures: Cilka +35, Ana +40; the row alone cannot tell "
         "whose is right",
-        "in hand 1 (Ena) the partners wrote different figures: Ana +40, Cilka +35; the sheet alone cannot tell "
+        "in hand 1 (Ena) the partners wrote different figures: Ana +40, Cilka +35; the row alone cannot tell "
         "whose is right"]
     assert messages[1] == []
     assert messages[2] == ["in hand 3 (Berač) Boris holds a radelc, so the game counts double, but wrote +70"]
@@ -169,3 +169,41 @@ def test_the_audit_mark_goes_on_the_disputed_figure(tmp_path: Path) -> None:
     # the notes under the sheet name the deals by session and hand, not by their content hash
     assert "hand 1 of session club:" in notes and "hand 2 of session club:" in notes
     assert not any(f"({h['id']})" in notes for h in orjson.loads(run("score", "-f", "json", str(path))[1])["hands"])
+
+
+def test_the_written_totals_tell_whose_figure_is_the_slip(tmp_path: Path) -> None:
+    # The issue's sheet: the seed session with David's Dva figure in hand 4 written -150 where Ana wrote -140.
+    # Both are Dva figures, but the sheet's total row (kept with hand 4 as ``written_totals``) says David -140:
+    # his figures add up to -150, and to -140 only with Ana's figure in hand 4, while Ana's add up as written.
+    # So David's -150 is the slip: his figure alone is marked, and the note says why.
+    text = SHEET.read_text(encoding="utf-8").replace("Dva,David,Ana,-140,,,-140", "Dva,David,Ana,-140,,,-150")
+    path = imported(tmp_path, text)
+    assert orjson.loads(path.read_text().splitlines()[-1])["written_totals"] == {
+        "Ana": -100, "Boris": 70, "Cilka": 190, "David": -140}
+    code, out = run("score", "-f", "json", str(path))
+    assert code == 1
+    assert [h["disputed"] for h in orjson.loads(out.splitlines()[0])["hands"]] == [[], [], [], ["David"]]
+    code, text = run("score", str(path))
+    table, _, notes = text.partition("Legend")[0].partition("└")
+    [row] = [line for line in table.splitlines() if "dva (David)" in line]
+    assert row.count("(audit)") == 1 and "-150 ○ (audit)" in row
+    assert "so David's -150 is the slip" in " ".join(notes.split())
+    # a record checked on its own cannot see totals written under later hands: with hand 4 first and the totals
+    # under hand 5, hand 4 keeps both marks and the finding on the slip comes with hand 5, naming hand 4
+    later = text_of_records(path)
+    later[-1].pop("written_totals")
+    # hand 5: hand 3 again (Cilka's Solo tri +150; she holds no radelc), the totals written under it
+    fifth = {**later[2], "seq": 5, "recorded": {"scores": {"Cilka": 150}},
+             "written_totals": {"Ana": -100, "Boris": 70, "Cilka": 340, "David": -140}}
+    reordered = tmp_path / "later.jsonl"
+    reordered.write_text("".join(json.dumps(r) + "\n" for r in [*later, fifth]))
+    code, out = run("score", "-f", "json", str(reordered))
+    hands = orjson.loads(out.splitlines()[0])["hands"]
+    assert hands[3]["disputed"] == ["Ana", "David"] and hands[4]["disputed"] == ["David"]
+    assert any("in hand 4 (Dva)" in f["message"] and "so David's -150 is the slip" in f["message"]
+               for f in hands[4]["findings"])
+
+
+def text_of_records(path: Path) -> list[dict]:
+    """The records of a JSONL file, as dicts."""
+    return [orjson.loads(line) for line in path.read_text().splitlines()]

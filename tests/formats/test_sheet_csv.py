@@ -11,7 +11,7 @@ from tarock.formats.reader import read_records
 from tarock.formats.sheet_csv import (
     SheetAuditor,
     audit_sheet,
-    deal_to_row,
+    deal_to_rows,
     import_sheet,
     parse_sheet,
     playing_order,
@@ -146,9 +146,9 @@ def test_a_radelc_doubles_the_declarers_figure() -> None:
 def test_partners_write_the_same_figure() -> None:
     # +30 and +35 are both possible Dva figures: the row cannot tell whose is wrong, so each is disputed
     assert audit(HEAD + "1,dva,Ana,Cilka,+30,,+35,,\n") == [
-        "in hand 1 (Dva) the partners wrote different figures: Ana +30, Cilka +35; the sheet alone cannot tell "
+        "in hand 1 (Dva) the partners wrote different figures: Ana +30, Cilka +35; the row alone cannot tell "
         "whose is right",
-        "in hand 1 (Dva) the partners wrote different figures: Cilka +35, Ana +30; the sheet alone cannot tell "
+        "in hand 1 (Dva) the partners wrote different figures: Cilka +35, Ana +30; the row alone cannot tell "
         "whose is right"]
     # +32 is no Dva figure (not a multiple of 5, nor one less a Mondfang of 21, 42 or 84): the declarer's is wrong
     assert audit(HEAD + "1,dva,Ana,Cilka,+32,,+30,,\n")[1:] == [
@@ -203,7 +203,42 @@ def test_sheet_only_records_are_audited_one_by_one(tmp_path: Path) -> None:
     import_sheet(EXAMPLE, tmp_path / "s.jsonl")
     deals = [i.deal for i in read_records(tmp_path / "s.jsonl")]
     auditor = SheetAuditor()
-    assert all(auditor.audit(deal_to_row(d)) == [] for d in deals)  # type: ignore[arg-type]
-    alone = SheetAuditor().audit(deal_to_row(deals[2]))  # type: ignore[arg-type]  # hand 3 without hands 1-2
+    assert all(auditor.audit(row) == [] for d in deals for row in deal_to_rows(d))  # type: ignore[arg-type]
+    [hand_3] = deal_to_rows(deals[2])  # type: ignore[arg-type]  # no total row under hand 3
+    alone = SheetAuditor().audit(hand_3)  # hand 3 without hands 1-2
     assert sorted((f.player or "", f.line) for f in alone) == [("Ana", None), ("Boris", None), ("David", None)]
     assert all("should hold 0 radelci (before: 0), but the sheet says 1" in f.message for f in alone)
+
+
+def test_a_total_row_tells_whose_differing_figure_is_the_slip() -> None:
+    # Dva, David declares, Ana partners, nobody holds a radelc (the sheet starts the session; no Klop or Berač):
+    # -150 and -140 are both Dva figures (20 + a difference rounded to 5), so the row alone cannot tell.  The total
+    # row says David -140, Ana -140: Ana's adds up as written, David's only with Ana's -140 in place of his -150.
+    rows = "hand,contract,declarer,partner,Ana,Boris,Cilka,David\n1,dva,David,Ana,-140,,,-150\n"
+    assert audit(rows + "total,,,,-140,0,0,-140\n") == [
+        "in hand 1 (Dva) the partners wrote different figures: David -150, Ana -140; David's written total "
+        "(line 3) adds up only with Ana's -140 here, so David's -150 is the slip",
+        "the total for David is -140, but the figures above add up to -150"]
+    # the other way round: the partner's figure is the slip, and the declarer's is not marked
+    swapped = "hand,contract,declarer,partner,Ana,Boris,Cilka,David\n1,dva,David,Ana,-150,,,-140\n"
+    assert [m for m in audit(swapped + "total,,,,-140,0,0,-140\n") if "partners" in m] == [
+        "in hand 1 (Dva) the partners wrote different figures: Ana -150, David -140; Ana's written total (line 3) "
+        "adds up only with David's -140 here, so Ana's -150 is the slip"]
+    # no total row, or totals that add up for neither (both wrong as written and as swapped): both stay marked
+    for text in (rows, rows + "total,,,,-100,0,0,-100\n"):
+        assert [m for m in audit(text) if "partners" in m] == [
+            "in hand 1 (Dva) the partners wrote different figures: David -150, Ana -140; the row alone cannot tell "
+            "whose is right",
+            "in hand 1 (Dva) the partners wrote different figures: Ana -140, David -150; the row alone cannot tell "
+            "whose is right"]
+
+
+def test_a_total_row_goes_with_the_hand_above_it_in_its_own_session() -> None:
+    # two sessions interleaved: s1's total row is under s1's hand 2 (line 4), though s2's hand 1 is between them
+    text = ("session,hand,contract,declarer,A,B,C\ns1,1,tri,A,+20,,\ns1,2,tri,B,,+30,\ns2,1,dva,C,,,+40\n"
+            "s1,total,,,20,30,0\ns2,2,ena,A,+50,,\n")
+    rows, problems = parse_sheet(text)
+    assert problems == []
+    deals = list(rows_to_deals(rows))
+    written = [(d.session, d.seq, d.extra.get("written_totals")) for d in deals]  # type: ignore[union-attr]
+    assert written == [("s1", 1, None), ("s1", 2, {"A": 20, "B": 30, "C": 0}), ("s2", 1, None), ("s2", 2, None)]
