@@ -19,7 +19,7 @@ Answers (polars frames):
 
 * ``totals``: per player × table, the selected deals' scores summed (a deal in error scores nothing; a
   Slovenian session's open radelci are not charged, as in ``score --compare``);
-* ``win_rates``: per contract × table, the declared contracts' wins with 95 % Wilson intervals (declared as
+* ``win_rates``: per contract × number of players × table, the declared contracts' wins with 95 % Wilson intervals (declared as
   in ``analysis.win_rates``: a declarer, no error, a result);
 * ``differences``: per deal whose scores differ between the tables and player, the score under each table
   (one column per table, null when the deal is in error under it), the breakdown lines naming the player
@@ -104,7 +104,7 @@ class WhatIf:
     deals: int  # the selected deals scored
     scored: int  # every deal scored (the selected ones' whole sessions)
     totals: pl.DataFrame  # player, table, deals, total
-    win_rates: pl.DataFrame  # contract, table, deals, wins, win_rate, ci_low, ci_high
+    win_rates: pl.DataFrame  # contract, n_players, table, deals, wins, win_rate, ci_low, ci_high
     differences: pl.DataFrame  # deal_id, session, seq, date, contract, player, <one column per table>, lines, replay
 
 
@@ -206,14 +206,15 @@ class _Scored:
     scores: pl.DataFrame
     """key (the deal's content hash), player, seat, score (null: the deal is in error under the table)."""
     declared: pl.DataFrame
-    """contract, won: one row per selected deal that counts for the contracts' win rates (``_DECLARED``)."""
+    """contract, n_players, won: one row per selected deal that counts for the contracts' win rates
+    (``_DECLARED``)."""
     lines: Callable[[list[str]], dict[tuple[str, str], list[str]]]
     """The breakdown lines (``score --compare``'s text) of these deals, per (key, player): the lines naming
     the player."""
 
 
 _SCORES_SCHEMA: dict[str, Any] = {"key": pl.String, "player": pl.String, "seat": pl.Int32, "score": pl.Int64}
-_DECLARED_SCHEMA: dict[str, Any] = {"contract": pl.String, "won": pl.Boolean}
+_DECLARED_SCHEMA: dict[str, Any] = {"contract": pl.String, "n_players": pl.Int32, "won": pl.Boolean}
 _INFO_COLUMNS = ("key", "deal_id", "session", "seq", "date", "contract")
 
 
@@ -236,8 +237,8 @@ def _scored_checks(checks: list[DealCheck], keys: dict[int, str]) -> _Scored:
         [(key, p, seat, None if (s := _score(c)) is None else s.get(p, 0))
          for key, c in by_key.items() for seat, p in enumerate(c.players)],
         schema=_SCORES_SCHEMA, orient="row")
-    declared = pl.DataFrame([(c.contract, bool(c.won)) for c in checks if _declared(c)], schema=_DECLARED_SCHEMA,
-                            orient="row")
+    declared = pl.DataFrame([(c.contract, len(c.players), bool(c.won)) for c in checks if _declared(c)],
+                            schema=_DECLARED_SCHEMA, orient="row")
 
     def lines(wanted: list[str]) -> dict[tuple[str, str], list[str]]:
         return {(key, p): line_texts(by_key[key], p) for key in wanted for p in by_key[key].players}
@@ -283,9 +284,9 @@ def _scored_generation(con: duckdb.DuckDBPyConnection, schema: str) -> _Scored:
         WHERE d.content_hash IN (SELECT content_hash FROM picked)
     """).pl().cast(_SCORES_SCHEMA)
     declared = con.sql(f"""
-        SELECT d.contract, d.won FROM {schema}.deals d
+        SELECT d.contract, d.n_players, d.won FROM {schema}.deals d
         WHERE d.content_hash IN (SELECT content_hash FROM picked) AND {_DECLARED}
-    """, params={"no_declarer": sorted(NO_DECLARER)}).pl()
+    """, params={"no_declarer": sorted(NO_DECLARER)}).pl().cast(_DECLARED_SCHEMA)
 
     def lines(wanted: list[str]) -> dict[tuple[str, str], list[str]]:
         con.execute("CREATE OR REPLACE TEMP TABLE wanted AS SELECT unnest($keys::VARCHAR[]) AS key", {"keys": wanted})
@@ -385,7 +386,7 @@ def _declared(check: DealCheck) -> bool:
 
 
 def _win_rates(scored: list[_Scored], names: tuple[str, ...]) -> pl.DataFrame:
-    frames = [s.declared.group_by("contract").agg(pl.len().cast(pl.Int64).alias("deals"),
+    frames = [s.declared.group_by("contract", "n_players").agg(pl.len().cast(pl.Int64).alias("deals"),
                                                   pl.col("won").sum().cast(pl.Int64).alias("wins"))
               .with_columns(pl.lit(name).alias("table"), pl.lit(i, dtype=pl.Int32).alias("_t"))
               for i, (name, s) in enumerate(zip(names, scored))]
@@ -393,7 +394,7 @@ def _win_rates(scored: list[_Scored], names: tuple[str, ...]) -> pl.DataFrame:
     frame = (pl.concat(frames)
              .with_columns(pl.col("contract").replace_strict(ladder, default=len(ladder), return_dtype=pl.Int32)
                            .alias("_c"))
-             .sort("_c", "_t").select("contract", "table", "deals", "wins"))
+             .sort("n_players", "_c", "_t").select("contract", "n_players", "table", "deals", "wins"))
     return with_rate(frame, "wins", "deals", "win_rate")
 
 

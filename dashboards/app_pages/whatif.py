@@ -112,19 +112,24 @@ widgets.table(wide, "whatif-totals", column_config={
     **{name: st.column_config.NumberColumn(name, format="%+d") for name in result.tables}})
 
 st.subheader("Contract win rates per table")
-st.caption("Declared contracts only (a declarer, no error, a result); a table can change who wins through its "
-           "options (the renons penalty, a rounding, …).")
+st.caption("Declared contracts only (a declarer, no error, a result), one chart per number of players; a table "
+           "can change who wins through its options (the renons penalty, a rounding, …).")
 rates = result.win_rates.with_columns(
     pl.col("contract").map_elements(contract_label, return_dtype=pl.String).alias("Contract"))
 if rates.is_empty():
     st.info("No declared contract among these deals.")
 else:
-    st.altair_chart(charts.win_rate_chart(rates, color="table"), width="stretch")
+    for pool, part in charts.pools(rates.with_columns(pl.lit(ruleset).alias("ruleset"))):
+        st.markdown(f"**{pool}**")
+        st.altair_chart(charts.win_rate_chart(part, color="table"), width="stretch")
+    mixed = rates["n_players"].n_unique() > 1
     widgets.table(rates.select("Contract", pl.exclude("Contract")), "whatif-win-rates", column_config={
         "Contract": st.column_config.TextColumn("Contract"),
+        "n_players": st.column_config.NumberColumn("Players"),
         "table": st.column_config.TextColumn("Table"),
         **widgets.rate_columns(),
-    }, column_order=["Contract", "table", "deals", "wins", "win_rate", "ci_low", "ci_high"])
+    }, column_order=["Contract", *(["n_players"] if mixed else []), "table", "deals", "wins", "win_rate", "ci_low",
+                     "ci_high"])
 
 st.subheader("Deals that score differently")
 diffs = result.differences

@@ -141,3 +141,16 @@ def test_a_session_across_two_ingests_is_scored_whole(tmp_path: Path) -> None:
     layout = StoreLayout.at(store)
     assert any(m.get("members") for g in layout.generations() if g != layout.read_current()
                for m in layout.completed_shards(g).values())
+
+
+def test_win_rates_are_kept_apart_by_the_number_of_players(store: Path) -> None:
+    """A 3-player Tri and a 4-player Tri are different games: each table size is a row of its own, and Solo tri,
+    Solo dva and Solo ena (4 players only, tarock/rules/slovenian/contracts.py) have no 3-player row."""
+    rates = whatif(Store(store), TABLES).win_rates
+    assert set(rates["n_players"]) == {3, 4}
+    three = set(rates.filter(n_players=3)["contract"])
+    assert "tri" in three and not three & {"solo_tri", "solo_dva", "solo_ena"}
+    # the rows of a table add up to every declared deal once, whichever size it is played at
+    declared = Store(store).query("SELECT count(*) AS n FROM deals WHERE declarer IS NOT NULL AND status <> 'error' "
+                                  "AND won IS NOT NULL AND contract <> 'klop'")["n"].item()
+    assert rates.filter(table="slovenian")["deals"].sum() == declared > 0  # the table the deals were played under

@@ -165,3 +165,26 @@ def test_replay_drops_the_tables_at_a_click(store: Path) -> None:
     assert not at.exception, [e.message for e in at.exception]
     assert "tables" not in at.query_params
     assert not [df for df in at.dataframe if "differs" in df.value.columns]
+
+
+def test_whatif_draws_a_win_rate_chart_per_number_of_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """3- and 4-player deals are different games: the page draws one win-rate chart for each, headed by its table
+    size, each with only that size's contracts (Solo tri is 4 players only), and its table has a Players column."""
+    from ingest.commands import ingest
+    from tests.support.ingest_util import session_records, write_jsonl
+
+    records = write_jsonl(tmp_path / "in" / "mixed.jsonl", session_records(60, seed=5, session_size=(3, 9)))
+    assert ingest([records], tmp_path / "store", "local:1", quiet=True).exit_code == 0
+    monkeypatch.setenv("TAROCK_STORE", str(tmp_path / "store"))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params.update({"tables": ",".join(TABLES), "wruleset": "slovenian"})
+    at.switch_page("app_pages/whatif.py")
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert [m.value for m in at.markdown if m.value.startswith("**Slovenian")] == [
+        "**Slovenian, 3 players**", "**Slovenian, 4 players**"]
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 3  # the totals, then a win-rate chart per table size
+    rates = next(df.value for df in at.dataframe if "win_rate" in df.value.columns)
+    assert set(rates["n_players"]) == {3, 4}
+    assert "solo_tri" not in {c.lower().replace(" ", "_") for c in rates[rates["n_players"] == 3]["Contract"]}
