@@ -2,7 +2,7 @@
 
 Two figures, each with what it rests on:
 
-- **Play-outs** (``tarock.sim.playouts``): the simulator's players deal the unseen cards around the hand and play
+- **Play-outs** (``tarock.sim.playouts``, ``tarock.sim.koenigrufen_playouts``): the simulator's players deal the unseen cards around the hand and play
   the contract out, a few hundred times: the win rate with its 95 % Wilson interval, the mean score, how many
   play-outs.  There is one for every contract the table may declare, whatever the store holds.
 - **The club's estimate**: the hand model's (``analysis.hand_model``, fitted on the store's declared deals)
@@ -25,22 +25,28 @@ import polars as pl
 
 from analysis.hand_model import HandModel, hand_features
 from tarock.cards import CARD_BIT
+from tarock.sim import koenigrufen_playouts
 from tarock.sim.playouts import Estimate, estimates, wilson
 
 PRIOR_DEALS = 50
 """How many deals of hands like this one the store needs for its figure to weigh as much as the play-outs'."""
 PLAYOUT_SEED = 37
 """The seed of every advice's play-outs (``tarock.sim.playouts.estimate``)."""
-PLAYOUT_RULESETS = frozenset({"slovenian"})
-"""The rulesets the simulator plays out a hand in (Königrufen's advice is the store's alone)."""
+PLAYOUT_RULESETS = frozenset({"slovenian", "koenigrufen"})
+"""The rulesets the simulator plays out a hand in."""
 
 
 def playout_estimates(cards: list[int], ruleset: str, n_players: int, seed: int = PLAYOUT_SEED) -> dict[str, Estimate]:
-    """The play-outs of every contract the table may declare, by name (none for a ruleset the simulator does not
-    play out)."""
-    if ruleset not in PLAYOUT_RULESETS:
+    """The play-outs of every contract the hand may declare at the table, by name (none for a ruleset the simulator
+    does not play out)."""
+    hand = sum(CARD_BIT[c] for c in set(cards))
+    if ruleset == "koenigrufen":
+        found = koenigrufen_playouts.estimates(hand, seed)
+    elif ruleset in PLAYOUT_RULESETS:
+        found = estimates(hand, n_players, seed)
+    else:
         return {}
-    return {found.contract: found for found in estimates(sum(CARD_BIT[c] for c in set(cards)), n_players, seed)}
+    return {estimate.contract: estimate for estimate in found}
 
 
 def _playout_part(found: Estimate | None) -> dict[str, Any] | None:
@@ -97,7 +103,8 @@ def hand_advice(model: HandModel, cards: list[int], ruleset: str, n_players: int
     records = {row["contract"]: row for row in similar.iter_rows(named=True)}
     rows = []
     for contract, model_row in model_rows.items():
-        if ruleset in PLAYOUT_RULESETS and contract not in playouts:  # not declared at this table (3 players' solos)
+        if ruleset in PLAYOUT_RULESETS and contract not in playouts:  # not this hand's to declare at this table
+            # (3 players' solos; Königrufen's king games with all four kings, a Besserrufer without a bird)
             continue
         playout = _playout_part(playouts.get(contract))
         record = _record_part(records.get(contract))

@@ -76,7 +76,7 @@ def mistake_order(rng: random.Random) -> list[Kind]:
 
 
 @dataclass(slots=True)
-class _Deal:
+class DealInPlay:
     """One deal being built: the dealt cards, the bidding and what follows it."""
 
     players: tuple[str, ...]
@@ -137,16 +137,16 @@ class KoenigrufenSession:
                 break
             assert state is not None  # a plan, so a state
             rng.setstate(state)
-            deal = _Deal(players, list(hands), dealt, talon, values, bidding)
-            mistake = self._play(deal, kind)
+            deal = DealInPlay(players, list(hands), dealt, talon, values, bidding)
+            mistake = play_deal(deal, rng, self.options, kind)
             if mistake is not None:
                 break
             deal = None
         if deal is None:
             if state is not None:
                 rng.setstate(state)
-            deal = _Deal(players, list(hands), dealt, talon, values, bidding)
-            self._play(deal, None)
+            deal = DealInPlay(players, list(hands), dealt, talon, values, bidding)
+            play_deal(deal, rng, self.options)
         record = self._record(deal, seq)
         game = deal.game
         tricks, trick_seats = (game.tricks, game.trick_seats) if game is not None else ([], [])
@@ -169,104 +169,8 @@ class KoenigrufenSession:
         record["recorded"], slipped = self._sheet(result, players, slips, record["id"])
         return record, truth + slipped
 
-    # -- the deal after the bidding
-    def _play(self, deal: _Deal, kind: Kind | None) -> tuple[str, Finding] | None:
-        """King, talon, stash, announcements and card play, with a mistake of ``kind`` if the deal has
-        room for it; returns (kind name, finding) of the mistake made, None when none was."""
-        rng, options = self.rng, self.options
-        contract, declarers = deal.bidding.contract, deal.bidding.declarers
-        players = deal.players
-        made: tuple[str, Finding] | None = None
-        declarer = declarers[0] if declarers else None
-        if contract.name == "besserrufer" and declarer is not None:
-            birds = [b for b, (card, _) in BIRDS.items()
-                     if deal.hands[declarer] >> card & 1 and b in counted_bonuses(contract, options)]
-            deal.bird = birds[-1] if birds else None
-        if contract.calls_king and declarer is not None:
-            own = deal.hands[declarer] & KINGS_MASK
-            if kind is not None and kind.name == "own_king":
-                if not own or own == KINGS_MASK:
-                    return None
-                deal.king = rng.choice([k for k in KINGS if own >> k & 1])
-                made = (kind.name, (kind.code, None, players[declarer]))
-            else:
-                deal.king = choose_king(deal.hands[declarer], rng)
-            deal.partner = next((s for s in range(4) if s != declarer and deal.hands[s] >> deal.king & 1), None)
-            in_talon = deal.king in deal.talon
-            if in_talon and contract.talon == HALF and should_concede(deal.values[declarer], rng):
-                if kind is not None:
-                    return None
-                deal.conceded = True
-                if deal.bird is not None:
-                    deal.announcements = ({"player": players[declarer], "bonus": deal.bird},)
-                return None
-        elif kind is not None and kind.name == "own_king":
-            return None
-        if contract.talon_group and declarer is not None:
-            deal.pick = choose_half(deal.talon, contract, deal.king)
-            after = deal.hands[declarer] | mask_of(deal.pick)
-            keep = 1 << BIRDS[deal.bird][0] if deal.bird is not None else 0
-            taroks_first = contract.color and options.color_discard_restriction
-            stash = kr_stash(after, len(deal.pick), deal.king, taroks_first, keep)
-            if kind is not None and kind.name == "stash":
-                faulty = None if taroks_first else faulty_stash(rng, after & ~keep, stash, None)
-                if faulty is None:
-                    return None
-                stash = faulty
-                made = (kind.name, (kind.code, None, players[declarer]))
-            deal.stash = stash
-            deal.hands[declarer] = after & ~stash
-        elif kind is not None and kind.name == "stash":
-            return None
-        deal.announcements = tuple(announce(rng, contract, options, players, declarers, deal.partner, deal.king,
-                                            deal.hands, deal.values, deal.bird))
-        valat = any(a.get("bonus") == "valat" and deal.players.index(str(a["player"])) == declarer
-                    for a in deal.announcements)
-        pagat_ultimo = next((players.index(str(a["player"])) for a in deal.announcements
-                             if a.get("bonus") == "pagat_ultimo"), None)
-        first = leader(contract, declarers)
-        heuristics = KoenigrufenPlay(contract, declarers, deal.partner, deal.king, deal.hands, pagat_ultimo,
-                                     first, valat)
-        in_play = kind if kind is not None and kind.stage == "play" else None
-        game: Game | Table
-        if in_play is None:  # played legally: the replay of the record is the one check
-            game = Table(players, deal.hands, contract, options, first)
-            game.play_with(heuristics)
-        else:
-            game = Game(players, list(deal.hands), contract, options, first)
-            found = self._play_cards(game, heuristics, in_play)
-            if found is None:
-                return None
-            made = (in_play.name, found)
-        deal.game = game
-        return made
-
-    def _play_cards(self, game: Game, heuristics: KoenigrufenPlay, kind: Kind | None) -> Finding | None:
-        """Play the deal out; with a play ``kind``, make that renons at the first chance from a random
-        point on.  Returns its finding, or None when no chance came."""
-        rng = self.rng
-        start = rng.randrange(4 * CARDS_PER_HAND) if kind is not None else 0
-        expected: Finding | None = None
-        done = 0
-        while game.phase != Phase.DONE:
-            if kind is not None and expected is None and game.played >= start:
-                seat = game.turn
-                cards = renons_cards(game, seat, game.legal_mask(), kind.code)
-                if cards:
-                    expected = (kind.code, len(game.tricks) + 1, game.players[seat])
-                    game.play(rng.choice(cards))
-                    if len(game.tricks) > done:
-                        done += 1
-                        heuristics.trick_done(game.tricks[-1], game.winners[-1])
-                    continue
-            game.play(heuristics.choose(game, game.turn, game.legal_mask()))
-            if len(game.tricks) > done:
-                done += 1
-                heuristics.trick_done(game.tricks[-1], game.winners[-1])
-        return expected
-
     # -- the record and its score
-    def _record(self, deal: _Deal, seq: int) -> dict[str, Any]:
+    def _record(self, deal: DealInPlay, seq: int) -> dict[str, Any]:
         players, bidding = deal.players, deal.bidding
         record: dict[str, Any] = {
             "format": FORMAT,
@@ -328,6 +232,108 @@ class KoenigrufenSession:
                 raise SimulationError(f"deal {deal_id}: the audit finds {got}, the simulator meant {player}'s figure")
             return {"scores": scores}, [_truth(deal_id, kind.name, SCORE_CODE, None, player)]
         return {"scores": scores}, []
+
+
+def play_deal(deal: DealInPlay, rng: random.Random, options: KoenigrufenOptions, kind: Kind | None = None,
+              announcing: bool = True) -> tuple[str, Finding] | None:
+    """King, talon, stash, announcements and card play after the bidding, as a simulated table does them, with a
+    mistake of ``kind`` if the deal has room for it; returns (kind name, finding) of the mistake made, None when
+    none was.  Without ``announcing`` nobody announces but a Besserrufer's declarer their bird, which that game
+    must have (the play-outs of ``tarock.sim.koenigrufen_playouts``)."""
+    contract, declarers = deal.bidding.contract, deal.bidding.declarers
+    players = deal.players
+    made: tuple[str, Finding] | None = None
+    declarer = declarers[0] if declarers else None
+    if contract.name == "besserrufer" and declarer is not None:
+        birds = [b for b, (card, _) in BIRDS.items()
+                 if deal.hands[declarer] >> card & 1 and b in counted_bonuses(contract, options)]
+        deal.bird = birds[-1] if birds else None
+    if contract.calls_king and declarer is not None:
+        own = deal.hands[declarer] & KINGS_MASK
+        if kind is not None and kind.name == "own_king":
+            if not own or own == KINGS_MASK:
+                return None
+            deal.king = rng.choice([k for k in KINGS if own >> k & 1])
+            made = (kind.name, (kind.code, None, players[declarer]))
+        else:
+            deal.king = choose_king(deal.hands[declarer], rng)
+        deal.partner = next((s for s in range(4) if s != declarer and deal.hands[s] >> deal.king & 1), None)
+        in_talon = deal.king in deal.talon
+        if in_talon and contract.talon == HALF and should_concede(deal.values[declarer], rng):
+            if kind is not None:
+                return None
+            deal.conceded = True
+            if deal.bird is not None:
+                deal.announcements = ({"player": players[declarer], "bonus": deal.bird},)
+            return None
+    elif kind is not None and kind.name == "own_king":
+        return None
+    if contract.talon_group and declarer is not None:
+        deal.pick = choose_half(deal.talon, contract, deal.king)
+        after = deal.hands[declarer] | mask_of(deal.pick)
+        keep = 1 << BIRDS[deal.bird][0] if deal.bird is not None else 0
+        taroks_first = contract.color and options.color_discard_restriction
+        stash = kr_stash(after, len(deal.pick), deal.king, taroks_first, keep)
+        if kind is not None and kind.name == "stash":
+            faulty = None if taroks_first else faulty_stash(rng, after & ~keep, stash, None)
+            if faulty is None:
+                return None
+            stash = faulty
+            made = (kind.name, (kind.code, None, players[declarer]))
+        deal.stash = stash
+        deal.hands[declarer] = after & ~stash
+    elif kind is not None and kind.name == "stash":
+        return None
+    if announcing:
+        deal.announcements = tuple(announce(rng, contract, options, players, declarers, deal.partner, deal.king,
+                                            deal.hands, deal.values, deal.bird))
+    elif deal.bird is not None and declarer is not None:  # a bird only where a Besserrufer has a declarer
+        deal.announcements = ({"player": players[declarer], "bonus": deal.bird},)
+    valat = any(a.get("bonus") == "valat" and deal.players.index(str(a["player"])) == declarer
+                for a in deal.announcements)
+    pagat_ultimo = next((players.index(str(a["player"])) for a in deal.announcements
+                         if a.get("bonus") == "pagat_ultimo"), None)
+    first = leader(contract, declarers)
+    heuristics = KoenigrufenPlay(contract, declarers, deal.partner, deal.king, deal.hands, pagat_ultimo,
+                                 first, valat)
+    in_play = kind if kind is not None and kind.stage == "play" else None
+    game: Game | Table
+    if in_play is None:  # played legally: the replay of the record is the one check
+        game = Table(players, deal.hands, contract, options, first)
+        game.play_with(heuristics)
+    else:
+        game = Game(players, list(deal.hands), contract, options, first)
+        found = play_with_mistake(game, heuristics, in_play, rng)
+        if found is None:
+            return None
+        made = (in_play.name, found)
+    deal.game = game
+    return made
+
+
+def play_with_mistake(game: Game, heuristics: KoenigrufenPlay, kind: Kind | None, rng: random.Random
+                      ) -> Finding | None:
+    """Play the deal out; with a play ``kind``, make that renons at the first chance from a random
+    point on.  Returns its finding, or None when no chance came."""
+    start = rng.randrange(4 * CARDS_PER_HAND) if kind is not None else 0
+    expected: Finding | None = None
+    done = 0
+    while game.phase != Phase.DONE:
+        if kind is not None and expected is None and game.played >= start:
+            seat = game.turn
+            cards = renons_cards(game, seat, game.legal_mask(), kind.code)
+            if cards:
+                expected = (kind.code, len(game.tricks) + 1, game.players[seat])
+                game.play(rng.choice(cards))
+                if len(game.tricks) > done:
+                    done += 1
+                    heuristics.trick_done(game.tricks[-1], game.winners[-1])
+                continue
+        game.play(heuristics.choose(game, game.turn, game.legal_mask()))
+        if len(game.tricks) > done:
+            done += 1
+            heuristics.trick_done(game.tricks[-1], game.winners[-1])
+    return expected
 
 
 def score_slip(kind: Kind, result: ScoreResult, rng: random.Random) -> tuple[str, int] | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tarock.cards import N_CARDS, TAROK_MASK
@@ -100,10 +101,12 @@ def biddable(n_players: int) -> tuple[Contract, ...]:
                  if not c.is_klop and allowed_contract(c, n_players, DEFAULT_SLOVENIAN))
 
 
-def deal_around(rng: random.Random, hand: int, n_players: int, seat: int) -> tuple[list[int], list[int]]:
+def deal_around(rng: random.Random, hand: int, n_players: int, seat: int, redeal_without_tarok: bool = True
+                ) -> tuple[list[int], list[int]]:
     """The other hands and the talon dealt at random around ``hand`` (a mask) at ``seat``: (each seat's mask,
     the talon in dealt order).  One shuffle of the whole deck, walked past the hand's cards: the talon first, then
-    the other seats in order; dealt again while another hand has no tarok."""
+    the other seats in order; dealt again while another hand has no tarok (unless not ``redeal_without_tarok``:
+    Königrufen deals stand)."""
     per = CARDS_PER_HAND[n_players]
     others = [s for s in range(n_players) if s != seat]
     while True:
@@ -118,7 +121,7 @@ def deal_around(rng: random.Random, hand: int, n_players: int, seat: int) -> tup
             for card in unseen[TALON_SIZE + i * per:TALON_SIZE + (i + 1) * per]:
                 mask |= 1 << card
             hands[other] = mask
-        if all(hands[s] & TAROK_MASK for s in others):
+        if not redeal_without_tarok or all(hands[s] & TAROK_MASK for s in others):
             return hands, talon
 
 
@@ -232,11 +235,19 @@ def estimate(hand: int, n_players: int, contract: Contract, seed: int = 0, cap: 
         raise ValueError(f"a hand of {n_players} players has {CARDS_PER_HAND.get(n_players)} cards")
     if not allowed_contract(contract, n_players, DEFAULT_SLOVENIAN) or contract.is_klop:
         raise ValueError(f"{contract.label} is not declared at a table of {n_players}")
+    return sequential(contract.name, lambda i: play_out(hand, n_players, contract, random.Random((seed << 32) + i),
+                                                        seat_of(contract, n_players, i, seat)), cap, half_width)
+
+
+def sequential(contract: str, play: Callable[[int], tuple[bool, int]], cap: int = CAP,
+               half_width: float = HALF_WIDTH) -> Estimate:
+    """The estimate of play-outs ``play(0)``, ``play(1)``, … (each: whether the declarer's side won, the
+    declarer's score) until the 95 % interval of the win rate is within ``half_width`` of it (from
+    ``MIN_PLAYOUTS`` on, checked every ``BATCH``), or ``cap`` play-outs."""
     wins = total = played = 0
     while played < cap:
         for i in range(played, min(played + BATCH, cap)):
-            won, score = play_out(hand, n_players, contract, random.Random((seed << 32) + i),
-                                  seat_of(contract, n_players, i, seat))
+            won, score = play(i)
             wins += won
             total += score
         played = min(played + BATCH, cap)
@@ -244,14 +255,13 @@ def estimate(hand: int, n_players: int, contract: Contract, seed: int = 0, cap: 
             low, high = wilson(wins, played)
             if (high - low) / 2 <= half_width:
                 break
-    return Estimate(contract.name, played, wins, total)
+    return Estimate(contract, played, wins, total)
 
 
 def estimates(hand: int, n_players: int, seed: int = 0, cap: int = CAP,
               half_width: float = HALF_WIDTH) -> list[Estimate]:
     """``estimate`` of every contract ``biddable`` at the table, in ladder order."""
     return [estimate(hand, n_players, contract, seed, cap, half_width) for contract in biddable(n_players)]
-
 
 
 def paired(weaker: int, stronger: int, n_players: int, contract: Contract, seed: int = 0, cap: int = CAP,

@@ -23,6 +23,7 @@ from analysis.similar_hands import similar_record
 from analysis.store import Store
 from ingest.coordinator import run_ingest
 from tarock.cli import app
+from tarock.sim.koenigrufen_playouts import biddable as kr_biddable
 from tarock.sim.playouts import biddable
 from tests.support.paths import ROOT
 
@@ -142,3 +143,36 @@ def test_a_stored_deal_says_what_the_player_bid_and_how_it_went(stores: dict[str
     text = CliRunner().invoke(app, ["advise", "--deal", deal_id, "--player", declarer, "--store",
                                     str(stores["sample"])]).output
     assert deal["said"] in " ".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def koenigrufen_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("hand_advice_kr")
+    (base / "in").mkdir()
+    shutil.copy(ROOT / "data" / "sample" / "sample-kr.jsonl.gz", base / "in")
+    run_ingest([base / "in"], base / "store", "local:1")
+    hand_fit.fit_store(base / "store", min_deals=100)
+    return base / "store"
+
+
+@pytest.mark.parametrize("which", ["sample", "empty"])
+def test_every_koenigrufen_game_the_hand_may_declare_gets_a_figure(
+        stores: dict[str, Path], koenigrufen_store: Path, which: str) -> None:
+    # before, every Königrufen game read "no estimate": the simulator played no Königrufen hand out
+    store = koenigrufen_store if which == "sample" else stores["empty"]
+    for hand in (MIDDLING, STRONG):
+        rows = advise_json(store, "--ruleset", "koenigrufen", *hand.split())["contracts"]
+        assert isinstance(rows, list)
+        assert sorted(row["contract"] for row in rows) == sorted(c.name for c in kr_biddable(parse_mask(hand)))
+        for row in rows:
+            assert row["playouts"]["playouts"] >= 100 and row["club"] is not None, row["contract"]
+            assert 0 <= row["club"]["low"] <= row["club"]["win_probability"] <= row["club"]["high"] <= 1
+    # the four kings with eight top taroks: the Dreier is won, whatever the club's few deals say
+    strong = {row["contract"]: row for row in advise_json(store, "--ruleset", "koenigrufen", *STRONG.split())[
+        "contracts"]}  # type: ignore[union-attr]
+    assert strong["dreier"]["club"]["win_probability"] >= 0.9
+
+
+def parse_mask(text: str) -> int:
+    """A hand's cards as a mask."""
+    return sum(1 << card for card in parse_hand(text.split(), "koenigrufen", 4))
