@@ -7,7 +7,6 @@ plain filter counts them, and ``--deal`` says what the player bid and how it wen
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import orjson
@@ -25,7 +24,7 @@ from ingest.coordinator import run_ingest
 from tarock.cli import app
 from tarock.sim.koenigrufen_playouts import biddable as kr_biddable
 from tarock.sim.playouts import biddable
-from tests.support.paths import ROOT
+from tests.support.sample_store import fitted_sample_store
 
 STRONG = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"
 """The eight highest taroks and all four kings: before issue 37 the sample's model gave it Tri 79.6 %, below its
@@ -38,13 +37,9 @@ DECLARED_4P = [c.name for c in biddable(4)]
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("hand_advice")
-    (base / "in").mkdir()
     (base / "none").mkdir()
-    shutil.copy(ROOT / "data" / "sample" / "sample-4p.jsonl.gz", base / "in")
-    run_ingest([base / "in"], base / "sample", "local:1")
-    hand_fit.fit_store(base / "sample", min_deals=100)
     run_ingest([base / "none"], base / "empty", "local:1")
-    return {"sample": base / "sample", "empty": base / "empty"}
+    return {"sample": fitted_sample_store(base / "sample", "sample-4p.jsonl.gz", 100), "empty": base / "empty"}
 
 
 def advise_json(store: Path, *args: str) -> dict[str, object]:
@@ -147,12 +142,7 @@ def test_a_stored_deal_says_what_the_player_bid_and_how_it_went(stores: dict[str
 
 @pytest.fixture(scope="module")
 def koenigrufen_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("hand_advice_kr")
-    (base / "in").mkdir()
-    shutil.copy(ROOT / "data" / "sample" / "sample-kr.jsonl.gz", base / "in")
-    run_ingest([base / "in"], base / "store", "local:1")
-    hand_fit.fit_store(base / "store", min_deals=100)
-    return base / "store"
+    return fitted_sample_store(tmp_path_factory.mktemp("hand_advice_kr"), "sample-kr.jsonl.gz", 100)
 
 
 @pytest.mark.parametrize("which", ["sample", "empty"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,9 @@ from typer.testing import CliRunner
 from analysis import hand_fit, hand_model
 from analysis.advise import parse_hand
 from analysis.store import Store
-from ingest.coordinator import run_ingest
 from tarock.cards import CODES, card_text, cards_of
 from tarock.cli import app
-from tests.support.paths import ROOT
+from tests.support.sample_store import fitted_sample_store
 
 STRONG = "T22 T21 T20 T19 T18 T17 T16 T15 HK DK SK CK"
 """Škis, Mond and the six taroks below Mond down to XV, and all four kings."""
@@ -34,12 +32,7 @@ MIN_DEALS = 100
 
 @pytest.fixture(scope="module")
 def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("hand_model")
-    (base / "in").mkdir()
-    shutil.copy(ROOT / "data" / "sample" / "sample-4p.jsonl.gz", base / "in")
-    run_ingest([base / "in"], base / "store", "local:1")
-    hand_fit.fit_store(base / "store", min_deals=MIN_DEALS)
-    return base / "store"
+    return fitted_sample_store(tmp_path_factory.mktemp("hand_model"), "sample-4p.jsonl.gz", MIN_DEALS)
 
 
 def test_features_of_a_typed_hand_counted_by_hand() -> None:
