@@ -69,16 +69,19 @@ ROW_LABEL = "row_label"
 """The axis label of a row of ``win_rate_chart``: the category and its deals, "Solo tri · 1,234 deals"."""
 
 
-def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str | None = None) -> alt.LayerChart:
+def win_rate_chart(frame: pl.DataFrame, category: str = "Contract", color: str | None = None,
+                   same_deals: bool = False) -> alt.LayerChart:
     """Win rate per ``category`` as a row each (points with 95 % Wilson error bars), ``color`` splitting each
-    row into one line per value; the row's label says its deals.
+    row into one line per value; the row's label says its deals: the lines' deals summed, or with
+    ``same_deals`` (every line the same deals, as What-if's rules tables rescore them) counted once.
 
     ``category`` is a column of ``frame`` (``Contract`` is derived from ``contract``).  Rows, not columns:
     every label has a line of its own, so none is dropped and no count overlaps another (issue 38: half the
     contracts had no label and the "N deals" ran into each other).
     """
     data = _with_labels(frame).filter(pl.col("deals") > 0)
-    totals = data.group_by(category, maintain_order=True).agg(pl.col("deals").sum().alias("row_deals"))
+    counted = pl.col("deals").max() if same_deals else pl.col("deals").sum()
+    totals = data.group_by(category, maintain_order=True).agg(counted.alias("row_deals"))
     data = data.join(totals, on=category, how="left").with_columns(
         pl.format("{} · {} deal{}", pl.col(category),
                   pl.col("row_deals").map_elements(lambda n: f"{n:,}", return_dtype=pl.String),

@@ -121,7 +121,7 @@ if rates.is_empty():
 else:
     for pool, part in charts.pools(rates.with_columns(pl.lit(ruleset).alias("ruleset"))):
         st.markdown(f"**{pool}**")
-        st.altair_chart(charts.win_rate_chart(part, color="table"), width="stretch")
+        st.altair_chart(charts.win_rate_chart(part, color="table", same_deals=True), width="stretch")
     mixed = rates["n_players"].n_unique() > 1
     widgets.table(rates.select("Contract", pl.exclude("Contract")), "whatif-win-rates", column_config={
         "Contract": st.column_config.TextColumn("Contract"),

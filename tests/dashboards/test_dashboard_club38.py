@@ -11,7 +11,6 @@ from typing import Any
 
 import orjson
 import polars as pl
-import pyarrow as pa
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -21,6 +20,7 @@ from dashboards import widgets
 from ingest.commands import ingest
 from tests.dashboards.test_dashboard_apptest import html_text, open_page
 from tests.support.dashboard_fixture import EXAMPLES
+from tests.support.charts import chart_rows
 from tests.support.paths import ROOT
 
 CHAR_PX = 6
@@ -28,11 +28,6 @@ CHAR_PX = 6
 its header cannot show the header whole."""
 WRAPS_ABOVE_PX = 64
 """Streamlit's table wraps text cells only in rows taller than 4rem."""
-
-
-def chart_rows(chart: Any) -> list[dict[str, Any]]:
-    """Every row of data a chart drawn on the page was sent with (its layers' datasets, one after the other)."""
-    return [row for data in chart.proto.datasets for row in pa.ipc.open_stream(data.data.data).read_all().to_pylist()]
 
 
 def tables(at: AppTest) -> list[tuple[dict[str, Any], list[str], int, Any]]:

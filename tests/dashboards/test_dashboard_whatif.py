@@ -21,6 +21,7 @@ from analysis.store import Store
 from analysis.whatif import deal_under, whatif
 from dashboards.replay_nav import tables_asked
 from tarock.cli import app as cli
+from tests.support.charts import chart_rows
 from tests.support.paths import ROOT
 
 APP = ROOT / "dashboards" / "app.py"
@@ -188,3 +189,11 @@ def test_whatif_draws_a_win_rate_chart_per_number_of_players(tmp_path: Path, mon
     rates = next(df.value for df in at.dataframe if "win_rate" in df.value.columns)
     assert set(rates["n_players"]) == {3, 4}
     assert "solo_tri" not in {c.lower().replace(" ", "_") for c in rates[rates["n_players"] == 3]["Contract"]}
+    # each row's label counts its deals once: both tables rescore the same deals (the label used to add them up)
+    for players, chart in zip((3, 4), charts[1:]):
+        shown = {r["Contract"]: r for r in chart_rows(chart) if "row_label" in r}
+        assert shown and set(shown) == set(rates[rates["n_players"] == players]["Contract"])
+        for contract, row in shown.items():
+            deals = rates[(rates["n_players"] == players) & (rates["Contract"] == contract)]["deals"]
+            assert set(deals) == {row["deals"]}  # every table: the same deals
+            assert row["row_label"] == f"{contract} · {row['deals']:,} deal{'' if row['deals'] == 1 else 's'}"
