@@ -7,13 +7,14 @@ and the speed of the play-outs.
     .venv/bin/python bench/bench_playouts.py speed
 
 ``monotone``: pairs of random hands where the second is the first with one tarok raised to a higher one it does
-not hold, or one of its lowest suit cards turned into a tarok it does not hold; every contract of the table is
-played out for both on the same deals but for the traded card (``tarock.sim.playouts.paired``: common random
-numbers).  A pair breaks
-monotonicity when the stronger hand's win rate is below the weaker's beyond the stronger's 95 % interval
-(its upper end below the weaker's rate); in Berač and Odprti berač, where strength loses, the other way round.
-Printed per contract: the pairs, the breaks, and the mean difference of the rates; then how many breaks raise the
-Pagat.
+not hold, or one of its lowest suit cards, a pip card, turned into a tarok it does not hold, never losing card
+points (``tarock.sim.playouts.random_pair``: the Pagat is raised only to the Mond or the Škis); every contract of
+the table is played out for both on the same deals but for the traded card (``tarock.sim.playouts.paired``:
+common random numbers).  A pair breaks monotonicity when the hand stronger *for the contract* wins it less often
+beyond its own 95 % interval: in a positive contract the second hand, whose interval's upper end lies below the
+first's rate; in Berač and Odprti berač, where a higher card is one more trick to take, the first (the lower
+cards), whose upper end lies below the second's rate.  Printed per contract: the pairs, the breaks, and the mean
+difference of the rates.
 
 ``calibration``: simulated sessions (``tarock.sim.simulate``, a seed of its own: deals never seen by anything
 fitted) give declared deals; each declarer's dealt hand is played out ``--playouts`` times from the declarer's
@@ -37,33 +38,9 @@ import sys
 import time
 from collections import defaultdict
 
-from tarock.cards import CARD_SUIT, TAROK, mask_of, parse_card
-from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS
-from tarock.sim.playouts import biddable, estimate, estimates, paired
-
-def random_pair(rng: random.Random, n: int) -> tuple[int, int, str]:
-    """(weaker hand, stronger hand, what changed) at a table of ``n``."""
-    while True:
-        cards = rng.sample(range(54), CARDS_PER_HAND[n])
-        hand = mask_of(cards)
-        unheld = [t for t in range(22) if not hand >> t & 1]
-        if rng.random() < 0.5:
-            taroks = [c for c in cards if c < 22]
-            raisable = [(t, u) for t in taroks for u in unheld if u > t]
-            if not raisable:
-                continue
-            low, high = rng.choice(raisable)
-            return hand, hand & ~(1 << low) | 1 << high, f"raise T{low + 1}->T{high + 1}"
-        suits = [c for c in cards if CARD_SUIT[c] != TAROK]
-        if not suits or not unheld:
-            continue
-        by_suit: dict[int, list[int]] = defaultdict(list)
-        for c in suits:
-            by_suit[CARD_SUIT[c]].append(c)
-        lowest = [min(group) for group in by_suit.values()]  # a suit's lowest card: the lowest int of its suit
-        low = rng.choice(lowest)
-        tarok = rng.choice(unheld)
-        return hand, hand & ~(1 << low) | 1 << tarok, f"suit card {low}->T{tarok + 1}"
+from tarock.cards import codes_of, mask_of, parse_card
+from tarock.rules.slovenian.contracts import CONTRACTS
+from tarock.sim.playouts import biddable, estimate, estimates, paired, random_pair
 
 
 def monotone(pairs: int, n: int, seed: int) -> None:
@@ -71,19 +48,19 @@ def monotone(pairs: int, n: int, seed: int) -> None:
     breaks: dict[str, list[str]] = defaultdict(list)
     diffs: dict[str, float] = defaultdict(float)
     started = time.perf_counter()
-    pagat_pairs = 0
     for i in range(pairs):
         weak, strong, what = random_pair(rng, n)
-        pagat_pairs += what.startswith("raise T1->")
         for contract in biddable(n):
             a, b = paired(weak, strong, n, contract, seed=i)
-            if contract.negative:  # Berač, Odprti berač: a stronger hand plays them worse
-                broken = b.interval[0] > a.win_probability
+            if contract.negative:  # Berač, Odprti berač: the lower cards are the stronger hand
+                broken = a.interval[1] < b.win_probability
             else:
                 broken = b.interval[1] < a.win_probability
             diffs[a.contract] += b.win_probability - a.win_probability
             if broken:
-                breaks[a.contract].append(f"pair {i} ({what}): {a.win_probability:.3f} -> {b.win_probability:.3f}")
+                breaks[a.contract].append(f"pair {i} ({what}; {' '.join(codes_of(weak))}): {a.win_probability:.3f} "
+                                          f"{a.interval[0]:.3f}-{a.interval[1]:.3f} -> {b.win_probability:.3f} "
+                                          f"{b.interval[0]:.3f}-{b.interval[1]:.3f}")
     seconds = time.perf_counter() - started
     print(f"{pairs} pairs of {n}-player hands, seed {seed}, in {seconds:.0f}s")
     total = 0
@@ -94,10 +71,7 @@ def monotone(pairs: int, n: int, seed: int) -> None:
               f"{100 * diffs[name] / pairs:+.1f} points")
         for line in breaks[name][:5]:
             print("      " + line)
-    pagat = sum(line.count("raise T1->") for lines in breaks.values() for line in lines)
-    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons; {pagat} of them in the "
-          f"{pagat_pairs} pairs that raise the Pagat (a 5-point card traded for a 1-point tarok, the 5 points now an "
-          "opponent's)")
+    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons")
 
 
 def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
