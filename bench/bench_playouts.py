@@ -21,8 +21,9 @@ fitted) give declared deals; each declarer's dealt hand is played out ``--playou
 own seat and the play-out rate is the prediction of whether the deal was won (``--playouts 0``: as many as
 ``tarock advise`` plays, sequentially).  Printed per contract with at
 least 500 deals: the Brier score against the base rate's (the contract's win rate over these deals), and the
-reliability bins (tenths of the prediction: deals, mean prediction, observed rate with its standard error; bins
-of 30 deals or more are judged).
+reliability bins, equal-count (quantile) bins of the prediction, 200 deals or more each, 10 at most (``quantile_bins``:
+deals, mean prediction, observed rate with its standard error; the largest gap is the figure judged), then the
+tenths of the prediction for the record.
 
 ``faithful``: simulated deals played out again from their own hands and talon (``play_dealt``), against how the
 session ended: the play-outs play as the simulator does, so what the calibration finds is in the deals.
@@ -107,21 +108,33 @@ def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
               f"{brier_base:.3f}{'' if len(items) >= 500 else '  (under 500 deals)'}")
         if len(items) < 500:
             continue
-        bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
-        for p, w in items:
-            bins[min(int(p * 10), 9)].append((p, w))
         worst = 0.0
-        for b in sorted(bins):
-            group = bins[b]
+        print("      quantile bins (sorted by prediction, equal counts):")
+        for group in quantile_bins(items):
             mean = sum(p for p, _ in group) / len(group)
             observed = sum(w for _, w in group) / len(group)
-            judged = len(group) >= 30
-            if judged:
-                worst = max(worst, abs(mean - observed))
             error = (observed * (1 - observed) / len(group)) ** 0.5
-            print(f"      bin {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(group):5d} deals, predicted {mean:.3f}, observed "
-                  f"{observed:.3f} ± {error:.3f}{'' if judged else ' (under 30 deals: not judged)'}")
-        print(f"      largest gap in a judged bin: {100 * worst:.1f} points")
+            worst = max(worst, abs(mean - observed))
+            print(f"        {len(group):5d} deals, predicted {mean:.3f}, observed {observed:.3f} ± {error:.3f} "
+                  f"(gap {100 * (observed - mean):+.1f} points)")
+        print(f"      largest gap: {100 * worst:.1f} points")
+        tenths: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+        for p, w in items:
+            tenths[min(int(p * 10), 9)].append((p, w))
+        print("      tenths (not judged): " + ", ".join(
+            f"{b / 10:.1f} {len(g)}: {sum(p for p, _ in g) / len(g):.3f} -> {sum(w for _, w in g) / len(g):.3f}"
+            for b, g in sorted(tenths.items())))
+
+
+def quantile_bins(items: list[tuple[float, bool]]) -> list[list[tuple[float, bool]]]:
+    """``items`` (prediction, outcome) sorted by prediction and cut into bins of equal count: as many as leave 200
+    deals or more in each, 10 at most (``sklearn.calibration.calibration_curve(strategy="quantile")``'s bins, but
+    by count, so that ties in the prediction do not merge bins).  Fixed tenths leave bins of a few dozen deals
+    whose gap is mostly noise (a standard error of 5–8 points) and put most of a contract's deals in two or three
+    bins; equal counts judge every part of the curve on enough deals."""
+    ordered = sorted(items, key=lambda item: item[0])
+    k = min(10, max(1, len(ordered) // 200))
+    return [ordered[len(ordered) * b // k:len(ordered) * (b + 1) // k] for b in range(k)]
 
 
 def _won(record: dict[str, object]) -> bool:
