@@ -2,7 +2,8 @@
 and the speed of the play-outs.
 
     .venv/bin/python bench/bench_playouts.py monotone [--pairs 200] [--players 4] [--seed 1]
-    .venv/bin/python bench/bench_playouts.py calibration [--deals 12000] [--players 4] [--playouts 100]
+    .venv/bin/python bench/bench_playouts.py calibration [--deals 12000] [--players 4] [--playouts 100] [--seed 1]
+                                             [--contract NAME]
     .venv/bin/python bench/bench_playouts.py faithful [--sessions 40] [--players 4] [--seed 1]
     .venv/bin/python bench/bench_playouts.py speed
 
@@ -19,11 +20,11 @@ difference of the rates.
 ``calibration``: simulated sessions (``tarock.sim.simulate``, a seed of its own: deals never seen by anything
 fitted) give declared deals; each declarer's dealt hand is played out ``--playouts`` times from the declarer's
 own seat and the play-out rate is the prediction of whether the deal was won (``--playouts 0``: as many as
-``tarock advise`` plays, sequentially).  Printed per contract with at
-least 500 deals: the Brier score against the base rate's (the contract's win rate over these deals), and the
-reliability bins, equal-count (quantile) bins of the prediction, 200 deals or more each, 10 at most (``quantile_bins``:
-deals, mean prediction, observed rate with its standard error; the largest gap is the figure judged), then the
-tenths of the prediction for the record.
+``tarock advise`` plays, sequentially; ``--contract``: that contract's deals only, to look at one contract on many
+more deals).  Printed per contract with at least 500 deals: the Brier score against the base rate's (the
+contract's win rate over these deals), and the reliability bins: equal-count (quantile) bins of the prediction,
+200 deals or more each, 10 at most (``quantile_bins``: deals, mean prediction, observed rate with its standard
+error; the largest gap is the figure judged), then the tenths of the prediction for the record.
 
 ``faithful``: simulated deals played out again from their own hands and talon (``play_dealt``), against how the
 session ended: the play-outs play as the simulator does, so what the calibration finds is in the deals.
@@ -75,7 +76,7 @@ def monotone(pairs: int, n: int, seed: int) -> None:
     print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons")
 
 
-def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
+def calibration(deals: int, n: int, playouts: int, seed: int, only: str | None) -> None:
     from tarock.sim.simulate import simulate_sessions
 
     sessions = max(1, deals // 20)
@@ -83,7 +84,7 @@ def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
     rows = []
     for record, _ in simulate_sessions(n, seed, 0, sessions, 20, 0.0):
         declarer = record.get("declarer")
-        if declarer is None:
+        if declarer is None or only is not None and record["contract"] != only:
             continue
         players = record["players"]
         seat = players.index(declarer)
@@ -190,13 +191,14 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--playouts", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--contract", help="calibration: this contract's deals only (a name: solo_tri)")
     args = ap.parse_args()
     if args.what == "monotone":
         monotone(args.pairs, args.players, args.seed)
     elif args.what == "faithful":
         faithful(args.sessions, args.players, args.seed)
     elif args.what == "calibration":
-        calibration(args.deals, args.players, args.playouts, 3700 + args.seed)
+        calibration(args.deals, args.players, args.playouts, 3700 + args.seed, args.contract)
     else:
         speed()
 
