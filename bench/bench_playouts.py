@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections import defaultdict
 
@@ -81,7 +80,7 @@ def calibration(deals: int, n: int, playouts: int, seed: int, only: str | None) 
 
     sessions = max(1, deals // 20)
     started = time.perf_counter()
-    rows = []
+    rows: list[tuple[str, float, bool]] = []
     for record, _ in simulate_sessions(n, seed, 0, sessions, 20, 0.0):
         declarer = record.get("declarer")
         if declarer is None or only is not None and record["contract"] != only:
@@ -92,10 +91,10 @@ def calibration(deals: int, n: int, playouts: int, seed: int, only: str | None) 
         contract = CONTRACTS[record["contract"]]
         won = _won(record)
         if playouts:
-            p = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
+            played = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
         else:  # as ``tarock advise`` plays them out: until the interval is ±5 points, at most CAP
-            p = estimate(hand, n, contract, seed=len(rows), seat=seat)
-        rows.append((contract.name, p.win_probability, won))
+            played = estimate(hand, n, contract, seed=len(rows), seat=seat)
+        rows.append((contract.name, played.win_probability, won))
     print(f"{len(rows):,} declared deals of {sessions * 20:,} simulated ({n} players, seed {seed}), "
           f"{playouts or 'up to the advice cap of'} play-outs each, in {time.perf_counter() - started:.0f}s")
     by: dict[str, list[tuple[float, bool]]] = defaultdict(list)
@@ -204,4 +203,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -293,8 +293,8 @@ def random_pair(rng: random.Random, n_players: int) -> tuple[int, int, str]:
     stronger, what changed, e.g. ``raise T5->T9``).  Half the time one of its taroks is raised to a higher one
     it does not hold, otherwise the lowest card of one of its suits, a pip card, is turned into a tarok it does
     not hold.  Neither loses card points, or the "stronger" hand would hand them to the opponents: the Pagat (5
-    points) is raised only to the Mond or the Škis (5 each), never to II … XX (1 each) -- measured, such a raise
-    loses Dva with a hand whose Pagat then falls in the declarer's own tricks (docs/analysis.md); and a suit's
+    points) is raised only to the Mond or the Škis (5 each), never to II … XX (1 each) -- measured, hands that
+    win Dva with the Pagat among their own tricks lose it with VIII in its place (docs/analysis.md); and a suit's
     lowest card is turned only when it is a pip card (1 point: a jack, knight, queen or king is worth more than
     most taroks, and a king takes a trick)."""
     per = CARDS_PER_HAND[n_players]
