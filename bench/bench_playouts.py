@@ -2,26 +2,29 @@
 and the speed of the play-outs.
 
     .venv/bin/python bench/bench_playouts.py monotone [--pairs 200] [--players 4] [--seed 1]
-    .venv/bin/python bench/bench_playouts.py calibration [--deals 12000] [--players 4] [--playouts 100]
+    .venv/bin/python bench/bench_playouts.py calibration [--deals 12000] [--players 4] [--playouts 100] [--seed 1]
+                                             [--contract NAME]
     .venv/bin/python bench/bench_playouts.py faithful [--sessions 40] [--players 4] [--seed 1]
     .venv/bin/python bench/bench_playouts.py speed
 
 ``monotone``: pairs of random hands where the second is the first with one tarok raised to a higher one it does
-not hold, or one of its lowest suit cards turned into a tarok it does not hold; every contract of the table is
-played out for both on the same deals but for the traded card (``tarock.sim.playouts.paired``: common random
-numbers).  A pair breaks
-monotonicity when the stronger hand's win rate is below the weaker's beyond the stronger's 95 % interval
-(its upper end below the weaker's rate); in Berač and Odprti berač, where strength loses, the other way round.
-Printed per contract: the pairs, the breaks, and the mean difference of the rates; then how many breaks raise the
-Pagat.
+not hold, or one of its lowest suit cards, a pip card, turned into a tarok it does not hold, never losing card
+points (``tarock.sim.playouts.random_pair``: the Pagat is raised only to the Mond or the Škis); every contract of
+the table is played out for both on the same deals but for the traded card (``tarock.sim.playouts.paired``:
+common random numbers).  A pair breaks monotonicity when the hand stronger *for the contract* wins it less often
+beyond its own 95 % interval: in a positive contract the second hand, whose interval's upper end lies below the
+first's rate; in Berač and Odprti berač, where a higher card is one more trick to take, the first (the lower
+cards), whose upper end lies below the second's rate.  Printed per contract: the pairs, the breaks, and the mean
+difference of the rates.
 
 ``calibration``: simulated sessions (``tarock.sim.simulate``, a seed of its own: deals never seen by anything
 fitted) give declared deals; each declarer's dealt hand is played out ``--playouts`` times from the declarer's
 own seat and the play-out rate is the prediction of whether the deal was won (``--playouts 0``: as many as
-``tarock advise`` plays, sequentially).  Printed per contract with at
-least 500 deals: the Brier score against the base rate's (the contract's win rate over these deals), and the
-reliability bins (tenths of the prediction: deals, mean prediction, observed rate with its standard error; bins
-of 30 deals or more are judged).
+``tarock advise`` plays, sequentially; ``--contract``: that contract's deals only, to look at one contract on many
+more deals).  Printed per contract with at least 500 deals: the Brier score against the base rate's (the
+contract's win rate over these deals), and the reliability bins: equal-count (quantile) bins of the prediction,
+200 deals or more each, 10 at most (``quantile_bins``: deals, mean prediction, observed rate with its standard
+error; the largest gap is the figure judged), then the tenths of the prediction for the record.
 
 ``faithful``: simulated deals played out again from their own hands and talon (``play_dealt``), against how the
 session ended: the play-outs play as the simulator does, so what the calibration finds is in the deals.
@@ -33,37 +36,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections import defaultdict
 
-from tarock.cards import CARD_SUIT, TAROK, mask_of, parse_card
-from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS
-from tarock.sim.playouts import biddable, estimate, estimates, paired
-
-def random_pair(rng: random.Random, n: int) -> tuple[int, int, str]:
-    """(weaker hand, stronger hand, what changed) at a table of ``n``."""
-    while True:
-        cards = rng.sample(range(54), CARDS_PER_HAND[n])
-        hand = mask_of(cards)
-        unheld = [t for t in range(22) if not hand >> t & 1]
-        if rng.random() < 0.5:
-            taroks = [c for c in cards if c < 22]
-            raisable = [(t, u) for t in taroks for u in unheld if u > t]
-            if not raisable:
-                continue
-            low, high = rng.choice(raisable)
-            return hand, hand & ~(1 << low) | 1 << high, f"raise T{low + 1}->T{high + 1}"
-        suits = [c for c in cards if CARD_SUIT[c] != TAROK]
-        if not suits or not unheld:
-            continue
-        by_suit: dict[int, list[int]] = defaultdict(list)
-        for c in suits:
-            by_suit[CARD_SUIT[c]].append(c)
-        lowest = [min(group) for group in by_suit.values()]  # a suit's lowest card: the lowest int of its suit
-        low = rng.choice(lowest)
-        tarok = rng.choice(unheld)
-        return hand, hand & ~(1 << low) | 1 << tarok, f"suit card {low}->T{tarok + 1}"
+from tarock.cards import codes_of, mask_of, parse_card
+from tarock.rules.slovenian.contracts import CONTRACTS
+from tarock.sim.playouts import biddable, estimate, estimates, paired, random_pair
 
 
 def monotone(pairs: int, n: int, seed: int) -> None:
@@ -71,19 +49,19 @@ def monotone(pairs: int, n: int, seed: int) -> None:
     breaks: dict[str, list[str]] = defaultdict(list)
     diffs: dict[str, float] = defaultdict(float)
     started = time.perf_counter()
-    pagat_pairs = 0
     for i in range(pairs):
         weak, strong, what = random_pair(rng, n)
-        pagat_pairs += what.startswith("raise T1->")
         for contract in biddable(n):
             a, b = paired(weak, strong, n, contract, seed=i)
-            if contract.negative:  # Berač, Odprti berač: a stronger hand plays them worse
-                broken = b.interval[0] > a.win_probability
+            if contract.negative:  # Berač, Odprti berač: the lower cards are the stronger hand
+                broken = a.interval[1] < b.win_probability
             else:
                 broken = b.interval[1] < a.win_probability
             diffs[a.contract] += b.win_probability - a.win_probability
             if broken:
-                breaks[a.contract].append(f"pair {i} ({what}): {a.win_probability:.3f} -> {b.win_probability:.3f}")
+                breaks[a.contract].append(f"pair {i} ({what}; {' '.join(codes_of(weak))}): {a.win_probability:.3f} "
+                                          f"{a.interval[0]:.3f}-{a.interval[1]:.3f} -> {b.win_probability:.3f} "
+                                          f"{b.interval[0]:.3f}-{b.interval[1]:.3f}")
     seconds = time.perf_counter() - started
     print(f"{pairs} pairs of {n}-player hands, seed {seed}, in {seconds:.0f}s")
     total = 0
@@ -94,21 +72,18 @@ def monotone(pairs: int, n: int, seed: int) -> None:
               f"{100 * diffs[name] / pairs:+.1f} points")
         for line in breaks[name][:5]:
             print("      " + line)
-    pagat = sum(line.count("raise T1->") for lines in breaks.values() for line in lines)
-    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons; {pagat} of them in the "
-          f"{pagat_pairs} pairs that raise the Pagat (a 5-point card traded for a 1-point tarok, the 5 points now an "
-          "opponent's)")
+    print(f"breaks over every contract: {total} of {pairs * len(biddable(n))} comparisons")
 
 
-def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
+def calibration(deals: int, n: int, playouts: int, seed: int, only: str | None) -> None:
     from tarock.sim.simulate import simulate_sessions
 
     sessions = max(1, deals // 20)
     started = time.perf_counter()
-    rows = []
+    rows: list[tuple[str, float, bool]] = []
     for record, _ in simulate_sessions(n, seed, 0, sessions, 20, 0.0):
         declarer = record.get("declarer")
-        if declarer is None:
+        if declarer is None or only is not None and record["contract"] != only:
             continue
         players = record["players"]
         seat = players.index(declarer)
@@ -116,10 +91,10 @@ def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
         contract = CONTRACTS[record["contract"]]
         won = _won(record)
         if playouts:
-            p = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
+            played = estimate(hand, n, contract, seed=len(rows), cap=playouts, half_width=0.0, seat=seat)
         else:  # as ``tarock advise`` plays them out: until the interval is ±5 points, at most CAP
-            p = estimate(hand, n, contract, seed=len(rows), seat=seat)
-        rows.append((contract.name, p.win_probability, won))
+            played = estimate(hand, n, contract, seed=len(rows), seat=seat)
+        rows.append((contract.name, played.win_probability, won))
     print(f"{len(rows):,} declared deals of {sessions * 20:,} simulated ({n} players, seed {seed}), "
           f"{playouts or 'up to the advice cap of'} play-outs each, in {time.perf_counter() - started:.0f}s")
     by: dict[str, list[tuple[float, bool]]] = defaultdict(list)
@@ -133,21 +108,33 @@ def calibration(deals: int, n: int, playouts: int, seed: int) -> None:
               f"{brier_base:.3f}{'' if len(items) >= 500 else '  (under 500 deals)'}")
         if len(items) < 500:
             continue
-        bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
-        for p, w in items:
-            bins[min(int(p * 10), 9)].append((p, w))
         worst = 0.0
-        for b in sorted(bins):
-            group = bins[b]
+        print("      quantile bins (sorted by prediction, equal counts):")
+        for group in quantile_bins(items):
             mean = sum(p for p, _ in group) / len(group)
             observed = sum(w for _, w in group) / len(group)
-            judged = len(group) >= 30
-            if judged:
-                worst = max(worst, abs(mean - observed))
             error = (observed * (1 - observed) / len(group)) ** 0.5
-            print(f"      bin {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(group):5d} deals, predicted {mean:.3f}, observed "
-                  f"{observed:.3f} ± {error:.3f}{'' if judged else ' (under 30 deals: not judged)'}")
-        print(f"      largest gap in a judged bin: {100 * worst:.1f} points")
+            worst = max(worst, abs(mean - observed))
+            print(f"        {len(group):5d} deals, predicted {mean:.3f}, observed {observed:.3f} ± {error:.3f} "
+                  f"(gap {100 * (observed - mean):+.1f} points)")
+        print(f"      largest gap: {100 * worst:.1f} points")
+        tenths: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+        for p, w in items:
+            tenths[min(int(p * 10), 9)].append((p, w))
+        print("      tenths (not judged): " + ", ".join(
+            f"{b / 10:.1f} {len(g)}: {sum(p for p, _ in g) / len(g):.3f} -> {sum(w for _, w in g) / len(g):.3f}"
+            for b, g in sorted(tenths.items())))
+
+
+def quantile_bins(items: list[tuple[float, bool]]) -> list[list[tuple[float, bool]]]:
+    """``items`` (prediction, outcome) sorted by prediction and cut into bins of equal count: as many as leave 200
+    deals or more in each, 10 at most (``sklearn.calibration.calibration_curve(strategy="quantile")``'s bins, but
+    by count, so that ties in the prediction do not merge bins).  Fixed tenths leave bins of a few dozen deals
+    whose gap is mostly noise (a standard error of 5–8 points) and put most of a contract's deals in two or three
+    bins; equal counts judge every part of the curve on enough deals."""
+    ordered = sorted(items, key=lambda item: item[0])
+    k = min(10, max(1, len(ordered) // 200))
+    return [ordered[len(ordered) * b // k:len(ordered) * (b + 1) // k] for b in range(k)]
 
 
 def _won(record: dict[str, object]) -> bool:
@@ -203,16 +190,17 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--playouts", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--contract", help="calibration: this contract's deals only (a name: solo_tri)")
     args = ap.parse_args()
     if args.what == "monotone":
         monotone(args.pairs, args.players, args.seed)
     elif args.what == "faithful":
         faithful(args.sessions, args.players, args.seed)
     elif args.what == "calibration":
-        calibration(args.deals, args.players, args.playouts, 3700 + args.seed)
+        calibration(args.deals, args.players, args.playouts, 3700 + args.seed, args.contract)
     else:
         speed()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

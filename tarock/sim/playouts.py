@@ -21,7 +21,8 @@ play-outs.  Play-out ``i`` draws from its own generator, ``random.Random(seed ·
 are dealt by walking one shuffled deck past the hand's own cards: two hands that differ in one card get the
 same deals but for that card and a neighbour or two (common random numbers), so comparing them needs few
 play-outs, and the same seed always gives the same figures.  ``paired`` goes further for two hands one card
-apart: the very same deals, the traded card swapped (bench/bench_playouts.py compares hands with it).
+apart: the very same deals, the traded card swapped; ``random_pair`` draws such pairs, one plainly the stronger
+(bench/bench_playouts.py compares hands with the two).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tarock.cards import N_CARDS, TAROK_MASK
+from tarock.cards import CARD_POINTS, CARD_SUIT, CODES, N_CARDS, TAROK, TAROK_MASK, mask_of
 from tarock.deal import Deal
 from tarock.options import DEFAULT_SLOVENIAN
 from tarock.rules.slovenian.contracts import CARDS_PER_HAND, CONTRACTS, TALON_SIZE, Contract, allowed_contract
@@ -296,4 +297,36 @@ def paired(weaker: int, stronger: int, n_players: int, contract: Contract, seed:
             break
     return (Estimate(contract.name, played, counts[0], counts[1]),
             Estimate(contract.name, played, counts[2], counts[3]))
+
+
+def random_pair(rng: random.Random, n_players: int) -> tuple[int, int, str]:
+    """A random hand of a table of ``n_players`` and the same hand made plainly stronger by one card: (weaker,
+    stronger, what changed, e.g. ``raise T5->T9``).  Half the time one of its taroks is raised to a higher one
+    it does not hold, otherwise the lowest card of one of its suits, a pip card, is turned into a tarok it does
+    not hold.  Neither loses card points, or the "stronger" hand would hand them to the opponents: the Pagat (5
+    points) is raised only to the Mond or the Škis (5 each), never to II … XX (1 each) -- measured, hands that
+    win Dva with the Pagat among their own tricks lose it with VIII in its place (docs/analysis.md); and a suit's
+    lowest card is turned only when it is a pip card (1 point: a jack, knight, queen or king is worth more than
+    most taroks, and a king takes a trick)."""
+    per = CARDS_PER_HAND[n_players]
+    while True:
+        cards = rng.sample(range(N_CARDS), per)
+        hand = mask_of(cards)
+        unheld = [t for t in range(22) if not hand >> t & 1]
+        if rng.random() < 0.5:
+            raisable = [(t, u) for t in cards if CARD_SUIT[t] == TAROK for u in unheld
+                        if u > t and CARD_POINTS[u] >= CARD_POINTS[t]]
+            if not raisable:
+                continue
+            low, high = rng.choice(raisable)
+            return hand, hand & ~(1 << low) | 1 << high, f"raise T{low + 1}->T{high + 1}"
+        lowest: dict[int, int] = {}
+        for c in cards:  # within a suit a lower int is a lower card
+            if CARD_SUIT[c] != TAROK and c < lowest.get(CARD_SUIT[c], N_CARDS):
+                lowest[CARD_SUIT[c]] = c
+        pips = [c for c in lowest.values() if CARD_POINTS[c] == 1]
+        if not pips or not unheld:
+            continue
+        low, tarok = rng.choice(sorted(pips)), rng.choice(unheld)
+        return hand, hand & ~(1 << low) | 1 << tarok, f"suit card {CODES[low]}->T{tarok + 1}"
 

@@ -14,7 +14,7 @@ from tarock import accel
 from tarock.engine import replay
 from tarock.facts import DealFacts
 from tarock.formats.codec import deal_from_obj
-from tarock.cards import N_CARDS, TAROK_MASK, mask_of, parse_card
+from tarock.cards import CARD_POINTS, CARD_SUIT, N_CARDS, TAROK_MASK, mask_of, parse_card
 from tarock.rules.slovenian.contracts import CONTRACTS
 from tarock.rules.slovenian.scoring import score_deal
 from tarock.sim.playouts import (
@@ -28,6 +28,7 @@ from tarock.sim.playouts import (
     paired,
     play_dealt,
     play_out,
+    random_pair,
     wilson,
 )
 from tarock.sim.simulate import simulate_sessions
@@ -118,8 +119,10 @@ def test_the_extremes() -> None:
 def test_a_stronger_hand_never_plays_worse(weaker: str, stronger: str) -> None:
     for contract in biddable(4):
         a, b = paired(hand(weaker), hand(stronger), 4, contract, seed=11)
-        if contract.negative:  # Berač, Odprti berač: a higher tarok is one more trick to take
-            assert b.interval[0] <= a.win_probability, contract.name
+        # the hand stronger for the contract must not win less beyond its own interval: in Berač and Odprti
+        # berač, where a higher card is one more trick to take, that is the weaker hand
+        if contract.negative:
+            assert a.interval[1] >= b.win_probability, contract.name
         else:
             assert b.interval[1] >= a.win_probability, contract.name
 
@@ -172,3 +175,32 @@ def test_a_play_out_of_a_simulated_deal_ends_as_the_simulator_played_it(n: int) 
         assert won == score_deal(facts).won, record["id"]
         compared += 1
     assert compared >= 30  # of 240 deals: at 3 players every declared one, at 4 the solos and higher
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_random_pair_is_one_hand_made_stronger_without_losing_card_points(n: int) -> None:
+    """``random_pair`` keeps the hand's size, trades exactly one card, and the card it gets is a tarok worth at
+    least the card it gives: a tarok raised (never the Pagat, 5 points, to II … XX, 1 point each) or a pip card
+    of a suit turned into a tarok."""
+    rng = random.Random(8)
+    per = {3: 16, 4: 12}[n]
+    pagat_raises = suit_turns = 0
+    for _ in range(400):
+        weaker, stronger, _what = random_pair(rng, n)
+        assert weaker.bit_count() == stronger.bit_count() == per
+        given, taken = weaker & ~stronger, stronger & ~weaker
+        assert given.bit_count() == taken.bit_count() == 1
+        gave, got = given.bit_length() - 1, taken.bit_length() - 1
+        assert got < 22  # the new card is a tarok
+        assert CARD_POINTS[got] >= CARD_POINTS[gave]
+        if gave < 22:
+            assert got > gave  # a raise is to a higher tarok
+            if gave == 0:
+                assert got in (20, 21)  # the Pagat only to the Mond (T21) or the Škis (T22)
+                pagat_raises += 1
+        else:
+            assert CARD_POINTS[gave] == 1  # a pip card, not a jack, knight, queen or king
+            suit = [c for c in range(22, N_CARDS) if CARD_SUIT[c] == CARD_SUIT[gave]]
+            assert not any(weaker >> c & 1 for c in suit if c < gave)  # the lowest card of its suit in the hand
+            suit_turns += 1
+    assert pagat_raises > 0 and suit_turns > 100  # both kinds of pair do come up
