@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_solver.py [--players 4 3] [--deals 100] [--from-trick 1] [--limit 30]
                                            [--seed 1] [--reference] [--stats] [--per-deal]
-    .venv/bin/python bench/bench_solver.py --sample data/sample/sample-3p.jsonl.gz --deals 30 [--limit 60]
+    .venv/bin/python bench/bench_solver.py --sample data/sample/sample-3p.jsonl.gz --deals 30 [--every 1] [--limit 60]
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
@@ -76,14 +76,16 @@ def deal(n: int, seed: int, index: int) -> Any:
     return deal_from_obj(random_record(rng, n, rng.choice(CONTRACTS[n])))
 
 
-def sample_deals(path: str, count: int) -> list[Any]:
+def sample_deals(path: str, count: int, every: int = 1) -> list[Any]:
     """The first ``count`` deals of the record file ``path`` that ``decisive.verdicts`` judges (Slovenian, not
-    Klop, no error, tricks in turn), read as ``tarock analyse`` reads them."""
+    Klop, no error, tricks in turn), read as ``tarock analyse`` reads them; with ``every`` k, every k-th of those
+    (the file's later deals too)."""
     from tarock.engine import replay
     from tarock.formats.reader import read_records
     from tarock.solver.position import AnalysisError, position_before
 
     out: list[Any] = []
+    seen = 0
     for item in read_records(path):
         d = getattr(item, "deal", None)
         if d is None or d.ruleset != "slovenian":
@@ -91,6 +93,9 @@ def sample_deals(path: str, count: int) -> list[Any]:
         try:
             position_before(replay(d), 1)
         except AnalysisError:
+            continue
+        seen += 1
+        if (seen - 1) % every:
             continue
         out.append(d)
         if len(out) == count:
@@ -225,11 +230,13 @@ def main() -> None:
     ap.add_argument("--per-deal", action="store_true",
                     help="print each deal's CPU seconds and nodes (to set two builds' runs side by side)")
     ap.add_argument("--sample", help="time decide on the first --deals judgeable deals of this record file instead")
+    ap.add_argument("--every", type=int, default=1, help="with --sample, every k-th judgeable deal")
     args = ap.parse_args()
     engine = "reference (pure Python)" if args.reference else "compiled core"
     if args.sample:
-        deals = sample_deals(args.sample, args.deals)
-        print(f"the first {len(deals)} judgeable deals of {args.sample}, decide from trick 1, {engine}, cold table "
+        deals = sample_deals(args.sample, args.deals, args.every)
+        every = f" (every {args.every}th)" if args.every > 1 else ""
+        print(f"the first {len(deals)} judgeable deals{every} of {args.sample}, decide from trick 1, {engine}, cold table "
               f"per deal, one core, limit {args.limit:g} CPU s a deal")
         results = [timed(d, i, 1, "decide", args.reference, args.limit) for i, d in enumerate(deals)]
         report_totals("  decide", results, args.limit)
