@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_solver.py [--players 4 3] [--deals 100] [--from-trick 1] [--limit 30]
                                            [--seed 1] [--reference] [--stats] [--per-deal]
+    .venv/bin/python bench/bench_solver.py --sample data/sample/sample-3p.jsonl.gz --deals 30 [--every 1] [--limit 60]
 
 Deals come from ``tarock.sim.randomplay.random_record``, contracts Tri … Solo ena for 4 players and Tri, Dva,
 Ena for 3 (the contracts with points a side plays for).  Per deal, each in a child process so a deal that
@@ -15,6 +16,13 @@ compiled core's nodes (``search.node_count``; the reference counts none):
 * ``decide``: ``tarock.solver.decisive.verdicts``: every card from trick 1 against the contract's win
   condition (one null-window search per card, the cards that kept the game where one lost it; ignores
   ``--from-trick``).
+
+``--sample FILE`` times ``decide`` on recorded deals instead: the first ``--deals`` deals of the file that
+``verdicts`` can judge (Slovenian, not Klop, no errors: ``tarock.formats.reader.read_records``, the reader of
+``tarock analyse``), each in a child process as above, and prints the CPU seconds' median, mean, 95th
+percentile, max and total (a deal stopped at ``--limit`` counts as the limit, so these are lower bounds).  The
+bundled sample's deals were played by the simulator's players, close to the threshold: far costlier than random
+play (issue 36).
 
 The search runs on the compiled core when it is built (``tarock/accel/_solver.c``); ``--reference`` runs the
 pure-Python reference instead (``tarock.accel.reference``), today's solver before the core existed.  The
@@ -68,7 +76,34 @@ def deal(n: int, seed: int, index: int) -> Any:
     return deal_from_obj(random_record(rng, n, rng.choice(CONTRACTS[n])))
 
 
-def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool, limit: float, out: Any) -> None:
+def sample_deals(path: str, count: int, every: int = 1) -> list[Any]:
+    """The first ``count`` deals of the record file ``path`` that ``decisive.verdicts`` judges (Slovenian, not
+    Klop, no error, tricks in turn), read as ``tarock analyse`` reads them; with ``every`` k, every k-th of those
+    (the file's later deals too)."""
+    from tarock.engine import replay
+    from tarock.formats.reader import read_records
+    from tarock.solver.position import AnalysisError, position_before
+
+    out: list[Any] = []
+    seen = 0
+    for item in read_records(path):
+        d = getattr(item, "deal", None)
+        if d is None or d.ruleset != "slovenian":
+            continue
+        try:
+            position_before(replay(d), 1)
+        except AnalysisError:
+            continue
+        seen += 1
+        if (seen - 1) % every:
+            continue
+        out.append(d)
+        if len(out) == count:
+            break
+    return out
+
+
+def _one(d: Any, from_trick: int, mode: str, reference: bool, limit: float, out: Any) -> None:
     """Time one deal's solve or analysis in this (child) process and put (wall s, CPU s, nodes, counters)
     on ``out``."""
     from contextlib import nullcontext
@@ -83,7 +118,6 @@ def _one(n: int, seed: int, index: int, from_trick: int, mode: str, reference: b
     from tarock.solver.position import position_before
 
     resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 1))
-    d = deal(n, seed, index)
     with accel.reference() if reference else nullcontext():
         search.clear_cache()
         t, cpu = time.perf_counter(), time.process_time()
@@ -102,18 +136,17 @@ Timing = tuple[float, float, int, dict[str, int]]
 """One deal's wall seconds, CPU seconds, the core's nodes and its counters."""
 
 
-def timed(n: int, seed: int, index: int, from_trick: int, mode: str, reference: bool,
-          limit: float) -> Timing | None:
-    """(wall s, CPU s, nodes, counters) for one deal, or None when it ran past ``limit`` CPU seconds (the
-    child is stopped)."""
+def timed(d: Any, index: int, from_trick: int, mode: str, reference: bool, limit: float) -> Timing | None:
+    """(wall s, CPU s, nodes, counters) for the deal ``d`` (the ``index``-th of its set), or None when it ran past
+    ``limit`` CPU seconds (the child is stopped)."""
     out: Any = mp.Queue()
-    child = mp.Process(target=_one, args=(n, seed, index, from_trick, mode, reference, limit, out))
+    child = mp.Process(target=_one, args=(d, from_trick, mode, reference, limit, out))
     child.start()
     child.join()
     if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
         return None
     if child.exitcode != 0:
-        raise RuntimeError(f"deal {index} of {n} players failed in the child (exit code {child.exitcode})")
+        raise RuntimeError(f"deal {index} failed in the child (exit code {child.exitcode})")
     wall, cpu, nodes, stats = out.get()
     return float(wall), float(cpu), int(nodes), stats
 
@@ -134,6 +167,20 @@ def report(label: str, results: list[Timing | None], limit: float) -> None:
             f"  wall median {statistics.median(wall):7.3f} s;  nodes median {shown_nodes}")
     if stopped:
         line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: median and max are lower bounds)"
+    print(line, flush=True)
+
+
+def report_totals(label: str, results: list[Timing | None], limit: float) -> None:
+    """Median, mean, 95th percentile, max and total CPU seconds; a stopped deal counts as ``limit`` seconds and is
+    counted apart (the figures are then lower bounds)."""
+    cpu = [limit if r is None else r[1] for r in results]
+    stopped = sum(r is None for r in results)
+    p95 = statistics.quantiles(cpu, n=20, method="inclusive")[-1] if len(cpu) > 1 else cpu[0]
+    line = (f"{label:<10} CPU median {statistics.median(cpu):7.3f}  mean {statistics.fmean(cpu):7.3f}  95th {p95:7.3f}"
+            f"  max {max(cpu):7.3f}  total {sum(cpu):8.2f} s over {len(cpu)} deals;"
+            f"  nodes in all {sum(r[2] for r in results if r is not None):,}")
+    if stopped:
+        line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: lower bounds)"
     print(line, flush=True)
 
 
@@ -182,13 +229,29 @@ def main() -> None:
     ap.add_argument("--stats", action="store_true", help="print the compiled core's counters per mode")
     ap.add_argument("--per-deal", action="store_true",
                     help="print each deal's CPU seconds and nodes (to set two builds' runs side by side)")
+    ap.add_argument("--sample", help="time decide on the first --deals judgeable deals of this record file instead")
+    ap.add_argument("--every", type=int, default=1, help="with --sample, every k-th judgeable deal")
     args = ap.parse_args()
     engine = "reference (pure Python)" if args.reference else "compiled core"
+    if args.sample:
+        deals = sample_deals(args.sample, args.deals, args.every)
+        every = f" (every {args.every}th)" if args.every > 1 else ""
+        print(f"the first {len(deals)} judgeable deals{every} of {args.sample}, decide from trick 1, {engine}, cold table "
+              f"per deal, one core, limit {args.limit:g} CPU s a deal")
+        results = [timed(d, i, 1, "decide", args.reference, args.limit) for i, d in enumerate(deals)]
+        report_totals("  decide", results, args.limit)
+        if args.per_deal:
+            report_per_deal(results)
+        if args.stats:
+            report_stats(results)
+        print("target (issue 36): the whole sample (5,200 deals) judged from trick 1 in <= 10 minutes on 2 cores, "
+              "about 0.2 CPU s a deal on average")
+        return
     for n in args.players:
         print(f"{args.deals} generated {n}-player deals ({', '.join(CONTRACTS[n])}), from trick {args.from_trick}, "
               f"{engine}, cold table per deal, one core")
         for mode in args.modes:
-            results = [timed(n, args.seed, i, args.from_trick, mode, args.reference, args.limit)
+            results = [timed(deal(n, args.seed, i), i, args.from_trick, mode, args.reference, args.limit)
                        for i in range(args.deals)]
             report(f"  {mode}", results, args.limit)
             if args.per_deal:

@@ -6,13 +6,16 @@
  * Everything else it needs -- the thirds each card adds, the equivalence classes, the cards that beat a card --
  * it is handed by tarock/solver/search.py's ``_core``, which computes them with the reference's own functions.
  *
- * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, beaters, above, start_bits, tt_bits)``
- * holds one game context's transposition table (2**start_bits entries, doubled up to 2**tt_bits as it fills);
+ * ``Engine(rules, n, side_mask, goal, bonus_card, bonus, thirds, classes, points, beaters, above, start_bits,
+ * tt_bits, etc_min, settled)`` holds one game context's transposition table (2**start_bits entries, doubled up
+ * to 2**tt_bits as it fills);
  * ``probe(hands, leader, trick, rem, alpha, beta)`` is search.py's ``_Engine.probe`` below the Python driver
  * (the null-window bisection stays in Python).  The search:
  * fail-soft alpha-beta over single cards; at trick boundaries a transposition table keyed by the leader and the
  * hands (equal cards packed by relative rank) holding bounds and the best lead; equivalent cards searched once
- * (also across the cards on the table, for cards that do not beat the trick); move ordering by the trick's state
+ * (also across the cards on the table, for cards that do not beat the trick), and where the trick's winning side
+ * is settled one card of each chain of a suit's cards next to one another, whatever their points (the dearest
+ * to its own side, ``settled_cards``: the reference searches them all); move ordering by the trick's state
  * and the table's lead; the points goal cut by the thirds still live and what the other side surely takes
  * (above) and by what the side surely takes (below): the top taroks' tricks, the leader's cashed suits and the
  * tricks a hand's high taroks surely take, and by
@@ -77,10 +80,10 @@ enum { CASE_LEAD, CASE_TAKE, CASE_SMEAR, CASE_DUCK };
  * answers, and how soon a node cuts off. */
 enum { ST_BOUNDARY, ST_CUT_REM, ST_CUT_SURE, ST_LAST_TRICK, ST_TT_PROBE, ST_TT_FOUND, ST_TT_CUT, ST_CUT_NODES,
        ST_CUT_FIRST, ST_ALL_NODES, ST_ALL_MOVES, ST_STORES, ST_EVICTIONS, ST_SIM_FOUND, ST_SIM_CUT, ST_ETC_CUT,
-       N_STATS };
+       ST_SETTLED, N_STATS };
 static const char *const STAT_NAMES[N_STATS] = {
     "boundary", "cut_rem", "cut_sure", "last_trick", "tt_probe", "tt_found", "tt_cut", "cut_nodes", "cut_first",
-    "all_nodes", "all_moves", "stores", "evictions", "sim_found", "sim_cut", "etc_cut"};
+    "all_nodes", "all_moves", "stores", "evictions", "sim_found", "sim_cut", "etc_cut", "settled"};
 #define INF (1 << 30)
 #define PAGAT_CARD 0
 #define MOND 20
@@ -119,6 +122,7 @@ typedef struct {
     const Rules *rules;
     int n, goal, bonus_card, bonus;
     int etc_min;  /* cards a hand from which the last seat tries an enhanced transposition cutoff (``etc_cut``) */
+    int settled;  /* whether a trick whose winning side is settled searches one card a chain (``settled_cards``) */
     uint64_t side, bonus_bit;
     int thirds[N_CARDS], cls[N_CARDS], points_of[N_CARDS];
     uint64_t beaters[N_CARDS], above[N_CARDS], taroks;
@@ -459,6 +463,47 @@ static uint64_t distinct(const Engine *e, uint64_t ok, uint64_t live) {
     return cands;
 }
 
+/* The side that surely takes the trick whoever of ``seat``'s cards is played, or -1: ``wseat`` (the trick's winner
+ * so far, or ``seat`` itself) unless a later seat of the trick holds a card of ``beat`` (the cards that beat the
+ * winning card), or another side when it does; and none while the trick may still become the emperor trick (all
+ * three trula cards on the table or in the later hands: the Pagat then wins whatever its rank). */
+static int settled_side(const Engine *e, int seat, int pos, int wseat, uint64_t beat, uint64_t tmask) {
+    const int n = e->n, side = (int)(e->side >> wseat & 1);
+    uint64_t later = 0;
+    for (int k = pos + 1; k < n; k++) {
+        int s = (seat + k - pos) % n;
+        later |= e->hands[s];
+        if ((e->hands[s] & beat) && (int)(e->side >> s & 1) != side) return -1;
+    }
+    if (e->rules->emperor && ((tmask | later) & TRULA) == TRULA) return -1;
+    return side;
+}
+
+/* A trick whose winning side is settled (``settled_side``): of each chain of ``ok``'s cards that lie next to one
+ * another among the ``live`` cards in one coarse block (``suit_block``: a plain suit less the bonus card, the
+ * taroks II..XX -- the rules see only a card's suit and its rank among the live cards), only the dearest card when
+ * ``dear`` (the trick goes to the side of the seat to play) and else the cheapest, the higher of equal ones.  Why
+ * exactly: playing X and keeping Y of a chain, or Y and keeping X, leaves the same tree with the two in each
+ * other's place (nothing lies between them), so along each line the two differ only in who takes X's and Y's
+ * points: the trick now, which goes to the settled side, and the trick the kept card falls in later.  A chain's
+ * dearest card given to its own side's trick (the cheapest to the other side's) is never worse for the seat. */
+static uint64_t settled_cards(const Engine *e, uint64_t ok, uint64_t live, int dear) {
+    uint64_t out = ok & ~e->suit_runs, m = ok & e->suit_runs;
+    while (m) {
+        int c = lowest(m), best = c;
+        m &= m - 1;
+        for (;;) {
+            uint64_t up = live & e->above[c];
+            if (!up || !(m >> lowest(up) & 1)) break;  /* above[] is the card's own suit */
+            c = lowest(up);
+            m &= ~(1ULL << c);
+            if (dear ? e->thirds[c] >= e->thirds[best] : e->thirds[c] <= e->thirds[best]) best = c;
+        }
+        out |= 1ULL << best;
+    }
+    return out;
+}
+
 /* search.py's ``_ordered``: the cards most likely to cut off first, as a sort key (higher first); two changes,
  * measured in docs/solver.md ("Speed"): the last seat of a trick takes it with its lowest winning card, and a
  * lead of a plain suit goes dearest card first (taroks still highest first, the plain suits before them). */
@@ -725,6 +770,19 @@ static int visit(Engine *e, int seat, int pos, int led, int wcard, int wseat, ui
          * on the table, which leave with the trick, do not separate two equal cards. */
         uint64_t cands = pos ? distinct(e, ok & ~beat, live & ~tmask) | distinct(e, beat, live)
                              : distinct(e, ok, live);
+        /* a trick whose winning side is settled: one card a chain (asked only where two cards could chain) */
+        if (pos && points && e->settled && __builtin_popcountll(cands & e->suit_runs) > 1) {
+            const int mine = (int)(e->side >> seat & 1);
+            int side = settled_side(e, seat, pos, wseat, e->beaters[wcard], tmask);
+            uint64_t keep = side < 0 ? distinct(e, ok & ~beat, live & ~tmask)
+                                     : settled_cards(e, ok & ~beat, live & ~tmask, side == mine);
+            if (beat) {
+                side = settled_side(e, seat, pos, seat, e->beaters[lowest(beat)], tmask);
+                keep |= side < 0 ? distinct(e, beat, live) : settled_cards(e, beat, live, side == mine);
+            }
+            e->stat[ST_SETTLED] += __builtin_popcountll(cands & ~keep);
+            cands = keep;
+        }
         count = order_moves(e, cands, beat, kase, pos + 1 == n, cards);
     }
     if (lead >= 0 && cards[0] != lead) {
@@ -846,8 +904,9 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kw) {
     PyObject *rules, *thirds, *classes, *points, *beaters, *above;
     unsigned long long side;
     int tt_bits, start_bits;
-    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOiii", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
-                          &classes, &points, &beaters, &above, &start_bits, &tt_bits, &e->etc_min))
+    if (!PyArg_ParseTuple(args, "OiKiiiOOOOOiiip", &rules, &e->n, &side, &e->goal, &e->bonus_card, &e->bonus, &thirds,
+                          &classes, &points, &beaters, &above, &start_bits, &tt_bits, &e->etc_min,
+                          &e->settled))
         return -1;
     if (e->n < 2 || e->n > MAX_SEATS || start_bits < 4 || start_bits > tt_bits || tt_bits > 30 || e->goal < 0
         || e->goal > GOAL_ALL_TRICKS) {

@@ -2,8 +2,8 @@
 
 A reviewer's first question about a lost game is not how many points a card cost but which card lost it.
 That is a threshold question, far cheaper than an exact value: before each card of the played line the
-solver asks once (``tarock.solver.search.at_least``, one null-window search) whether the declarer side can
-still reach its win condition with best play from there:
+answer is whether the declarer side can still reach its win condition with best play from there
+(``tarock.solver.search.at_least``, one null-window search):
 
 * Tri … Solo ena, Solo brez: at least ``WIN_THRESHOLD`` (36) counted card points in its pile
   (tarock/rules/slovenian/scoring.py);
@@ -12,9 +12,10 @@ still reach its win condition with best play from there:
 
 A card *decides the game* (finding ``M_GAME_LOST``, severity ``misplay``) when its side could reach its aim
 before it (the declarer side its contract, the defence the contract's defeat) and cannot after it: with best
-play from then on the other side wins.  The finding names the cards of that hand that kept the game.  Every
-answer along the line is searched on one transposition table (the engine keeps it per game context), so the
-positions after the first reuse what the first search found.
+play from then on the other side wins.  The finding names the cards of that hand that kept the game.  A card
+that reached its side's aim gives the answer before it for free (the side could play it); where it missed, each
+other legal card is searched instead of the position (``_before``).  Every search along the line runs on one
+transposition table (the engine keeps it per game context), so each reuses what the later ones found.
 
 Klop (no sides) and Königrufen (the solver plays Slovenian tarok only) are out of scope; a renons card is
 judged by the penalty rules, not here, so an illegal card is never a misplay.
@@ -23,7 +24,7 @@ judged by the penalty rules, not here, so an illegal card is never a misplay.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tarock.cards import CARD_SUIT, CODES, card_text
@@ -110,8 +111,9 @@ def judge_line(position: Position, tricks: Sequence[Sequence[int]], players: Seq
     """The verdicts of the cards ``tricks`` (played in turn from ``position``, the start of trick
     ``first_trick``), ``players`` naming the seats, in play order.
 
-    The answers are searched from the last position back to the first, each on the table the later ones
-    filled: a whole deal costs about its first position's search, the later ones being small.  So a CPU
+    The answers are found from the last position back to the first (``_before``), each on the table the later
+    ones filled: only the positions whose card missed its side's aim are searched, and a whole deal costs about
+    those of its first tricks, the later ones being small.  So a CPU
     ``limit`` (seconds) that stops the search keeps every trick judged before it: the verdicts then start at
     the earliest trick whose every card was judged (none when not even the last trick was).
     """
@@ -127,13 +129,10 @@ def judge_line(position: Position, tricks: Sequence[Sequence[int]], players: Seq
             after = wins(position)
             trick: list[CardVerdict] = []
             for (t, order, before_position), card in zip(reversed(line), reversed(played)):
-                before = wins(before_position)
+                before, kept = _before(before_position, card, after)
                 seat = before_position.turn
-                verdict = CardVerdict(t, order, seat, players[seat], card, seat in before_position.declarer_side,
-                                      bool(before_position.legal() >> card & 1), before, after)
-                if verdict.decided:
-                    verdict = replace(verdict, kept=_kept(before_position, card, before))
-                trick.append(verdict)
+                trick.append(CardVerdict(t, order, seat, players[seat], card, seat in before_position.declarer_side,
+                                         bool(before_position.legal() >> card & 1), before, after, kept))
                 after = before
                 if order == 0:  # the trick's lead: every card of the trick is judged
                     out[:0] = reversed(trick)
@@ -145,12 +144,26 @@ def judge_line(position: Position, tricks: Sequence[Sequence[int]], players: Seq
     return out
 
 
-def _kept(position: Position, played: int, before: bool) -> tuple[int, ...]:
-    """The legal cards other than ``played`` that keep the declarer side's answer ``before`` (taroks first, each
-    suit high to low)."""
+def _before(position: Position, played: int, after: bool) -> tuple[bool, tuple[int, ...]]:
+    """The declarer side's answer at ``position`` (``wins``), whose card ``played`` leads to the answer ``after``,
+    and when that card decided the game the legal cards that would have kept it (taroks first, each suit high to
+    low; else none).
+
+    The answer is the best of the legal cards' answers for the side of the seat to move, so the card played settles
+    it when it reaches that side's aim: the side could play it.  Otherwise the side reaches its aim exactly when
+    another legal card does, and each one's answer is searched: those that reach it are the cards that kept the
+    game.  Those are the null-window proofs a search of ``position`` itself would make (each card against the same
+    threshold), and where the card decided the game that search is saved, its proof being the kept cards' again.
+    An illegal card (a renons) is no move of the position: it is searched then."""
+    ours = position.turn in position.declarer_side
     mask = position.legal()
+    if not mask >> played & 1:
+        return wins(position), ()
+    if after == ours:
+        return after, ()
     cards = sorted((c for c in range(54) if mask >> c & 1 and c != played), key=lambda c: (CARD_SUIT[c], -c))
-    return tuple(c for c in cards if wins(play(position, c)) == before)
+    kept = tuple(c for c in cards if wins(play(position, c)) == ours)
+    return (ours if kept else after), kept
 
 
 def finding(verdict: CardVerdict) -> Finding:

@@ -87,6 +87,7 @@ _MOVES_LIMIT = 500_000  # memoised move lists (and packed runs) per game context
 _CORE_TT_START_BITS = 16  # the compiled core's table per game context: 2**16 entries of 32 bytes (2 MB) at first,
 _CORE_TT_BITS = 22  # doubled as it fills up to 2**22 (128 MB, a whole deal's search: docs/solver.md)
 _CORE_ETC_MIN_CARDS = 8  # the core's last seat tries an enhanced transposition cutoff from 8 cards a hand on
+_CORE_SETTLED = True  # the core searches one card a chain where the trick's winning side is settled (docs/solver.md)
 _BEATERS_TRUMPS: tuple[int, ...] = tuple(
     ABOVE[c] | (TAROK_MASK if CARD_SUIT[c] != TAROK else 0) for c in range(54)
 )
@@ -680,7 +681,8 @@ def _core(ctx: _Context) -> Any:
     return accel.SOLVER.Engine(accel.play_rules(*table_rules(contract, ctx.options)), ctx.n, ctx.side_mask,
                                getattr(accel.SOLVER, _GOAL_CODES[ctx.goal]), ctx.bring_home, ctx.bring_home_thirds,
                                THIRDS, _equivalence(ctx.goal, ctx.bring_home), CARD_POINTS, beaters, ABOVE,
-                               min(_CORE_TT_START_BITS, _CORE_TT_BITS), _CORE_TT_BITS, _CORE_ETC_MIN_CARDS)
+                               min(_CORE_TT_START_BITS, _CORE_TT_BITS), _CORE_TT_BITS, _CORE_ETC_MIN_CARDS,
+                               _CORE_SETTLED)
 
 
 _ENGINES: OrderedDict[tuple[_Context, bool], _Engine] = OrderedDict()

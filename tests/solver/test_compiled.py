@@ -227,6 +227,50 @@ def test_enhanced_transposition_cutoff_settles_nodes_and_keeps_values(monkeypatc
     assert _settled_on_endings("etc", "etc_cut") > 0
 
 
+def test_a_settled_trick_searches_one_card_a_chain_and_keeps_the_values() -> None:
+    """Where a trick's winning side is settled whatever the seat to play gives, the core searches one card of each
+    chain of its cards lying next to one another among the live cards of a suit (tarock/accel/_solver.c,
+    ``settled_cards``): the dearest for its own side's trick, else the cheapest.  On the last five tricks of
+    generated deals it leaves cards out -- so the rule is exercised -- and every value is still the reference's,
+    which searches every such card."""
+    assert _settled_on_endings("settled", "settled") > 0
+
+
+def test_the_settled_trick_rule_keeps_values_and_best_cards_on_the_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settled-trick rule on played deals near the threshold (the bundled sample's first judgeable deals of
+    each size, where the rule pays: bench/bench_solver.py ``--sample``): every value and set of best cards from
+    trick 8 (4 players) and 12 (3 players) is the same with the rule and without it (``_CORE_SETTLED``), each from
+    a cold table."""
+    from pathlib import Path
+
+    from tarock.formats.reader import read_records
+    from tarock.solver import search
+    from tarock.solver.position import AnalysisError
+
+    sample = Path(__file__).resolve().parents[2] / "data" / "sample"
+    checked = 0
+    for name, from_trick in (("sample-4p.jsonl.gz", 8), ("sample-3p.jsonl.gz", 12)):
+        positions: list[Position] = []
+        for item in read_records(sample / name):
+            if item.deal is None or item.deal.ruleset != "slovenian":
+                continue
+            try:
+                positions.append(position_before(replay(item.deal), from_trick))
+            except AnalysisError:
+                continue
+            if len(positions) == 12:
+                break
+        for pos in positions:
+            answers = []
+            for settled in (True, False):
+                monkeypatch.setattr(search, "_CORE_SETTLED", settled)
+                clear_cache()
+                answers.append((search.value(pos), search.best_cards(pos)))
+            assert answers[0] == answers[1], (name, pos)
+            checked += 1
+    assert checked == 24
+
+
 @pytest.mark.parametrize("hands,target", [
     # seat 0: XX, XIX, H4; the opponents' only tarok the Škis: 2 taroks, 1 beatable -> 1 trick, 4 thirds,
     # so at least round(4/3) = 1 counted point

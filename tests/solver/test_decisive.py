@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tarock.cards import CODE_INDEX, CODES, mask_of
+from tarock.cards import CARD_SUIT, CODE_INDEX, CODES, mask_of
 from tarock.engine import replay
 from tarock.findings import MISPLAY, SEVERITY
 from tarock.formats.codec import deal_from_obj
@@ -207,3 +207,61 @@ def test_a_cpu_limit_keeps_the_whole_tricks_judged_from_the_last_one_back() -> N
     # verdicts as without a limit
     assert 0 < len(cut) < 48 and len(cut) % 4 == 0 and cut[0].order == 0
     assert cut == whole[-len(cut):]
+
+
+def _by_definition(pos: Position, tricks: list[list[int]]) -> list[tuple[bool, bool, tuple[int, ...]]]:
+    """Each card's (answer before, answer after, the cards that kept the game) by the definition: ``wins`` of every
+    position of the line, and where a legal card turned its side's answer from yes to no, ``wins`` after each other
+    legal card (taroks first, each suit high to low)."""
+    positions = [pos]
+    for card in (c for cards in tricks for c in cards):
+        positions.append(play(positions[-1], card))
+    answers = [wins(p) for p in positions]
+    out = []
+    for p, card, before, after in zip(positions, (c for cards in tricks for c in cards), answers, answers[1:]):
+        ours = p.turn in p.declarer_side
+        kept: tuple[int, ...] = ()
+        if p.legal() >> card & 1 and before == ours != after:
+            others = sorted((c for c in range(54) if p.legal() >> c & 1 and c != card), key=lambda c: (CARD_SUIT[c], -c))
+            kept = tuple(c for c in others if wins(play(p, c)) == before)
+        out.append((before, after, kept))
+    return out
+
+
+def test_the_line_s_answers_and_kept_cards_are_those_of_every_position_searched() -> None:
+    """``judge_line`` searches only the positions whose played card missed its side's aim, and there each other
+    legal card (tarock/solver/decisive.py, ``_before``); its answers and kept cards are those of the definition,
+    every position searched, on the later tricks of generated deals (random play: many misplays) and of the bundled
+    sample's first deals (played near the threshold)."""
+    from pathlib import Path
+
+    from tarock.formats.reader import read_records
+    from tarock.solver.position import AnalysisError
+
+    deals = [deal_from_obj(random_record(random.Random(f"line-{n}-{i}"), n, contract))
+             for n, contract in ((4, "tri"), (4, "solo_ena"), (3, "dva"), (4, "berac")) for i in range(4)]
+    sample = Path(__file__).resolve().parents[2] / "data" / "sample"
+    for name in ("sample-4p.jsonl.gz", "sample-3p.jsonl.gz"):
+        taken = 0
+        for item in read_records(sample / name):
+            if item.deal is not None and item.deal.ruleset == "slovenian" and item.deal.contract != "klop":
+                deals.append(item.deal)
+                taken += 1
+            if taken == 6:
+                break
+    decided = judged = 0
+    for deal in deals:
+        rp = replay(deal)
+        from_trick = max(1, len(rp.tricks) - 4)
+        try:
+            pos = position_before(rp, from_trick)
+        except AnalysisError:
+            continue
+        tricks = [list(t) for t in rp.tricks[from_trick - 1:]]
+        search.clear_cache()
+        line = judge_line(pos, tricks, rp.deal.players, first_trick=from_trick)
+        search.clear_cache()
+        assert [(v.declarer_could_win, v.declarer_can_win, v.kept) for v in line] == _by_definition(pos, tricks)
+        decided += sum(v.decided for v in line)
+        judged += 1
+    assert judged >= 24 and decided > 0
