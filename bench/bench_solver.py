@@ -151,37 +151,41 @@ def timed(d: Any, index: int, from_trick: int, mode: str, reference: bool, limit
     return float(wall), float(cpu), int(nodes), stats
 
 
+def _cpu(results: list[Timing | None], limit: float) -> tuple[list[float], int, float]:
+    """Each deal's CPU seconds (a stopped deal's: ``limit``), how many stopped, and their 95th percentile."""
+    cpu = [limit if r is None else r[1] for r in results]
+    p95 = statistics.quantiles(cpu, n=20, method="inclusive")[-1] if len(cpu) > 1 else cpu[0]
+    return cpu, sum(r is None for r in results), p95
+
+
 def report(label: str, results: list[Timing | None], limit: float) -> None:
     """min / median / 95th percentile / max CPU seconds (and how many deals took under 5 s), the median wall seconds and nodes; a stopped deal counts as ``limit``
     seconds (and as the most nodes) and is counted apart."""
-    stopped = sum(r is None for r in results)
-    cpu = [limit if r is None else r[1] for r in results]
+    cpu, stopped, p95 = _cpu(results, limit)
     wall = [limit if r is None else r[0] for r in results]
     nodes = [float("inf") if r is None else r[2] for r in results]
     median_nodes = statistics.median(nodes)
     shown_nodes = "(stopped)" if median_nodes == float("inf") else f"{median_nodes:,.0f}"
-    p95 = statistics.quantiles(cpu, n=20, method="inclusive")[-1] if len(cpu) > 1 else cpu[0]
     under5 = sum(c < 5.0 for c in cpu)
     line = (f"{label:<10} CPU min {min(cpu):7.3f}  median {statistics.median(cpu):7.3f}  95th {p95:7.3f}"
             f"  max {max(cpu):7.3f} s ({under5} of {len(cpu)} under 5 s);"
             f"  wall median {statistics.median(wall):7.3f} s;  nodes median {shown_nodes}")
-    if stopped:
-        line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: median and max are lower bounds)"
-    print(line, flush=True)
+    _print(line, stopped, len(results), limit, "median and max are lower bounds")
 
 
 def report_totals(label: str, results: list[Timing | None], limit: float) -> None:
     """Median, mean, 95th percentile, max and total CPU seconds; a stopped deal counts as ``limit`` seconds and is
     counted apart (the figures are then lower bounds)."""
-    cpu = [limit if r is None else r[1] for r in results]
-    stopped = sum(r is None for r in results)
-    p95 = statistics.quantiles(cpu, n=20, method="inclusive")[-1] if len(cpu) > 1 else cpu[0]
+    cpu, stopped, p95 = _cpu(results, limit)
     line = (f"{label:<10} CPU median {statistics.median(cpu):7.3f}  mean {statistics.fmean(cpu):7.3f}  95th {p95:7.3f}"
             f"  max {max(cpu):7.3f}  total {sum(cpu):8.2f} s over {len(cpu)} deals;"
             f"  nodes in all {sum(r[2] for r in results if r is not None):,}")
-    if stopped:
-        line += f"   ({stopped} of {len(results)} stopped at {limit:g} CPU s: lower bounds)"
-    print(line, flush=True)
+    _print(line, stopped, len(results), limit, "lower bounds")
+
+
+def _print(line: str, stopped: int, deals: int, limit: float, meaning: str) -> None:
+    """A figures line, saying how many deals the limit stopped and what that makes of the figures."""
+    print(line + (f"   ({stopped} of {deals} stopped at {limit:g} CPU s: {meaning})" if stopped else ""), flush=True)
 
 
 def report_per_deal(results: list[Timing | None]) -> None:
