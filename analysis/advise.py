@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import nullcontext
 from typing import Any, TextIO
 
 import orjson
@@ -62,8 +61,7 @@ def parse_hand(texts: list[str], ruleset: str, n_players: int) -> list[int]:
 
 def hand_of_deal(source: Store | str | os.PathLike[str], deal_id: str, player: str) -> tuple[list[int], str, int]:
     """(cards, ruleset, players) of a player's dealt hand in a stored deal; ValueError when there is none."""
-    store = Store.of(source)
-    with store if store is not source else nullcontext(store):
+    with Store.opened(source) as store:
         rows = store.query("SELECT h.hand_mask, h.ruleset, h.n_players FROM stored.hands h JOIN deals d "
                            "USING (shard, source_file, source_pos) WHERE d.deal_id = $deal AND h.player = $player "
                            "LIMIT 1",
@@ -88,8 +86,7 @@ def advice(source: Store | str | os.PathLike[str], model: HandModel, cards: list
            n_players: int) -> list[dict[str, Any]]:
     """Per contract the table may declare, ranked by the club's expected score: the play-outs beside the club's
     estimate (``analysis.hand_advice.hand_advice``; the store read for its hands like this one)."""
-    store = Store.of(source)
-    with store if store is not source else nullcontext(store):
+    with Store.opened(source) as store:
         similar = similar_record(store, hand_features(cards), ruleset, n_players)
     return hand_advice(model, cards, ruleset, n_players, similar)
 
@@ -97,8 +94,7 @@ def advice(source: Store | str | os.PathLike[str], model: HandModel, cards: list
 def deal_outcome(source: Store | str | os.PathLike[str], deal_id: str, player: str) -> dict[str, Any]:
     """What ``player`` bid in a stored deal and how it went: ``bids`` (theirs, in order), the deal's
     ``contract``, ``declarer``, ``partner`` and ``won``, and the player's ``score``."""
-    store = Store.of(source)
-    with store if store is not source else nullcontext(store):
+    with Store.opened(source) as store:
         deal = store.query("SELECT d.contract, d.declarer, d.partner, d.won, r.score FROM deals d "
                            "LEFT JOIN stored.results r USING (shard, source_file, source_pos) "
                            "WHERE d.deal_id = $deal AND r.player = $player LIMIT 1",

@@ -16,7 +16,6 @@ imported by the functions that fit.
 from __future__ import annotations
 
 import os
-from contextlib import nullcontext
 from datetime import UTC, datetime
 
 import numpy as np
@@ -113,8 +112,7 @@ def fit_store(source: Store | str | os.PathLike[str], save_model: bool = True,
               min_deals: int = MIN_DEALS) -> HandModel:
     """Fit the model on every declared deal of the store with a dealt hand (the held-out fifth kept out),
     evaluate it on the held-out deals, and save it beside the store."""
-    store = Store.of(source)
-    with store if store is not source else nullcontext(store):
+    with Store.opened(source) as store:
         frame = training_frame(store)
     model = fit(frame.filter(~pl.col("held_out")), min_deals)
     evaluation = evaluate(model, frame.filter(pl.col("held_out")), frame.filter(~pl.col("held_out")))

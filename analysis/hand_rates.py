@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import nullcontext
 from typing import TextIO
 
 import orjson
@@ -83,9 +82,7 @@ def report_hand_feature(source: Store | str | os.PathLike[str], feature: str, fi
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     out = stream or sys.stdout
-    owned = not isinstance(source, Store)
-    store = Store.of(source)
-    with store if owned else nullcontext(store):
+    with Store.opened(source) as store:
         rates = hand_feature_rates(store, feature, filters, min_deals)
     if fmt == "csv":
         out.write(frame_csv(rates))

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -41,6 +43,18 @@ class Store:
     def of(cls, source: Store | str | os.PathLike[str]) -> Store:
         """``source`` itself when it is a ``Store``, else a new handle on that path."""
         return source if isinstance(source, Store) else cls(source)
+
+    @classmethod
+    @contextmanager
+    def opened(cls, source: Store | str | os.PathLike[str]) -> Iterator[Store]:
+        """``Store.of(source)`` for a ``with`` block, closed at its end only when opened here (a ``Store``
+        handed in stays its owner's)."""
+        store = cls.of(source)
+        if store is source:
+            yield store
+        else:
+            with store:
+                yield store
 
     @property
     def is_file(self) -> bool:
