@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.filters import NO_FILTERS, Filters, analysed_where, deal_where
+from analysis.filters import NO_FILTERS, Filters, analysed_where, solver_coverage
 from analysis.sql import param, run
 from analysis.store import Store
 
@@ -43,12 +43,6 @@ ORDER BY c.point_loss DESC, c.deal_id, c.trick, c."order"
 LIMIT {limit}
 """
 
-_COVERAGE = """
-SELECT (SELECT count(*) FROM deals d WHERE {deals}) AS deals,
-       (SELECT count(DISTINCT c.deal_id) FROM card_analysis c WHERE {where}) AS analysed
-"""
-
-
 def available(store: Store) -> bool:
     """Whether the store holds any analysed card (an export made before the table existed has none)."""
     return store.has_rows(TABLE)
@@ -67,5 +61,4 @@ def biggest_losses(store: Store, filters: Filters = NO_FILTERS, limit: int = BIG
 
 def coverage(store: Store, filters: Filters = NO_FILTERS) -> tuple[int, int]:
     """(deals in the selection, of them analysed by the solver)."""
-    row = run(store, _COVERAGE, deals=deal_where(filters, "d"), where=analysed_where(filters, "c")).row(0)
-    return int(row[0]), int(row[1])
+    return solver_coverage(store, TABLE, filters)

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from analysis.sql import TRUE, Fragment, copy_columns
+from analysis.sql import TRUE, Fragment, copy_columns, run
 from tarock.rules.rulesets import NO_DECLARER
+
+if TYPE_CHECKING:
+    from analysis.store import Store
 
 PLAYER_COUNTS = (3, 4)
 
@@ -94,6 +97,19 @@ def analysed_where(filters: Filters, alias: str) -> Fragment:
                                  deals.params)
     return where if filters.player is None else where & Fragment(f"{alias}.player = $f_player",
                                                                  {"f_player": filters.player})
+
+
+def solver_coverage(store: Store, table: str, filters: Filters) -> tuple[int, int]:
+    """(deals in the selection, of them with rows in the solver's ``table``: ``card_analysis`` or
+    ``game_analysis``; none where the store holds no such row)."""
+    deals = deal_where(filters, "d")
+    if not store.has_rows(table):
+        return run(store, "SELECT count(*) AS deals FROM deals d WHERE {deals}", deals=deals).item(), 0
+    row = run(store, f"""
+        SELECT (SELECT count(*) FROM deals d WHERE {{deals}}) AS deals,
+               (SELECT count(DISTINCT s.deal_id) FROM {table} s WHERE {{where}}) AS covered
+    """, deals=deals, where=analysed_where(filters, "s")).row(0)
+    return int(row[0]), int(row[1])
 
 
 def deal_where(filters: Filters, alias: str = "d", *, declared: bool = False) -> Fragment:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.filters import NO_FILTERS, Filters, analysed_where, deal_where
+from analysis.filters import NO_FILTERS, Filters, analysed_where, solver_coverage
 from analysis.sql import run
 from analysis.store import Store
 from tarock.findings import Finding
@@ -38,12 +38,6 @@ WHERE {where}
 GROUP BY g.player
 ORDER BY per_100, g.player
 """
-
-_COVERAGE = """
-SELECT (SELECT count(*) FROM deals d WHERE {deals}) AS deals,
-       (SELECT count(DISTINCT g.deal_id) FROM game_analysis g WHERE {where}) AS judged
-"""
-
 
 def available(store: Store) -> bool:
     """Whether the store holds any judged card (an export made before the table existed has none)."""
@@ -83,8 +77,4 @@ def per_player(store: Store, filters: Filters = NO_FILTERS) -> pl.DataFrame:
 
 def coverage(store: Store, filters: Filters = NO_FILTERS) -> tuple[int, int]:
     """(deals in the selection, of them judged card by card)."""
-    if not available(store):
-        return run(store, "SELECT count(*) AS deals FROM deals d WHERE {deals}", deals=deal_where(filters, "d")
-                   ).item(), 0
-    row = run(store, _COVERAGE, deals=deal_where(filters, "d"), where=analysed_where(filters, "g")).row(0)
-    return int(row[0]), int(row[1])
+    return solver_coverage(store, TABLE, filters)
